@@ -1,0 +1,114 @@
+"""cardtable: Neuf, Kryt'-navalivat' and Knockout Whist, faithfully.
+
+>>> import cardtable
+>>> game = cardtable.make("knockout-whist", players=3, dealer=0)
+>>> state = game.new_state(seed=7)
+>>> state.to_move, len(state.legal_actions())
+(1, 7)
+>>> again = cardtable.replay(state.record())
+>>> again.position() == state.position()
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from typing import Any
+
+from cardtable.cards import DECK_36, DECK_52, Card, CardSet, Rank, Suit
+from cardtable.core import Action, Game, Record, Result, State, View
+from cardtable.errors import (
+    CardtableError,
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidCardError,
+    InvalidDeckError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidRecordError,
+    OutOfTurnError,
+    UnknownGameError,
+)
+
+__all__ = [
+    "DECK_36",
+    "DECK_52",
+    "GAMES",
+    "Action",
+    "Card",
+    "CardSet",
+    "CardtableError",
+    "Game",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidActionError",
+    "InvalidCardError",
+    "InvalidDeckError",
+    "InvalidOptionError",
+    "InvalidPositionError",
+    "InvalidRecordError",
+    "OutOfTurnError",
+    "Rank",
+    "Record",
+    "Result",
+    "State",
+    "Suit",
+    "UnknownGameError",
+    "View",
+    "games",
+    "load_record",
+    "make",
+    "replay",
+]
+
+__version__ = "0.1.0"
+
+# name -> "module:class"; games are imported on first use so that `import cardtable` stays light.
+GAMES: dict[str, str] = {
+    "knockout-whist": "cardtable.games.knockout_whist:KnockoutWhist",
+}
+
+
+def games() -> list[str]:
+    """The names :func:`make` accepts."""
+    return sorted(GAMES)
+
+
+def game_class(name: str) -> type[Game]:
+    target = GAMES.get(name) if isinstance(name, str) else None
+    if target is None:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(games())}")
+    module, _, attr = target.partition(":")
+    cls: type[Game] = getattr(importlib.import_module(module), attr)
+    return cls
+
+
+def make(name: str, **options: Any) -> Game:
+    """A game with its options checked, e.g. ``make("knockout-whist", players=5)``."""
+    return game_class(name)(**options)
+
+
+def load_record(source: str | dict[str, Any] | Record) -> Record:
+    """A :class:`Record` from JSON text, a decoded JSON object, or a record."""
+    if isinstance(source, Record):
+        return source
+    if isinstance(source, str):
+        return Record.from_json(source)
+    return Record.from_dict(source)
+
+
+def replay(record: str | dict[str, Any] | Record) -> State:
+    """Rebuild the state a record describes, every action checked."""
+    rec = load_record(record)
+    try:
+        game = make(rec.game, **rec.options)
+    except (UnknownGameError, InvalidOptionError) as exc:
+        raise InvalidRecordError(f"record names a game that cannot be made: {exc}") from exc
+    return game.replay(rec)
+
+
+def dumps_view(view: View) -> str:
+    """A view as compact JSON, as the server and golden files write it."""
+    return json.dumps(view, ensure_ascii=False, separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,325 @@
+"""The protocol every game speaks: :class:`Game`, :class:`State`, :class:`Action`,
+:class:`Result` and :class:`Record` (DESIGN.md, "The protocol").
+
+A game numbers its actions densely (``0 … num_distinct_actions - 1``); a state's
+legal actions are listed in that order, which is what "sorted" means here. The
+checked :meth:`State.apply` validates everything; :meth:`State.apply_id` trusts its
+caller and is the path for search and playouts.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+from cardtable.cards import Card, Suit
+from cardtable.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidActionError,
+    InvalidRecordError,
+    OutOfTurnError,
+)
+
+__all__ = ["RECORD_VERSION", "Action", "Game", "Record", "Result", "State", "View"]
+
+View = dict[str, Any]
+"""A seat's (or a spectator's) JSON-serialisable picture of the game."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A move in canonical notation: a lowercase verb and an optional card or suit."""
+
+    verb: str
+    arg: Card | Suit | None = None
+
+    def __str__(self) -> str:
+        return self.verb if self.arg is None else f"{self.verb} {self.arg}"
+
+    def __repr__(self) -> str:
+        return f"Action({str(self)!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a finished game ended.
+
+    ``places`` lists seats best first, seats sharing a place grouped together;
+    ``returns`` is one number per seat for learning agents (zero-sum, +1 to the
+    winners' side); ``summary`` is a sentence for people.
+    """
+
+    winners: tuple[int, ...]
+    places: tuple[tuple[int, ...], ...]
+    returns: tuple[float, ...]
+    summary: str
+
+
+RECORD_VERSION = 1
+
+
+@dataclass(slots=True)
+class Record:
+    """Everything needed to rebuild a game: options, chance and actions.
+
+    Schema (JSON, ``docs/record.md``)::
+
+        {"format": "cardtable-record", "version": 1, "game": "knockout-whist",
+         "options": {...}, "seed": 17, "start": null,
+         "decks": [[52 card strings], ...], "reshuffles": [[card strings], ...],
+         "actions": ["play 7C", "knock", ...]}
+
+    ``decks`` holds each hand's deck in the order used (index 0 dealt first) and
+    ``reshuffles`` any other shuffles the rules call for, so a replay never depends
+    on a random-number generator. ``seed`` only feeds chance events after the last
+    recorded action. ``start`` is a position when the game began mid-way.
+    """
+
+    game: str
+    options: dict[str, Any]
+    seed: int
+    actions: list[str] = field(default_factory=list)
+    decks: list[list[str]] = field(default_factory=list)
+    reshuffles: list[list[str]] = field(default_factory=list)
+    start: str | None = None
+
+    FORMAT: ClassVar[str] = "cardtable-record"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.FORMAT,
+            "version": RECORD_VERSION,
+            "game": self.game,
+            "options": dict(self.options),
+            "seed": self.seed,
+            "start": self.start,
+            "decks": [list(d) for d in self.decks],
+            "reshuffles": [list(r) for r in self.reshuffles],
+            "actions": list(self.actions),
+        }
+
+    def to_json(self, indent: int | None = None) -> str:
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InvalidRecordError(f"record is not valid JSON (truncated?): {exc}") from exc
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        if not isinstance(data, dict):
+            raise InvalidRecordError("a record must be a JSON object")
+        if data.get("format") != cls.FORMAT:
+            raise InvalidRecordError(f"not a cardtable record (format {data.get('format')!r})")
+        if data.get("version") != RECORD_VERSION:
+            raise InvalidRecordError(
+                f"record version {data.get('version')!r} is not supported; "
+                f"this cardtable reads version {RECORD_VERSION}"
+            )
+        expected = {
+            "game": str,
+            "options": dict,
+            "seed": int,
+            "decks": list,
+            "reshuffles": list,
+            "actions": list,
+        }
+        for key, kind in expected.items():
+            if not isinstance(data.get(key), kind):
+                raise InvalidRecordError(
+                    f"record field {key!r} is missing or not a {kind.__name__}"
+                )
+        start = data.get("start")
+        if start is not None and not isinstance(start, str):
+            raise InvalidRecordError("record field 'start' must be a position string or null")
+        for key in ("decks", "reshuffles"):
+            for deck in data[key]:
+                if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+                    raise InvalidRecordError(
+                        f"record field {key!r} must hold lists of card strings"
+                    )
+        if not all(isinstance(a, str) for a in data["actions"]):
+            raise InvalidRecordError("record field 'actions' must hold action strings")
+        return cls(
+            game=data["game"],
+            options=dict(data["options"]),
+            seed=data["seed"],
+            actions=list(data["actions"]),
+            decks=[list(d) for d in data["decks"]],
+            reshuffles=[list(r) for r in data["reshuffles"]],
+            start=start,
+        )
+
+
+class Game(ABC):
+    """A game with its options fixed: metadata, action numbering and state factories."""
+
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.options = options
+
+    @property
+    def num_players(self) -> int:
+        return int(self.options["players"])
+
+    # Dense action numbering ---------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def actions(self) -> tuple[Action, ...]:
+        """Every action of the game, indexed by its number."""
+
+    @property
+    def num_distinct_actions(self) -> int:
+        return len(self.actions)
+
+    @abstractmethod
+    def action_to_int(self, action: Action) -> int:
+        """The action's number; :class:`InvalidActionError` if it is not of this game."""
+
+    def action_from_int(self, number: int) -> Action:
+        if not isinstance(number, int) or not 0 <= number < len(self.actions):
+            raise InvalidActionError(
+                f"action number {number!r} is outside 0-{len(self.actions) - 1} for {self.name}"
+            )
+        return self.actions[number]
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Read action text (``"play 7D"``); :class:`InvalidActionError` if malformed."""
+
+    # States -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_state(
+        self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
+    ) -> State:
+        """A new game. ``decks`` stacks the first hands' decks (index 0 dealt first);
+        after them the seeded generator shuffles. Without a seed a fresh one is drawn."""
+
+    @abstractmethod
+    def state_from_position(self, text: str) -> State:
+        """Rebuild a state from :meth:`State.position` text."""
+
+    @abstractmethod
+    def _replay_state(self, record: Record) -> State:
+        """The state a record starts from, with its chance events stacked."""
+
+    def replay(self, record: Record) -> State:
+        """Rebuild the state a record describes, checking every action."""
+        state = self._replay_state(record)
+        for number, text in enumerate(record.actions):
+            try:
+                state.apply(text)
+            except ValueError as exc:
+                raise InvalidRecordError(
+                    f"action {number} ({text!r}) does not replay: {exc}"
+                ) from exc
+        return state
+
+    @staticmethod
+    def fresh_seed() -> int:
+        """A seed for a game whose caller gave none; recorded, so the game still replays."""
+        return secrets.randbits(63)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"cardtable.make({self.name!r}, {opts})"
+
+
+class State(ABC):
+    """A game in progress. Mutable; :meth:`copy` is cheap."""
+
+    game: Game
+
+    # What every state must provide -------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def to_move(self) -> int | None:
+        """The seat to act, or ``None`` when the game is over."""
+
+    @abstractmethod
+    def legal_action_ids(self) -> list[int]:
+        """Numbers of the legal actions, ascending. Empty when the game is over."""
+
+    @abstractmethod
+    def apply_id(self, number: int) -> None:
+        """Apply a legal action by number without checking it (search's fast path)."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may know; ``None`` gives the spectator's view."""
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def copy(self) -> Self:
+        """An independent copy."""
+
+    @abstractmethod
+    def record(self) -> Record:
+        """Options, chance events and every action so far."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """One line of text holding the whole state; see the game's docs page."""
+
+    @abstractmethod
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
+        """A copy in which every card ``seat`` cannot see is dealt again at random,
+        consistently (same hand sizes, same public cards). ``seat``'s view is unchanged."""
+
+    # Shared behaviour -----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_move is None
+
+    def legal_actions(self) -> list[Action]:
+        """Legal actions in action-number order."""
+        table = self.game.actions
+        return [table[i] for i in self.legal_action_ids()]
+
+    def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:
+        """Apply a legal action given as an :class:`Action`, its text or its number.
+
+        ``seat``, when given, must be the seat to move. Anything wrong raises a
+        specific :class:`ValueError` and leaves the state as it was.
+        """
+        game = self.game
+        if isinstance(action, str):
+            action = game.parse_action(action)
+        if isinstance(action, int):
+            action = game.action_from_int(action)
+        number = game.action_to_int(action)
+        mover = self.to_move
+        if mover is None:
+            raise GameOverError(f"the game is over; {action} cannot be played")
+        if seat is not None and seat != mover:
+            raise OutOfTurnError(f"seat {seat} cannot act now: it is seat {mover}'s turn")
+        legal = self.legal_action_ids()
+        if number not in legal:
+            listed = ", ".join(str(game.actions[i]) for i in legal)
+            raise IllegalActionError(f"{action} is not legal for seat {mover} now; legal: {listed}")
+        self.apply_id(number)
+        return action
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()}>"

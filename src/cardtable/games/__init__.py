@@ -1,0 +1,1 @@
+"""One package per game. Register a new game in :data:`cardtable.GAMES`."""

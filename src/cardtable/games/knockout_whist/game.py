@@ -1,0 +1,115 @@
+"""Knockout Whist as a :class:`cardtable.core.Game`: options, action notation, factories."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from cardtable.cards import Card, Suit
+from cardtable.core import Action, Game, Record
+from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
+from cardtable.games.knockout_whist.rules import KNOCK, NUM_ACTIONS, TRUMP_BASE, KnockoutWhistState
+from cardtable.options import check_options, read_deck
+
+_ACTIONS: tuple[Action, ...] = (
+    *(Action("play", Card.from_index(i)) for i in range(52)),
+    *(Action("trump", s) for s in Suit),
+    Action("knock"),
+)
+assert len(_ACTIONS) == NUM_ACTIONS
+_NUMBER = {a: i for i, a in enumerate(_ACTIONS)}
+
+
+class KnockoutWhist(Game):
+    """Knockout Whist for 2–7 players (SPEC §3).
+
+    Options: ``players`` (2–7, default 4) and ``dealer`` (the first dealer's seat;
+    drawn from the seed when absent, W-11).
+    """
+
+    name: ClassVar[str] = "knockout-whist"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 7
+    defaults: ClassVar[dict[str, Any]] = {"players": 4, "dealer": None}
+
+    def __init__(self, **options: Any) -> None:
+        resolved = check_options(self.name, self.defaults, options)
+        players = resolved["players"]
+        if type(players) is not int or not self.min_players <= players <= self.max_players:
+            raise InvalidOptionError(
+                f"knockout-whist is for {self.min_players} to {self.max_players} players, "
+                f"not {players!r}"
+            )
+        dealer = resolved["dealer"]
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < players):
+            raise InvalidOptionError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
+        super().__init__(resolved)
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        return _ACTIONS
+
+    def action_to_int(self, action: Action) -> int:
+        number = _NUMBER.get(action)
+        if number is None:
+            raise InvalidActionError(f"{action} is not a knockout-whist action")
+        return number
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action must be text like 'play 7D', not {text!r}")
+        words = text.strip().lower().split()
+        if words == ["knock"]:
+            return _ACTIONS[KNOCK]
+        if len(words) == 2 and words[0] in ("play", "lead"):
+            # "lead" is accepted for the examples' LEAD(c); it is the same action as play.
+            return Action("play", Card.parse(words[1]))
+        if len(words) == 2 and words[0] == "trump":
+            return _ACTIONS[TRUMP_BASE + Suit.parse(words[1])]
+        raise InvalidActionError(
+            f"invalid knockout-whist action {text!r}: expected 'play <card>', "
+            "'trump <C/D/H/S>' or 'knock'"
+        )
+
+    def resolved_dealer(self, seed: int) -> int:
+        dealer = self.options["dealer"]
+        if dealer is None:
+            return random.Random(f"{seed}:dealer").randrange(self.num_players)
+        return int(dealer)
+
+    def new_state(
+        self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
+    ) -> KnockoutWhistState:
+        if seed is None:
+            seed = self.fresh_seed()
+        stacked = [read_deck(deck, f"deck {i}") for i, deck in enumerate(decks or [])]
+        return KnockoutWhistState.begin(
+            self, seed=seed, dealer=self.resolved_dealer(seed), decks=stacked
+        )
+
+    def state_from_position(self, text: str) -> KnockoutWhistState:
+        from cardtable.games.knockout_whist.position import parse_position
+
+        return parse_position(self, text)
+
+    def _replay_state(self, record: Record) -> KnockoutWhistState:
+        try:
+            decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
+        except InvalidDeckError as exc:
+            from cardtable.errors import InvalidRecordError
+
+            raise InvalidRecordError(str(exc)) from exc
+        reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
+        if record.start is not None:
+            state = self.state_from_position(record.start)
+            state.stacked_decks = decks
+            state.stacked_reshuffles = reshuffles
+            return state
+        return KnockoutWhistState.begin(
+            self,
+            seed=record.seed,
+            dealer=self.resolved_dealer(record.seed),
+            decks=decks,
+            reshuffles=reshuffles,
+        )

@@ -1,0 +1,294 @@
+"""The Knockout Whist position notation: one line holding a whole state.
+
+Fields are ``key=value`` separated by single spaces, always in this order
+(``docs/knockout-whist.md`` has a worked example)::
+
+    kow/1 players=5 hand=3 dealer=2 phase=play trump=C turned=- dog=used
+    status=AAAAA out=- won=1,0,0,0,0 cuts=- chooser=3
+    hands=-/2D/5C,3H,6H,KS,AS/… stock=… done=3:AH,4:JH,0:JC,1:x,2:6H trick=2:AS
+    seed=17 chance=3,0 [stacked=…]
+
+``status`` has one letter a seat (``A`` active, ``D`` dog, ``O`` out); ``out`` lists
+``seat@hand`` in the order players went out; ``hands`` are the seats' cards separated
+by ``/``; ``stock`` is the undealt remainder, top first; ``cuts`` the cut rounds
+(``seat:card``, rounds separated by ``/``); ``done`` this hand's finished tricks and
+``trick`` the one in progress, as ``seat:card`` in playing order with ``x`` for a
+knock; ``seed`` and ``chance`` (decks and reshuffles drawn so far) fix future deals;
+``stacked`` lists decks stacked for later hands, when there are any. ``-`` is empty.
+Whose turn it is follows from the rest, so it is not written.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from cardtable.cards import Card, card_text
+from cardtable.errors import InvalidCardError, InvalidPositionError
+from cardtable.games.knockout_whist.rules import (
+    ACTIVE,
+    DOG,
+    HANDS,
+    KNOCKED,
+    OUT,
+    OVER,
+    PLAY,
+    TRUMP,
+    KnockoutWhistState,
+    bits,
+    trick_winner,
+)
+
+if TYPE_CHECKING:
+    from cardtable.games.knockout_whist.game import KnockoutWhist
+
+HEADER = "kow/1"
+FIELDS = (
+    "players", "hand", "dealer", "phase", "trump", "turned", "dog", "status", "out", "won",
+    "cuts", "chooser", "hands", "stock", "done", "trick", "seed", "chance",
+)  # fmt: skip
+_STATUS_LETTERS = "ADO"
+
+
+def _cards(cards: list[int]) -> str:
+    return ",".join(card_text(c) for c in cards) or "-"
+
+
+def _plays(plays: list[tuple[int, int]]) -> str:
+    return ",".join(f"{s}:{'x' if c == KNOCKED else card_text(c)}" for s, c in plays) or "-"
+
+
+def _rounds(rounds: list[list[tuple[int, int]]]) -> str:
+    return "/".join(_plays(r) for r in rounds) or "-"
+
+
+def format_position(state: KnockoutWhistState) -> str:
+    fields = {
+        "players": str(state.players),
+        "hand": str(state.hand_no),
+        "dealer": str(state.dealer),
+        "phase": state.phase,
+        "trump": "-" if state.trump is None else "CDHS"[state.trump],
+        "turned": "-" if state.turned is None else card_text(state.turned),
+        "dog": "used" if state.dog_used else "unused",
+        "status": "".join(_STATUS_LETTERS[s] for s in state.status),
+        "out": ",".join(f"{s}@{h}" for s, h in state.eliminated) or "-",
+        "won": ",".join(map(str, state.tricks_won)),
+        "cuts": _rounds(state.cuts),
+        "chooser": "-" if state.chooser is None else str(state.chooser),
+        "hands": "/".join(_cards(bits(h)) for h in state.hands),
+        "stock": _cards(state.stock),
+        "done": _rounds(state.done),
+        "trick": _plays(state.trick),
+        "seed": str(state.seed),
+        "chance": f"{state.decks_drawn},{state.reshuffles_drawn}",
+    }
+    text = HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
+    if state.stacked_decks:
+        text += " stacked=" + "/".join(_cards(d) for d in state.stacked_decks)
+    return text
+
+
+class _Reader:
+    """Parses one field at a time so that every error names its field."""
+
+    def __init__(self, fields: dict[str, str]) -> None:
+        self.fields = fields
+
+    def fail(self, key: str, why: str) -> InvalidPositionError:
+        return InvalidPositionError(f"position field {key}={self.fields.get(key)!r}: {why}")
+
+    def number(self, key: str, low: int, high: int) -> int:
+        text = self.fields[key]
+        if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+            raise self.fail(key, f"expected a whole number {low}-{high}")
+        return int(text)
+
+    def optional_int(self, key: str, low: int, high: int) -> int | None:
+        return None if self.fields[key] == "-" else self.number(key, low, high)
+
+    def cards(self, key: str, text: str | None = None) -> list[int]:
+        text = self.fields[key] if text is None else text
+        if text == "-":
+            return []
+        try:
+            return [Card.parse(c).index for c in text.split(",")]
+        except InvalidCardError as exc:
+            raise self.fail(key, str(exc)) from exc
+
+    def plays(self, key: str, text: str, players: int) -> list[tuple[int, int]]:
+        if text == "-":
+            return []
+        out = []
+        for item in text.split(","):
+            seat, _, card = item.partition(":")
+            if not seat.isdigit() or int(seat) >= players or not card:
+                raise self.fail(key, f"{item!r} is not seat:card")
+            try:
+                out.append((int(seat), KNOCKED if card == "x" else Card.parse(card).index))
+            except InvalidCardError as exc:
+                raise self.fail(key, str(exc)) from exc
+        return out
+
+    def rounds(self, key: str, players: int) -> list[list[tuple[int, int]]]:
+        text = self.fields[key]
+        return [] if text == "-" else [self.plays(key, r, players) for r in text.split("/")]
+
+
+def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a position is text, not {type(text).__name__}")
+    words = text.split()
+    if not words or words[0] != HEADER:
+        raise InvalidPositionError(f"a knockout-whist position starts with {HEADER!r}")
+    fields: dict[str, str] = {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if not sep or key in fields:
+            raise InvalidPositionError(f"position item {word!r} is not a new key=value")
+        fields[key] = value
+    missing = [k for k in FIELDS if k not in fields]
+    extra = sorted(set(fields) - set(FIELDS) - {"stacked"})
+    if missing or extra:
+        raise InvalidPositionError(f"position fields missing: {missing}; unknown: {extra}")
+    r = _Reader(fields)
+    n = r.number("players", 2, 7)
+    if n != game.num_players:
+        raise r.fail("players", f"this game has {game.num_players} players")
+
+    state = KnockoutWhistState.__new__(KnockoutWhistState)
+    state.game = game
+    state.players = n
+    state.hand_no = r.number("hand", 1, HANDS)
+    state.dealer = r.number("dealer", 0, n - 1)
+    if fields["phase"] not in (TRUMP, PLAY, OVER):
+        raise r.fail("phase", "expected trump, play or over")
+    state.phase = fields["phase"]
+    if fields["trump"] not in ("-", "C", "D", "H", "S"):
+        raise r.fail("trump", "expected C, D, H, S or -")
+    state.trump = None if fields["trump"] == "-" else "CDHS".index(fields["trump"])
+    turned = r.cards("turned")
+    state.turned = turned[0] if turned else None
+    if fields["dog"] not in ("used", "unused"):
+        raise r.fail("dog", "expected used or unused")
+    state.dog_used = fields["dog"] == "used"
+    status_text = fields["status"]
+    if len(status_text) != n or set(status_text) - set(_STATUS_LETTERS):
+        raise r.fail("status", f"expected {n} letters from A, D, O")
+    state.status = [_STATUS_LETTERS.index(ch) for ch in status_text]
+    state.eliminated = []
+    if fields["out"] != "-":
+        for item in fields["out"].split(","):
+            seat, _, hand = item.partition("@")
+            if not (seat.isdigit() and hand.isdigit()) or int(seat) >= n:
+                raise r.fail("out", f"{item!r} is not seat@hand")
+            state.eliminated.append((int(seat), int(hand)))
+    won = fields["won"].split(",")
+    if len(won) != n or not all(w.isdigit() for w in won):
+        raise r.fail("won", f"expected {n} trick counts")
+    state.tricks_won = [int(w) for w in won]
+    state.cuts = r.rounds("cuts", n)
+    state.chooser = r.optional_int("chooser", 0, n - 1)
+    hand_texts = fields["hands"].split("/")
+    if len(hand_texts) != n:
+        raise r.fail("hands", f"expected {n} hands separated by /")
+    state.hands = []
+    for seat_text in hand_texts:
+        mask = 0
+        for c in r.cards("hands", seat_text):
+            mask |= 1 << c
+        state.hands.append(mask)
+    state.stock = r.cards("stock")
+    state.done = r.rounds("done", n)
+    state.trick = r.plays("trick", fields["trick"], n)
+    state.seed = r.number("seed", -(2**63), 2**63)
+    chance = fields["chance"].split(",")
+    if len(chance) != 2 or not all(c.isdigit() for c in chance):
+        raise r.fail("chance", "expected decks,reshuffles")
+    state.decks_drawn, state.reshuffles_drawn = int(chance[0]), int(chance[1])
+    stacked = fields.get("stacked")
+    state.stacked_decks = [r.cards("stacked", d) for d in stacked.split("/")] if stacked else []
+    state.stacked_reshuffles = []
+    state.used_decks = []
+    state.used_reshuffles = []
+    state.history = []
+    state.start = text
+    state.first_dealer = None
+    state.dealt_in = [
+        state.status[s] != OUT or (s, state.hand_no) in state.eliminated for s in range(n)
+    ]
+    played = [c for t in state.done for _, c in t if c != KNOCKED]
+    played += [c for _, c in state.trick if c != KNOCKED]
+    state.led_suit = next((c // 13 for _, c in state.trick if c != KNOCKED), -1)
+    state.acted = 0
+    for s, _ in state.trick:
+        state.acted |= 1 << s
+    _check_cards(r, state, played)
+    _check_counts(r, state)
+    state.turn = _derive_turn(r, state)
+    return state
+
+
+def _check_cards(r: _Reader, state: KnockoutWhistState, played: list[int]) -> None:
+    """Every card once among hands, stock, played and turned; the cut cards fill the rest."""
+    held = [c for h in state.hands for c in bits(h)]
+    placed = held + state.stock + played + ([state.turned] if state.turned is not None else [])
+    if len(set(placed)) != len(placed):
+        raise r.fail("hands", "a card appears twice among hands, stock, tricks and turned card")
+    cut = {c for rnd in state.cuts for _, c in rnd}
+    if set(placed) | cut != set(range(52)):
+        missing = sorted(set(range(52)) - set(placed) - cut)
+        raise r.fail("stock", "cards are missing: " + " ".join(card_text(c) for c in missing))
+
+
+def _check_counts(r: _Reader, state: KnockoutWhistState) -> None:
+    size = HANDS + 1 - state.hand_no
+    if sum(state.tricks_won) != len(state.done):
+        raise r.fail(
+            "won", f"trick counts add up to {sum(state.tricks_won)}, not {len(state.done)}"
+        )
+    if len(state.done) >= size and state.phase != OVER:
+        raise r.fail("done", f"hand {state.hand_no} has only {size} tricks")
+    if state.phase == TRUMP and (
+        state.hand_no == 1 or state.trump is not None or state.chooser is None
+    ):
+        raise r.fail("phase", "trumps are chosen only in hands 2-7, by a chooser, once")
+    if state.phase == PLAY and state.trump is None:
+        raise r.fail("trump", "play needs a trump suit")
+    for s in range(state.players):
+        cards = state.hands[s].bit_count()
+        played = sum(
+            1 for t in [*state.done, state.trick] for seat, c in t if seat == s and c != KNOCKED
+        )
+        status = state.status[s]
+        expected = {ACTIVE: size, DOG: 1, OUT: 0}[status]
+        if status == OUT and state.dealt_in[s]:
+            expected = size
+        if state.phase != OVER and cards + played != expected:
+            raise r.fail(
+                "hands",
+                f"seat {s} holds {cards} cards and played {played}; expected {expected} in all",
+            )
+
+
+def _derive_turn(r: _Reader, state: KnockoutWhistState) -> int | None:
+    if state.phase == OVER:
+        if sum(1 for s in state.status if s != OUT) != 1:
+            raise r.fail("status", "a finished game has exactly one player left")
+        return None
+    if state.phase == TRUMP:
+        return state.chooser
+    if state.trick:
+        nxt = state._next_to_act(state.trick[-1][0])
+        if nxt is None:
+            raise r.fail("trick", "every player has acted; the trick should have been taken")
+        return nxt
+    if not state.done:
+        return state._first_leader()
+    assert state.trump is not None
+    winner = trick_winner(state.done[-1], state.trump)
+    if state.hands[winner]:
+        return winner
+    nxt = state._next_to_act(winner)
+    if nxt is None:
+        raise r.fail("hands", "nobody holds cards to lead the next trick")
+    return nxt

@@ -1,0 +1,539 @@
+"""Knockout Whist: the state machine of SPEC §3 (KOW-1 … KOW-11, decisions W-1 … W-11).
+
+Cards are indices ``0 … 51`` (``cardtable.cards``) and hands are bitmasks, so a
+playout touches only ints and small lists. Automatic steps of KOW-10 (deal, turn
+the trump, cut, end of hand) run inside :meth:`KnockoutWhistState.apply_id`; the
+only phases a player ever sees are ``trump`` (the chooser names trumps), ``play``
+and ``over``.
+
+Action numbers (``docs/knockout-whist.md``)::
+
+     0 … 51   play <card>     card index: suit * 13 + rank - 2, suits C D H S
+    52 … 55   trump <suit>    C, D, H, S
+    56        knock           a dog keeps its card for a later trick (KOW-6.3)
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Self
+
+from cardtable.cards import card_text
+from cardtable.core import Record, Result, State, View
+from cardtable.errors import InvalidRecordError
+
+if TYPE_CHECKING:
+    from cardtable.games.knockout_whist.game import KnockoutWhist
+
+TRUMP_BASE = 52
+KNOCK = 56
+NUM_ACTIONS = 57
+HANDS = 7  # hands 1 … 7 of 7 … 1 cards (KOW-2.2)
+
+ACTIVE, DOG, OUT = 0, 1, 2
+STATUS_NAMES = ("active", "dog", "out")
+
+TRUMP, PLAY, OVER = "trump", "play", "over"
+
+SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+FULL_DECK = (1 << 52) - 1
+KNOCKED = -1  # stands for a knock in a trick's list of plays
+
+_TRUMP_IDS = [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
+
+
+def bits(mask: int) -> list[int]:
+    """The card indices in ``mask``, ascending."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def trick_winner(plays: list[tuple[int, int]], trump: int) -> int:
+    """KOW-4.3: the highest trump, else the highest card of the suit led. Knocks ignored."""
+    cards = [(seat, card) for seat, card in plays if card != KNOCKED]
+    best_seat, best_card = cards[0]
+    for seat, card in cards[1:]:
+        suit = card // 13
+        best_suit = best_card // 13
+        if suit == best_suit:
+            if card > best_card:
+                best_seat, best_card = seat, card
+        elif suit == trump and best_suit != trump:
+            best_seat, best_card = seat, card
+    return best_seat
+
+
+class KnockoutWhistState(State):
+    """A Knockout Whist game in progress. Build it with ``game.new_state()``."""
+
+    __slots__ = (
+        "acted",
+        "chooser",
+        "cuts",
+        "dealer",
+        "dealt_in",
+        "decks_drawn",
+        "dog_used",
+        "done",
+        "eliminated",
+        "first_dealer",
+        "game",
+        "hand_no",
+        "hands",
+        "history",
+        "led_suit",
+        "phase",
+        "players",
+        "reshuffles_drawn",
+        "seed",
+        "stacked_decks",
+        "stacked_reshuffles",
+        "start",
+        "status",
+        "stock",
+        "trick",
+        "tricks_won",
+        "trump",
+        "turn",
+        "turned",
+        "used_decks",
+        "used_reshuffles",
+    )  # fmt: skip
+
+    game: KnockoutWhist
+    players: int
+    hand_no: int
+    dealer: int
+    status: list[int]
+    dog_used: bool
+    hands: list[int]
+    dealt_in: list[bool]  # seats dealt cards this hand (KOW-5.4 counts them)
+    stock: list[int]  # the undealt remainder, top first, without the turned or cut cards
+    turned: int | None
+    cuts: list[list[tuple[int, int]]]  # rounds of (seat, card), public (KOW-5.3)
+    trump: int | None
+    chooser: int | None
+    phase: str
+    tricks_won: list[int]
+    trick: list[tuple[int, int]]  # (seat, card or KNOCKED) in the order they acted
+    led_suit: int  # -1 until someone leads
+    acted: int  # bitmask of seats that have played or knocked in this trick
+    turn: int | None
+    done: list[list[tuple[int, int]]]  # this hand's finished tricks
+    eliminated: list[tuple[int, int]]  # (seat, hand) in the order players went out
+    seed: int
+    decks_drawn: int
+    reshuffles_drawn: int
+    stacked_decks: list[list[int]]
+    stacked_reshuffles: list[list[int]]
+    used_decks: list[list[int]]
+    used_reshuffles: list[list[int]]
+    history: list[int]
+    start: str | None
+    first_dealer: int | None  # None for a game begun from a position
+
+    # Construction -------------------------------------------------------------------------
+
+    @classmethod
+    def begin(
+        cls,
+        game: KnockoutWhist,
+        *,
+        seed: int,
+        dealer: int,
+        decks: list[list[int]],
+        reshuffles: list[list[int]] | None = None,
+    ) -> KnockoutWhistState:
+        """A new game: hand 1 dealt, its trump turned (KOW-3.1)."""
+        state = cls.__new__(cls)
+        n = game.num_players
+        state.game = game
+        state.players = n
+        state.hand_no = 1
+        state.dealer = dealer
+        state.status = [ACTIVE] * n
+        state.dog_used = False
+        state.eliminated = []
+        state.seed = seed
+        state.decks_drawn = 0
+        state.reshuffles_drawn = 0
+        state.stacked_decks = [list(d) for d in decks]
+        state.stacked_reshuffles = [list(r) for r in reshuffles or []]
+        state.used_decks = []
+        state.used_reshuffles = []
+        state.history = []
+        state.start = None
+        state.first_dealer = dealer
+        state._deal(tied=None)
+        return state
+
+    def copy(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        other.game = self.game
+        other.players = self.players
+        other.hand_no = self.hand_no
+        other.dealer = self.dealer
+        other.status = self.status[:]
+        other.dog_used = self.dog_used
+        other.hands = self.hands[:]
+        other.dealt_in = self.dealt_in[:]
+        other.stock = self.stock[:]
+        other.turned = self.turned
+        other.cuts = self.cuts[:]  # rounds are never changed once made
+        other.trump = self.trump
+        other.chooser = self.chooser
+        other.phase = self.phase
+        other.tricks_won = self.tricks_won[:]
+        other.trick = self.trick[:]
+        other.led_suit = self.led_suit
+        other.acted = self.acted
+        other.turn = self.turn
+        other.done = self.done[:]  # finished tricks are never changed
+        other.eliminated = self.eliminated[:]
+        other.seed = self.seed
+        other.decks_drawn = self.decks_drawn
+        other.reshuffles_drawn = self.reshuffles_drawn
+        other.stacked_decks = self.stacked_decks[:]
+        other.stacked_reshuffles = self.stacked_reshuffles[:]
+        other.used_decks = self.used_decks[:]
+        other.used_reshuffles = self.used_reshuffles[:]
+        other.history = self.history[:]
+        other.start = self.start
+        other.first_dealer = self.first_dealer
+        return other
+
+    # Chance -------------------------------------------------------------------------------
+
+    def _next_deck(self) -> list[int]:
+        if self.stacked_decks:
+            deck = self.stacked_decks.pop(0)
+        else:
+            deck = list(range(52))
+            random.Random(f"{self.seed}:deck:{self.decks_drawn}").shuffle(deck)
+        self.decks_drawn += 1
+        self.used_decks.append(deck)
+        return deck
+
+    def _reshuffle(self, cards: list[int]) -> list[int]:
+        if self.stacked_reshuffles:
+            order = self.stacked_reshuffles.pop(0)
+            if sorted(order) != sorted(cards):
+                raise InvalidRecordError(
+                    "recorded reshuffle "
+                    f"{' '.join(card_text(c) for c in order)} is not the set-aside cut cards "
+                    f"{' '.join(card_text(c) for c in cards)}"
+                )
+        else:
+            order = cards[:]
+            random.Random(f"{self.seed}:cut:{self.reshuffles_drawn}").shuffle(order)
+        self.reshuffles_drawn += 1
+        self.used_reshuffles.append(order)
+        return order
+
+    # The automatic steps of KOW-10 --------------------------------------------------------
+
+    def _deal(self, tied: list[int] | None) -> None:
+        """Deal hand ``hand_no`` (KOW-2.3), then turn the trump or settle the chooser."""
+        n = self.players
+        size = HANDS + 1 - self.hand_no
+        deck = self._next_deck()
+        status = self.status
+        order = [(self.dealer + 1 + i) % n for i in range(n)]
+        order = [s for s in order if status[s] != OUT]
+        shares = {s: (1 if status[s] == DOG else size) for s in order}
+        hands = [0] * n
+        pos = 0
+        for round_no in range(size):
+            for s in order:
+                if shares[s] > round_no:
+                    hands[s] |= 1 << deck[pos]
+                    pos += 1
+        self.hands = hands
+        self.dealt_in = [status[s] != OUT for s in range(n)]
+        self.stock = deck[pos:]
+        self.cuts = []
+        self.tricks_won = [0] * n
+        self.done = []
+        self.turned = None
+        self.trump = None
+        self.chooser = None
+        if self.hand_no == 1:
+            self.turned = self.stock.pop(0)
+            self.trump = self.turned // 13
+            self.phase = PLAY
+            self._open_trick(self._first_leader())
+            return
+        if tied is None:
+            raise AssertionError("hands 2-7 need the previous hand's leaders")  # pragma: no cover
+        self.chooser = tied[0] if len(tied) == 1 else self._cut(tied)
+        self.phase = TRUMP
+        self.trick = []
+        self.led_suit = -1
+        self.acted = 0
+        self.turn = self.chooser
+
+    def _cut(self, tied: list[int]) -> int:
+        """KOW-5.3 / W-2: cut from the remainder, clockwise from the dealer's left,
+        ranks only, re-cutting ties; the set-aside cut cards are shuffled in beneath
+        the remainder if it would run out."""
+        n = self.players
+        cutters = sorted(tied, key=lambda s: (s - self.dealer - 1) % n)
+        aside: list[int] = []
+        while True:
+            if len(self.stock) < len(cutters):
+                self.stock.extend(self._reshuffle(aside))
+                aside = []
+            round_ = [(s, self.stock.pop(0)) for s in cutters]
+            self.cuts.append(round_)
+            aside.extend(card for _, card in round_)
+            best = max(card % 13 for _, card in round_)
+            cutters = [s for s, card in round_ if card % 13 == best]
+            if len(cutters) == 1:
+                return cutters[0]
+
+    def _first_leader(self) -> int:
+        """KOW-4.1: the first seat clockwise from the dealer still in the game."""
+        n = self.players
+        for i in range(1, n + 1):
+            s = (self.dealer + i) % n
+            if self.status[s] != OUT:
+                return s
+        raise AssertionError("no player left to lead")  # pragma: no cover
+
+    def _next_to_act(self, after: int) -> int | None:
+        """The next seat clockwise after ``after`` holding cards and yet to act in this trick."""
+        n = self.players
+        hands = self.hands
+        acted = self.acted
+        for i in range(1, n + 1):
+            s = (after + i) % n
+            if hands[s] and not acted >> s & 1:
+                return s
+        return None
+
+    def _open_trick(self, candidate: int) -> None:
+        self.trick = []
+        self.led_suit = -1
+        self.acted = 0
+        self.turn = candidate
+
+    def _finish_trick(self) -> None:
+        assert self.trump is not None
+        winner = trick_winner(self.trick, self.trump)
+        self.tricks_won[winner] += 1
+        self.done.append(self.trick)
+        self.trick = []
+        self.led_suit = -1
+        self.acted = 0
+        if len(self.done) == HANDS + 1 - self.hand_no:
+            self._finish_hand(winner)
+            return
+        # KOW-4.4 / KOW-6.5: a winner with no cards passes the lead on.
+        if self.hands[winner]:
+            self._open_trick(winner)
+        else:
+            nxt = self._next_to_act(winner)
+            assert nxt is not None
+            self._open_trick(nxt)
+
+    def _finish_hand(self, last_winner: int) -> None:
+        """KOW-5: knock-outs and the dog's life, the winner, the chooser, the next dealer."""
+        n = self.players
+        k = self.hand_no
+        status = self.status
+        if k == HANDS:
+            # W-7: hand 7's single trick decides the game.
+            for s in range(n):
+                if s != last_winner and status[s] != OUT:
+                    status[s] = OUT
+                    self.eliminated.append((s, k))
+            self._game_over()
+            return
+        won = self.tricks_won
+        blanked = [s for s in range(n) if self.dealt_in[s] and won[s] == 0]
+        for s in range(n):
+            if status[s] == DOG and won[s] > 0:
+                status[s] = ACTIVE
+        if blanked:
+            if not self.dog_used:
+                for s in blanked:
+                    status[s] = DOG
+                self.dog_used = True
+            else:
+                for s in blanked:
+                    status[s] = OUT
+                    self.eliminated.append((s, k))
+        if sum(1 for s in status if s != OUT) == 1:
+            self._game_over()
+            return
+        most = max(won)
+        tied = [s for s in range(n) if won[s] == most]
+        # KOW-5.4 / W-5: the next seat clockwise that was dealt cards in this hand.
+        self.dealer = next(
+            (self.dealer + i) % n for i in range(1, n + 1) if self.dealt_in[(self.dealer + i) % n]
+        )
+        self.hand_no = k + 1
+        self._deal(tied)
+
+    def _game_over(self) -> None:
+        self.phase = OVER
+        self.turn = None
+
+    # The protocol -------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        return self.turn
+
+    @property
+    def last_trick(self) -> bool:
+        return len(self.done) == HANDS - self.hand_no
+
+    def legal_action_ids(self) -> list[int]:
+        p = self.turn
+        if p is None:
+            return []
+        if self.phase == TRUMP:
+            return _TRUMP_IDS[:]
+        hand = self.hands[p]
+        if self.status[p] == DOG:
+            # KOW-6.3: play the one card or knock, but never knock on the last trick (W-3).
+            return [hand.bit_length() - 1] if self.last_trick else [hand.bit_length() - 1, KNOCK]
+        if self.led_suit >= 0:
+            follow = hand & SUIT_MASKS[self.led_suit]
+            if follow:
+                return bits(follow)
+        return bits(hand)
+
+    def apply_id(self, number: int) -> None:
+        p = self.turn
+        assert p is not None
+        self.history.append(number)
+        if number >= TRUMP_BASE and number < KNOCK:
+            self.trump = number - TRUMP_BASE
+            self.phase = PLAY
+            self._open_trick(self._first_leader())
+            return
+        self.acted |= 1 << p
+        if number == KNOCK:
+            self.trick.append((p, KNOCKED))
+        else:
+            self.hands[p] ^= 1 << number
+            self.trick.append((p, number))
+            if self.led_suit < 0:
+                self.led_suit = number // 13
+        nxt = self._next_to_act(p)
+        if nxt is None:
+            self._finish_trick()
+        else:
+            self.turn = nxt
+
+    @property
+    def winner(self) -> int | None:
+        if self.phase != OVER:
+            return None
+        return next(s for s in range(self.players) if self.status[s] != OUT)
+
+    @property
+    def result(self) -> Result | None:
+        winner = self.winner
+        if winner is None:
+            return None
+        n = self.players
+        groups: dict[int, list[int]] = {}
+        for seat, hand in self.eliminated:
+            groups.setdefault(hand, []).append(seat)
+        places = ((winner,), *(tuple(groups[h]) for h in sorted(groups, reverse=True)))
+        loss = -1.0 / (n - 1)
+        returns = tuple(1.0 if s == winner else loss for s in range(n))
+        knocked = "; ".join(
+            f"hand {h}: " + ", ".join(f"seat {s}" for s in groups[h]) for h in sorted(groups)
+        )
+        summary = f"seat {winner} wins after hand {self.hand_no}; knocked out: {knocked}"
+        return Result(winners=(winner,), places=places, returns=returns, summary=summary)
+
+    def elimination_order(self) -> list[tuple[int, list[int]]]:
+        """``[(hand, [seats]), …]`` in the order players went out (KOW-7)."""
+        groups: dict[int, list[int]] = {}
+        for seat, hand in self.eliminated:
+            groups.setdefault(hand, []).append(seat)
+        return sorted(groups.items())
+
+    def view(self, seat: int | None) -> View:
+        """KOW-9: public facts for everyone, plus ``seat``'s own hand."""
+        n = self.players
+        trump = -1 if self.trump is None else self.trump
+        view: View = {
+            "game": self.game.name,
+            "seat": seat,
+            "players": n,
+            "hand_number": self.hand_no,
+            "hand_size": HANDS + 1 - self.hand_no,
+            "dealer": self.dealer,
+            "phase": self.phase,
+            "to_move": self.turn,
+            "statuses": [STATUS_NAMES[s] for s in self.status],
+            "dog_used": self.dog_used,
+            "hand_sizes": [h.bit_count() for h in self.hands],
+            "tricks_won": self.tricks_won[:],
+            "trump": None if self.trump is None else "CDHS"[self.trump],
+            "turned": None if self.turned is None else card_text(self.turned),
+            "cuts": [[[s, card_text(c)] for s, c in round_] for round_ in self.cuts],
+            "chooser": self.chooser,
+            "trick": _plays_view(self.trick),
+            "tricks": [
+                {"plays": _plays_view(t), "winner": trick_winner(t, trump)} for t in self.done
+            ],
+            "eliminated": [[s, h] for s, h in self.eliminated],
+            "winner": self.winner,
+        }
+        if seat is not None:
+            view["hand"] = [card_text(c) for c in bits(self.hands[seat])]
+            if seat == self.turn:
+                view["legal_actions"] = [str(self.game.actions[i]) for i in self.legal_action_ids()]
+            else:
+                view["legal_actions"] = []
+        return view
+
+    def record(self) -> Record:
+        return Record(
+            game=self.game.name,
+            options=self.game.options | {"dealer": self.first_dealer},
+            seed=self.seed,
+            actions=[str(self.game.actions[i]) for i in self.history],
+            decks=[[card_text(c) for c in d] for d in self.used_decks],
+            reshuffles=[[card_text(c) for c in r] for r in self.used_reshuffles],
+            start=self.start,
+        )
+
+    def position(self) -> str:
+        from cardtable.games.knockout_whist.position import format_position
+
+        return format_position(self)
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
+        other = self.copy()
+        hidden_seats = [s for s in range(self.players) if s != seat]
+        pool = [c for s in hidden_seats for c in bits(self.hands[s])] + self.stock
+        rng.shuffle(pool)
+        pos = 0
+        for s in hidden_seats:
+            size = self.hands[s].bit_count()
+            mask = 0
+            for c in pool[pos : pos + size]:
+                mask |= 1 << c
+            other.hands[s] = mask
+            pos += size
+        other.stock = pool[pos:]
+        # The future is hidden too: a re-dealt state must not replay our stacked decks.
+        other.stacked_decks = []
+        other.seed = rng.getrandbits(63)
+        return other
+
+
+def _plays_view(plays: list[tuple[int, int]]) -> list[list[int | str]]:
+    return [[s, "knock" if c == KNOCKED else card_text(c)] for s, c in plays]
