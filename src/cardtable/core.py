@@ -230,6 +230,12 @@ class Game(ABC):
                 ) from exc
         return state
 
+    def check_transition(self, before: State, number: int, after: State) -> None:
+        """Assert the game's invariants (SPEC's invariant lists) across one action.
+
+        ``cardtable.testing`` calls it after every action of its random games; it raises
+        ``AssertionError`` naming the rule broken. The default checks nothing."""
+
     @staticmethod
     def fresh_seed() -> int:
         """A seed for a game whose caller gave none; recorded, so the game still replays."""

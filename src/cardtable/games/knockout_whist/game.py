@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, Suit
-from cardtable.core import Action, Game, Record
+from cardtable.core import Action, Game, Record, State
 from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
 from cardtable.games.knockout_whist.rules import KNOCK, NUM_ACTIONS, TRUMP_BASE, KnockoutWhistState
 from cardtable.options import check_options, read_deck
@@ -92,6 +92,12 @@ class KnockoutWhist(Game):
         from cardtable.games.knockout_whist.position import parse_position
 
         return parse_position(self, text)
+
+    def check_transition(self, before: State, number: int, after: State) -> None:
+        from cardtable.games.knockout_whist.invariants import check_transition
+
+        assert isinstance(before, KnockoutWhistState) and isinstance(after, KnockoutWhistState)
+        check_transition(before, number, after)
 
     def _replay_state(self, record: Record) -> KnockoutWhistState:
         try:
