@@ -167,20 +167,18 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    actions: tuple[Action, ...]
+    """Every action of the game, indexed by its number (a plain attribute: hot paths read it)."""
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, options: dict[str, Any], actions: tuple[Action, ...]) -> None:
         self.options = options
+        self.actions = actions
 
     @property
     def num_players(self) -> int:
         return int(self.options["players"])
 
     # Dense action numbering ---------------------------------------------------------------
-
-    @property
-    @abstractmethod
-    def actions(self) -> tuple[Action, ...]:
-        """Every action of the game, indexed by its number."""
 
     @property
     def num_distinct_actions(self) -> int:
@@ -191,7 +189,8 @@ class Game(ABC):
         """The action's number; :class:`InvalidActionError` if it is not of this game."""
 
     def action_from_int(self, number: int) -> Action:
-        if not isinstance(number, int) or not 0 <= number < len(self.actions):
+        valid = isinstance(number, int) and not isinstance(number, bool)
+        if not valid or not 0 <= number < len(self.actions):
             raise InvalidActionError(
                 f"action number {number!r} is outside 0-{len(self.actions) - 1} for {self.name}"
             )
@@ -230,7 +229,9 @@ class Game(ABC):
                 ) from exc
         return state
 
-    def check_transition(self, before: State, number: int, after: State) -> None:
+    def check_transition(  # noqa: B027 - a hook: games without invariants keep it empty
+        self, before: State, number: int, after: State
+    ) -> None:
         """Assert the game's invariants (SPEC's invariant lists) across one action.
 
         ``cardtable.testing`` calls it after every action of its random games; it raises
@@ -303,6 +304,10 @@ class State(ABC):
         table = self.game.actions
         return [table[i] for i in self.legal_action_ids()]
 
+    def is_legal(self, number: int) -> bool:
+        """Whether action ``number`` is legal now; games override it with a direct test."""
+        return number in self.legal_action_ids()
+
     def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:
         """Apply a legal action given as an :class:`Action`, its text or its number.
 
@@ -310,22 +315,24 @@ class State(ABC):
         specific :class:`ValueError` and leaves the state as it was.
         """
         game = self.game
-        if isinstance(action, str):
-            action = game.parse_action(action)
-        if isinstance(action, int):
-            action = game.action_from_int(action)
-        number = game.action_to_int(action)
+        if isinstance(action, Action):
+            number = game.action_to_int(action)
+        elif isinstance(action, str):
+            number = game.action_to_int(game.parse_action(action))
+        else:
+            number = game.action_to_int(game.action_from_int(action))
         mover = self.to_move
         if mover is None:
-            raise GameOverError(f"the game is over; {action} cannot be played")
+            raise GameOverError(f"the game is over; {game.actions[number]} cannot be played")
         if seat is not None and seat != mover:
             raise OutOfTurnError(f"seat {seat} cannot act now: it is seat {mover}'s turn")
-        legal = self.legal_action_ids()
-        if number not in legal:
-            listed = ", ".join(str(game.actions[i]) for i in legal)
-            raise IllegalActionError(f"{action} is not legal for seat {mover} now; legal: {listed}")
+        if not self.is_legal(number):
+            listed = ", ".join(str(game.actions[i]) for i in self.legal_action_ids())
+            raise IllegalActionError(
+                f"{game.actions[number]} is not legal for seat {mover} now; legal: {listed}"
+            )
         self.apply_id(number)
-        return action
+        return game.actions[number]
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.position()}>"

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, Suit
+from cardtable.chance import draw
 from cardtable.core import Action, Game, Record, State
 from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
-from cardtable.games.knockout_whist.rules import KNOCK, NUM_ACTIONS, TRUMP_BASE, KnockoutWhistState
+from cardtable.games.knockout_whist.rules import _ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 from cardtable.options import check_options, read_deck
 
-_ACTIONS: tuple[Action, ...] = (
-    *(Action("play", Card.from_index(i)) for i in range(52)),
-    *(Action("trump", s) for s in Suit),
-    Action("knock"),
-)
-assert len(_ACTIONS) == NUM_ACTIONS
 _NUMBER = {a: i for i, a in enumerate(_ACTIONS)}
+# Legal-action lists hand out these very objects, so identity finds them without hashing.
+_NUMBER_BY_ID = {id(a): i for i, a in enumerate(_ACTIONS)}
 
 
 class KnockoutWhist(Game):
@@ -44,14 +40,12 @@ class KnockoutWhist(Game):
         dealer = resolved["dealer"]
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < players):
             raise InvalidOptionError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
-        super().__init__(resolved)
-
-    @property
-    def actions(self) -> tuple[Action, ...]:
-        return _ACTIONS
+        super().__init__(resolved, _ACTIONS)
 
     def action_to_int(self, action: Action) -> int:
-        number = _NUMBER.get(action)
+        number = _NUMBER_BY_ID.get(id(action))
+        if number is None:
+            number = _NUMBER.get(action) if isinstance(action, Action) else None
         if number is None:
             raise InvalidActionError(f"{action} is not a knockout-whist action")
         return number
@@ -75,7 +69,7 @@ class KnockoutWhist(Game):
     def resolved_dealer(self, seed: int) -> int:
         dealer = self.options["dealer"]
         if dealer is None:
-            return random.Random(f"{seed}:dealer").randrange(self.num_players)
+            return draw(seed, "dealer", self.num_players)
         return int(dealer)
 
     def new_state(

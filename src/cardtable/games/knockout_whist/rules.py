@@ -18,8 +18,9 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Self
 
-from cardtable.cards import card_text
-from cardtable.core import Record, Result, State, View
+from cardtable.cards import Card, Suit, card_text
+from cardtable.chance import shuffled
+from cardtable.core import Action, Record, Result, State, View
 from cardtable.errors import InvalidRecordError
 
 if TYPE_CHECKING:
@@ -39,31 +40,44 @@ SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_DECK = (1 << 52) - 1
 KNOCKED = -1  # stands for a knock in a trick's list of plays
 
+_ACTIONS: tuple[Action, ...] = (
+    *(Action("play", Card.from_index(i)) for i in range(52)),
+    *(Action("trump", s) for s in Suit),
+    Action("knock"),
+)
 _TRUMP_IDS = [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
+
+
+_PACK = list(range(52))
+# CLOCKWISE[n][p]: the other seats clockwise after p, then p itself.
+CLOCKWISE = {
+    n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 8)
+}
+# The cards of each suit's 13-bit slice of a mask, for every slice: bits() is then four
+# table look-ups instead of a loop over set bits, which matters in playouts.
+_SLICES = tuple(
+    tuple(tuple(13 * s + i for i in range(13) if m >> i & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+_C, _D, _H, _S = _SLICES
 
 
 def bits(mask: int) -> list[int]:
     """The card indices in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    return [*_C[mask & 0x1FFF], *_D[mask >> 13 & 0x1FFF], *_H[mask >> 26 & 0x1FFF], *_S[mask >> 39]]
 
 
 def trick_winner(plays: list[tuple[int, int]], trump: int) -> int:
     """KOW-4.3: the highest trump, else the highest card of the suit led. Knocks ignored."""
-    cards = [(seat, card) for seat, card in plays if card != KNOCKED]
-    best_seat, best_card = cards[0]
-    for seat, card in cards[1:]:
+    best_seat, best_card, best_suit = -1, -1, -1
+    for seat, card in plays:
+        if card == KNOCKED:
+            continue
         suit = card // 13
-        best_suit = best_card // 13
-        if suit == best_suit:
-            if card > best_card:
-                best_seat, best_card = seat, card
-        elif suit == trump and best_suit != trump:
-            best_seat, best_card = seat, card
+        beats = suit == best_suit and card > best_card
+        ruffs = suit == trump and best_suit != trump
+        if best_card < 0 or beats or ruffs:
+            best_seat, best_card, best_suit = seat, card, suit
     return best_seat
 
 
@@ -73,6 +87,7 @@ class KnockoutWhistState(State):
     __slots__ = (
         "acted",
         "chooser",
+        "clockwise",
         "cuts",
         "dealer",
         "dealt_in",
@@ -135,6 +150,7 @@ class KnockoutWhistState(State):
     history: list[int]
     start: str | None
     first_dealer: int | None  # None for a game begun from a position
+    clockwise: tuple[tuple[int, ...], ...]  # CLOCKWISE[players]
 
     # Construction -------------------------------------------------------------------------
 
@@ -153,6 +169,7 @@ class KnockoutWhistState(State):
         n = game.num_players
         state.game = game
         state.players = n
+        state.clockwise = CLOCKWISE[n]
         state.hand_no = 1
         state.dealer = dealer
         state.status = [ACTIVE] * n
@@ -175,6 +192,7 @@ class KnockoutWhistState(State):
         other = self.__class__.__new__(self.__class__)
         other.game = self.game
         other.players = self.players
+        other.clockwise = self.clockwise
         other.hand_no = self.hand_no
         other.dealer = self.dealer
         other.status = self.status[:]
@@ -212,8 +230,7 @@ class KnockoutWhistState(State):
         if self.stacked_decks:
             deck = self.stacked_decks.pop(0)
         else:
-            deck = list(range(52))
-            random.Random(f"{self.seed}:deck:{self.decks_drawn}").shuffle(deck)
+            deck = shuffled(self.seed, f"deck {self.decks_drawn}", _PACK)
         self.decks_drawn += 1
         self.used_decks.append(deck)
         return deck
@@ -228,8 +245,7 @@ class KnockoutWhistState(State):
                     f"{' '.join(card_text(c) for c in cards)}"
                 )
         else:
-            order = cards[:]
-            random.Random(f"{self.seed}:cut:{self.reshuffles_drawn}").shuffle(order)
+            order = shuffled(self.seed, f"cut {self.reshuffles_drawn}", cards)
         self.reshuffles_drawn += 1
         self.used_reshuffles.append(order)
         return order
@@ -242,16 +258,23 @@ class KnockoutWhistState(State):
         size = HANDS + 1 - self.hand_no
         deck = self._next_deck()
         status = self.status
-        order = [(self.dealer + 1 + i) % n for i in range(n)]
-        order = [s for s in order if status[s] != OUT]
-        shares = {s: (1 if status[s] == DOG else size) for s in order}
+        order = [s for s in self.clockwise[self.dealer] if status[s] != OUT]
         hands = [0] * n
-        pos = 0
-        for round_no in range(size):
-            for s in order:
-                if shares[s] > round_no:
-                    hands[s] |= 1 << deck[pos]
-                    pos += 1
+        if DOG in status:
+            # Dogs take a card in the first round only (KOW-2.3).
+            pos = 0
+            for round_no in range(size):
+                for s in order:
+                    if round_no == 0 or status[s] != DOG:
+                        hands[s] |= 1 << deck[pos]
+                        pos += 1
+        else:
+            # Everyone gets `size` cards one at a time: seat i of the order takes every m-th card.
+            m = len(order)
+            pos = size * m
+            for i, s in enumerate(order):
+                for card in deck[i:pos:m]:
+                    hands[s] |= 1 << card
         self.hands = hands
         self.dealt_in = [status[s] != OUT for s in range(n)]
         self.stock = deck[pos:]
@@ -297,20 +320,17 @@ class KnockoutWhistState(State):
 
     def _first_leader(self) -> int:
         """KOW-4.1: the first seat clockwise from the dealer still in the game."""
-        n = self.players
-        for i in range(1, n + 1):
-            s = (self.dealer + i) % n
-            if self.status[s] != OUT:
+        status = self.status
+        for s in self.clockwise[self.dealer]:
+            if status[s] != OUT:
                 return s
         raise AssertionError("no player left to lead")  # pragma: no cover
 
     def _next_to_act(self, after: int) -> int | None:
         """The next seat clockwise after ``after`` holding cards and yet to act in this trick."""
-        n = self.players
         hands = self.hands
         acted = self.acted
-        for i in range(1, n + 1):
-            s = (after + i) % n
+        for s in self.clockwise[after]:
             if hands[s] and not acted >> s & 1:
                 return s
         return None
@@ -403,34 +423,60 @@ class KnockoutWhistState(State):
         if self.status[p] == DOG:
             # KOW-6.3: play the one card or knock, but never knock on the last trick (W-3).
             return [hand.bit_length() - 1] if self.last_trick else [hand.bit_length() - 1, KNOCK]
-        if self.led_suit >= 0:
-            follow = hand & SUIT_MASKS[self.led_suit]
-            if follow:
-                return bits(follow)
+        led = self.led_suit
+        if led >= 0 and hand & SUIT_MASKS[led]:
+            return list(_SLICES[led][hand >> 13 * led & 0x1FFF])
         return bits(hand)
+
+    def legal_actions(self) -> list[Action]:
+        return [_ACTIONS[i] for i in self.legal_action_ids()]
+
+    def is_legal(self, number: int) -> bool:
+        p = self.turn
+        if p is None:
+            return False
+        if self.phase == TRUMP:
+            return TRUMP_BASE <= number < KNOCK
+        if number == KNOCK:
+            return self.status[p] == DOG and not self.last_trick
+        if not 0 <= number < TRUMP_BASE:
+            return False
+        hand = self.hands[p]
+        if not hand >> number & 1:
+            return False
+        # A dog's single card always satisfies follow-suit (KOW-6.3).
+        led = self.led_suit
+        return led < 0 or number // 13 == led or not hand & SUIT_MASKS[led]
+
+    @property
+    def is_over(self) -> bool:
+        return self.turn is None
 
     def apply_id(self, number: int) -> None:
         p = self.turn
         assert p is not None
         self.history.append(number)
-        if number >= TRUMP_BASE and number < KNOCK:
+        hands = self.hands
+        if number < TRUMP_BASE:
+            hands[p] ^= 1 << number
+            self.trick.append((p, number))
+            if self.led_suit < 0:
+                self.led_suit = number // 13
+        elif number == KNOCK:
+            self.trick.append((p, KNOCKED))
+        else:
             self.trump = number - TRUMP_BASE
             self.phase = PLAY
             self._open_trick(self._first_leader())
             return
-        self.acted |= 1 << p
-        if number == KNOCK:
-            self.trick.append((p, KNOCKED))
-        else:
-            self.hands[p] ^= 1 << number
-            self.trick.append((p, number))
-            if self.led_suit < 0:
-                self.led_suit = number // 13
-        nxt = self._next_to_act(p)
-        if nxt is None:
-            self._finish_trick()
-        else:
-            self.turn = nxt
+        acted = self.acted | 1 << p
+        self.acted = acted
+        # _next_to_act, inlined: this is the playout hot path.
+        for s in self.clockwise[p]:
+            if hands[s] and not acted >> s & 1:
+                self.turn = s
+                return
+        self._finish_trick()
 
     @property
     def winner(self) -> int | None:

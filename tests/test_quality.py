@@ -1,0 +1,46 @@
+"""The code stays `ruff` and `mypy --strict` clean; the README's commands stay true."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+def test_ruff_lint_is_clean() -> None:
+    done = run("ruff", "check", "src", "tests", "benchmarks", "scripts")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_is_clean() -> None:
+    done = run("ruff", "format", "--check", "src", "tests", "benchmarks", "scripts")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_mypy_strict_is_clean() -> None:
+    done = run("mypy")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_readme_opens_with_the_two_commands_and_ci_runs_the_second() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = readme.splitlines()
+    assert lines[0].startswith("# ") and lines[2] == "```sh", "README must open with the commands"
+    block = re.search(r"```sh\n(.*?)```", readme, re.S)
+    assert block is not None
+    play, test = block.group(1).strip().splitlines()
+    assert "cardtable play" in play or "cardtable serve" in play
+    assert "pytest" in test
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    # .ci/run takes the README's own line, so the two cannot drift apart.
+    assert "README.md" in ci and "pytest" in ci
+    assert re.search(r"^python3 .*pytest", test)
