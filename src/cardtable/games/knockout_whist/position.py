@@ -26,6 +26,7 @@ from cardtable.cards import Card, card_text
 from cardtable.errors import InvalidCardError, InvalidPositionError
 from cardtable.games.knockout_whist.rules import (
     ACTIVE,
+    CLOCKWISE,
     DOG,
     HANDS,
     KNOCKED,
@@ -158,6 +159,7 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     state = KnockoutWhistState.__new__(KnockoutWhistState)
     state.game = game
     state.players = n
+    state.clockwise = CLOCKWISE[n]
     state.hand_no = r.number("hand", 1, HANDS)
     state.dealer = r.number("dealer", 0, n - 1)
     if fields["phase"] not in (TRUMP, PLAY, OVER):

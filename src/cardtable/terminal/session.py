@@ -1,0 +1,215 @@
+"""Playing and replaying games in the terminal.
+
+A play session seats the person at seat 0 against bots. The screen is drawn from
+``state.view(0)`` only; each bot chooses from its own seat's view. A replay steps a
+record through the spectator's view, ``state.view(None)``.
+
+Input is read a line at a time through :meth:`rich.console.Console.input`, which falls
+back to plain ``input()``, so a session can be driven through a pipe.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from rich.console import Console
+from rich.text import Text
+
+import cardtable
+from cardtable.bots import Bot
+from cardtable.core import Action, Record, State
+from cardtable.errors import CardtableError, InvalidActionError
+from cardtable.terminal import GameScreen, screen_for
+
+__all__ = ["PlaySession", "play_names", "read_entry", "replay_record", "save_record"]
+
+QUIT_WORDS = frozenset({"quit", "exit", "q"})
+HELP_WORDS = frozenset({"help", "?", "table"})
+
+
+def play_names(players: int, you: int = 0) -> list[str]:
+    """Seat labels for a play session: ``["seat 0 (you)", "seat 1", …]``."""
+    return [f"seat {s} (you)" if s == you else f"seat {s}" for s in range(players)]
+
+
+def read_entry(
+    text: str, legal: Sequence[Action], game: cardtable.Game, screen: GameScreen
+) -> Action | None:
+    """The action a typed entry names: a number from the menu, action text such as
+    ``play 7D``, or a short form such as ``7d`` that the game's screen expands.
+
+    ``None`` means the player asked to quit. An entry that names no action raises a
+    :class:`CardtableError`; whether the action is legal is left to the state.
+    """
+    entry = text.strip()
+    if entry.lower() in QUIT_WORDS:
+        return None
+    if entry.isdigit():
+        number = int(entry)
+        if not 1 <= number <= len(legal):
+            raise InvalidActionError(f"there is no action {number}; enter 1-{len(legal)}")
+        return legal[number - 1]
+    if not entry:
+        raise InvalidActionError("enter the number of an action, or the action itself")
+    try:
+        return game.parse_action(entry)
+    except CardtableError as exc:
+        expanded = screen.shorthand(entry)
+        if expanded is None:
+            raise InvalidActionError(f"cannot read {entry!r}: {exc}") from exc
+        return game.parse_action(expanded)
+
+
+@dataclass
+class PlaySession:
+    """One game at the terminal: the person at seat ``you`` and bots everywhere else."""
+
+    console: Console
+    state: State
+    bots: dict[int, Bot]
+    seed: int
+    you: int = 0
+    echo_input: bool = False  # print what was read when stdin is a pipe, for a readable log
+    screen: GameScreen = field(init=False)
+    names: list[str] = field(init=False)
+    rngs: dict[int, random.Random] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.screen = screen_for(self.state.game.name)
+        self.names = play_names(self.state.game.num_players, self.you)
+        # One generator per seat, seeded from the game's seed, so --seed replays the bots too.
+        self.rngs = {s: random.Random(f"{self.seed}:bot:{s}") for s in self.bots}
+
+    def _print_lines(self, lines: Sequence[str]) -> None:
+        for line in lines:
+            self.console.print(line)
+
+    def _warn(self, message: str) -> None:
+        # Unwrapped, so an error's list of legal actions stays on one line.
+        self.console.print(Text(message, style="yellow"), soft_wrap=True)
+
+    def run(self) -> bool:
+        """Play until the game ends (True) or the player quits (False)."""
+        state = self.state
+        self._print_lines(self.screen.opening(state.view(self.you), self.names))
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            before = state.view(self.you)
+            if seat == self.you:
+                chosen = self._ask()
+                if chosen is None:
+                    return False
+                action = chosen
+            else:
+                bot = self.bots[seat]
+                action = bot.choose(state.view(seat), state.legal_actions(), self.rngs[seat])
+                state.apply(action, seat=seat)
+            after = state.view(self.you)
+            self._print_lines(self.screen.narrate(before, seat, action, after, self.names))
+        self.console.print()
+        self._print_lines(self.screen.result(state.view(self.you), self.names))
+        return True
+
+    def _menu(self, legal: Sequence[Action]) -> None:
+        for number, action in enumerate(legal, 1):
+            self.console.print(f"  {number:>2}. {self.screen.action_text(action)}")
+
+    def _ask(self) -> Action | None:
+        """The player's legal action, asking again until there is one; ``None`` to quit."""
+        state = self.state
+        legal = state.legal_actions()
+        self.console.print()
+        self.console.print(self.screen.table(state.view(self.you), self.names))
+        self._menu(legal)
+        self.console.print(
+            "Enter a number, an action (play 7D, 7d, knock, trump h), 'help' or 'quit'.",
+            style="dim",
+        )
+        while True:
+            text = self._read("Your move: ")
+            if text is None:
+                return None
+            if text.strip().lower() in HELP_WORDS:
+                self.console.print(self.screen.table(state.view(self.you), self.names))
+                self._menu(legal)
+                continue
+            try:
+                action = read_entry(text, legal, state.game, self.screen)
+                if action is None:
+                    return None
+                return state.apply(action, seat=self.you)
+            except CardtableError as exc:
+                self._warn(f"{exc}")
+                self.console.print("Choose one of:")
+                self._menu(legal)
+
+    def _read(self, prompt: str) -> str | None:
+        """A line of input, or ``None`` when the input has ended."""
+        try:
+            text = self.console.input(prompt)
+        except EOFError:
+            self.console.print()
+            return None
+        if self.echo_input:
+            self.console.print(text, markup=False, highlight=False)
+        return text
+
+
+def save_record(state: State, path: Path) -> None:
+    """Write the game's record as indented JSON."""
+    path.write_text(state.record().to_json(indent=2) + "\n", encoding="utf-8")
+
+
+def replay_record(
+    console: Console,
+    record: Record,
+    *,
+    step: bool,
+    read_line: Callable[[str], str],
+) -> State:
+    """Show a record action by action through the spectator's view.
+
+    Every action is checked first (the whole record is replayed), so a bad record fails
+    with :class:`cardtable.InvalidRecordError` before anything is shown. With ``step``
+    it waits for Enter between actions; ``q`` or the end of input shows the rest at once.
+    """
+    final = cardtable.replay(record)
+    screen = screen_for(record.game)
+    state = cardtable.replay(replace(record, actions=[]))
+    names = [f"seat {s}" for s in range(state.game.num_players)]
+    total = len(record.actions)
+    options = ", ".join(f"{k}={v}" for k, v in final.game.options.items())
+    console.print(f"Replaying {record.game} ({options}), seed {record.seed}: {total} actions.")
+    for line in screen.opening(state.view(None), names):
+        console.print(line)
+    console.print(screen.table(state.view(None), names))
+    for number, text in enumerate(record.actions, 1):
+        if step:
+            try:
+                answer = read_line("Enter for the next action, q to run to the end: ")
+            except EOFError:
+                answer = "q"
+            if answer.strip().lower() in QUIT_WORDS:
+                step = False
+        seat = state.to_move
+        assert seat is not None
+        before = state.view(None)
+        action = state.apply(text)
+        after = state.view(None)
+        lines = screen.narrate(before, seat, action, after, names)
+        console.print(f"{number:>3}/{total} {lines[0]}")
+        for line in lines[1:]:
+            console.print(f"        {line}")
+        if step or screen.milestone(before, after):
+            console.print(screen.table(after, names))
+    console.print()
+    if state.is_over:
+        for line in screen.result(state.view(None), names):
+            console.print(line)
+    else:
+        console.print("The record ends here: the game is unfinished.")
+    return state

@@ -1,0 +1,218 @@
+"""Smoke tests for ``benchmarks/engine.py``: tiny sizes, no timing asserted.
+
+They check that the benchmark plays the games it claims (complete games, ended as
+KOW-5.2 / KOW-7 say), counts exactly the player decisions it applied, and computes
+its ratios as documented. Speed is the benchmark's business, not the tests'.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import cardtable
+
+ENGINE_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "engine.py"
+
+
+def _load_engine() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cardtable_engine_benchmark", ENGINE_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Dataclasses look their module up in sys.modules while the class body is built.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+engine = _load_engine()
+
+try:
+    import pyspiel  # type: ignore[import-not-found, unused-ignore]
+except ImportError:  # pragma: no cover - open-spiel is an optional extra
+    pyspiel = None
+
+needs_pyspiel = pytest.mark.skipif(pyspiel is None, reason="open-spiel is not installed")
+
+SEEDS = (0, 1)
+
+
+def _count_decisions_unchecked(players: int, seed: int) -> tuple[int, str]:
+    """An independent random game with the benchmark's seeding: decisions and final position."""
+    game = cardtable.make("knockout-whist", players=players, dealer=0)
+    state = game.new_state(seed=seed)
+    rng = random.Random(seed)
+    count = 0
+    while state.to_move is not None:
+        state.apply_id(rng.choice(state.legal_action_ids()))
+        count += 1
+    return count, state.position()
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+@pytest.mark.parametrize("path", ["checked", "unchecked"])
+def test_kow7_benchmark_games_end_with_one_winner_and_count_every_decision(
+    players: int, path: str
+) -> None:
+    """KOW-5.2 / KOW-7: each benchmark game is played to its end, one winner left; the
+    decisions counted equal those recorded and those of an independent replay of the seed."""
+    play = engine.play_checked if path == "checked" else engine.play_unchecked
+    game = engine.knockout_whist(players)
+    for seed in SEEDS:
+        played = play(game, seed)
+        state = played.state
+        assert state.is_over and state.to_move is None
+        result = state.result
+        assert result is not None and len(result.winners) == 1
+        record = state.record()
+        assert played.decisions == len(record.actions) > 0
+        assert played.chance == 0
+        expected, position = _count_decisions_unchecked(players, seed)
+        assert played.decisions == expected
+        # Same seed, same choices: both paths must play the very same game.
+        assert state.position() == position
+        assert cardtable.replay(record).position() == position
+
+
+def test_kow7_play_all_sums_the_decisions_of_its_games() -> None:
+    """KOW-7: ``play_all`` reports the total decisions of the complete games it played."""
+    case = engine.Case("cardtable", "checked", 3, engine.knockout_whist(3), engine.play_checked)
+    seconds, decisions, chance = engine.play_all(case, SEEDS)
+    assert seconds > 0
+    assert decisions == sum(_count_decisions_unchecked(3, s)[0] for s in SEEDS)
+    assert chance == 0
+
+
+@needs_pyspiel
+@pytest.mark.parametrize("players", [3, 5])
+def test_oh_hell_chance_nodes_are_uniform_so_the_driver_may_sample_with_choice(
+    players: int,
+) -> None:
+    """The driver draws chance outcomes with ``rng.choice``; that is fair only because every
+    chance node of oh_hell gives its outcomes equal probability."""
+    game = engine.load_open_spiel(players)
+    assert game is not None
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    seen = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            probabilities = [p for _, p in state.chance_outcomes()]
+            assert max(probabilities) - min(probabilities) < 1e-12
+            seen += 1
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert seen > 0
+
+
+@needs_pyspiel
+@pytest.mark.parametrize("players", [3, 5])
+def test_oh_hell_driver_plays_complete_games_and_counts_decisions_apart_from_chance(
+    players: int,
+) -> None:
+    """The OpenSpiel side of the comparison: complete oh_hell games, with decisions and
+    chance events matching OpenSpiel's own history of the game."""
+    game = engine.load_open_spiel(players)
+    assert game is not None
+    for seed in SEEDS:
+        played = engine.play_open_spiel(game, seed)
+        state = played.state
+        assert state.is_terminal()
+        history = state.full_history()
+        chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
+        assert played.chance == chance > 0
+        assert played.decisions == len(history) - chance
+        # Every player bids once, then plays one card to each of the fixed 7 tricks.
+        assert played.decisions == players + players * engine.OPENSPIEL_TRICKS
+
+
+@needs_pyspiel
+def test_measure_returns_positive_counts_for_every_path_with_open_spiel() -> None:
+    """KOW-7: tiny ``measure`` run; both our paths and OpenSpiel measured, counts exact."""
+    results = engine.measure(games=2, runs=2, players=(3,), open_spiel_players=(3,))
+    by_path = {(m.engine, m.path): m for m in results}
+    assert set(by_path) == {
+        ("cardtable", "checked"),
+        ("cardtable", "unchecked"),
+        ("open_spiel", "python loop"),
+    }
+    ours = sum(_count_decisions_unchecked(3, s)[0] for s in SEEDS)
+    for m in results:
+        assert m.games == 2 and len(m.seconds) == 2
+        assert all(s > 0 for s in m.seconds)
+        assert m.us_per_action > 0 and m.games_per_second > 0
+    assert by_path["cardtable", "checked"].decisions == ours
+    assert by_path["cardtable", "unchecked"].decisions == ours
+    assert by_path["open_spiel", "python loop"].decisions == 2 * (3 + 3 * 7)
+    found = engine.ratios(results)
+    assert set(found) == {("checked", 3), ("unchecked", 3)}
+    assert all(len(r.per_run) == 2 and r.median > 0 for r in found.values())
+
+
+def test_ratio_is_ours_over_open_spiel_per_decision_paired_by_run() -> None:
+    """The documented ratio: (our seconds / our decisions) / (theirs / their decisions),
+    run by run, then the median; below 1 means faster than OpenSpiel."""
+    ours = engine.Measurement("cardtable", "checked", 5, 10, 100, 0, [2.0, 3.0, 1.0])
+    theirs = engine.Measurement("open_spiel", "python loop", 5, 10, 400, 380, [4.0, 4.0, 4.0])
+    found = engine.ratios([ours, theirs])
+    ratio = found["checked", 5]
+    # 0.02 s against 0.01 s per decision in run one, and so on.
+    assert ratio.per_run == pytest.approx((2.0, 3.0, 1.0))
+    assert ratio.median == pytest.approx(2.0)
+    assert not ratio.met
+    assert "NOT met" in engine.verdicts(found)[0]
+    assert ours.us_per_action == pytest.approx(2.0 / 100 * 1e6)
+    assert ours.games_per_second == pytest.approx(10 / 2.0)
+
+
+def test_ratios_skip_player_counts_that_open_spiel_did_not_play() -> None:
+    """Only matching player counts are compared (7-player Knockout Whist has no partner)."""
+    ours = engine.Measurement("cardtable", "unchecked", 7, 2, 50, 0, [1.0])
+    theirs = engine.Measurement("open_spiel", "python loop", 5, 2, 80, 76, [1.0])
+    assert engine.ratios([ours, theirs]) == {}
+
+
+def test_measure_rejects_empty_sizes() -> None:
+    """A benchmark of no games has no per-action cost; it must say so, not divide by zero."""
+    with pytest.raises(ValueError, match="at least 1"):
+        engine.measure(games=0, runs=1)
+
+
+def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """KOW-7: the command line end to end at tiny size, table printed and JSON written."""
+    out = tmp_path / "bench.json"
+    assert engine.main(["--games", "1", "--runs", "1", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "us/action" in printed and "Targets" in printed
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["runs"] == 1
+    measured = {(m["engine"], m["path"], m["players"]) for m in data["measurements"]}
+    for n in engine.OUR_PLAYERS:
+        assert ("cardtable", "checked", n) in measured
+        assert ("cardtable", "unchecked", n) in measured
+    assert all(m["decisions"] > 0 for m in data["measurements"])
+    assert data["open_spiel_measured"] is (pyspiel is not None)
+    if pyspiel is not None:
+        assert "ours / OpenSpiel" in printed
+        assert {(r["path"], r["players"]) for r in data["ratios"]} == {
+            (p, n) for p in ("checked", "unchecked") for n in engine.OPENSPIEL_PLAYERS
+        }
+
+
+def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without open-spiel the benchmark still measures our engine and says what it skipped."""
+    monkeypatch.setattr(engine, "load_open_spiel", lambda players: None)
+    results = engine.measure(games=1, runs=1, players=(3,))
+    assert {m.engine for m in results} == {"cardtable"}
+    text = engine.render(results, runs=1)
+    assert "OpenSpiel was not measured" in text
+    assert engine.ratios(results) == {}

@@ -1,0 +1,324 @@
+"""The ``cardtable`` command: terminal play against bots and replays (DESIGN.md "Layers").
+
+Most tests drive the real command through a pipe, as a person at a terminal would:
+``python -m cardtable.cli`` with input written to its stdin. The expected facts (legal
+actions, winners, who went out) come from the engine, never from the command's output.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+import cardtable
+from cardtable.cards import Card, Suit
+from cardtable.cli import app
+from cardtable.core import Action, State
+from cardtable.errors import CardtableError
+from cardtable.terminal.knockout_whist import KnockoutWhistScreen
+from cardtable.terminal.session import play_names, read_entry
+
+GAME = "knockout-whist"
+SEED = 5
+# Dealer 2 of 3 puts seat 0, the person, on the lead of the first trick (KOW-4.1).
+TABLE = ["--players", "3", "--seed", str(SEED), "--dealer", "2"]
+PROMPT = "Your move:"
+WINNER = re.compile(r"^(seat \d+)(?: \(you\))? wins the game\.$", re.MULTILINE)
+ELIMINATED = re.compile(r"^Elimination order: (.*)\.$", re.MULTILINE)
+
+
+def start_state() -> State:
+    """The state the command deals for ``TABLE``: the same game, seed and dealer."""
+    return cardtable.make(GAME, players=3, dealer=2).new_state(seed=SEED)
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env |= {"PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
+    return subprocess.run(
+        [sys.executable, "-m", "cardtable.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def first_screen(output: str) -> str:
+    return output.split(PROMPT, 1)[0]
+
+
+def mentions(text: str, card: str) -> bool:
+    """Whether ``card`` appears as notation (``7C``) or as a symbol (``7♣``)."""
+    symbol = Card.parse(card).symbol
+    return bool(re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])", text)) or symbol in text
+
+
+@pytest.fixture(scope="module")
+def finished_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
+    """A whole seeded 3-player game, answering every question with "1"."""
+    record = tmp_path_factory.mktemp("play") / "game.json"
+    done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin="1\n" * 400)
+    assert done.returncode == 0, done.stderr
+    return done.stdout, record
+
+
+# A whole game -----------------------------------------------------------------------------
+
+
+def test_whole_game_ends_with_the_winner_and_elimination_order(
+    finished_game: tuple[str, Path],
+) -> None:
+    """KOW-7: the result is the winner plus the elimination order, as the engine has it."""
+    output, record = finished_game
+    final = cardtable.replay(record.read_text(encoding="utf-8"))
+    assert final.is_over and final.result is not None
+    winners = WINNER.findall(output)
+    assert winners == [f"seat {final.result.winners[0]}"]
+    eliminated = final.view(None)["eliminated"]
+    groups: dict[int, list[int]] = {}
+    for seat, hand in eliminated:
+        groups.setdefault(hand, []).append(seat)
+    expected = "; ".join(
+        f"hand {h}: " + ", ".join(play_names(3)[s] for s in groups[h]) for h in sorted(groups)
+    )
+    assert ELIMINATED.findall(output) == [expected]
+    assert len(eliminated) == 2  # three players, one winner
+
+
+def test_whole_game_output_is_plain_text_when_piped(finished_game: tuple[str, Path]) -> None:
+    """Piped output carries no escape codes, and no traceback."""
+    output, _ = finished_game
+    assert "\x1b[" not in output
+    assert "Traceback" not in output
+
+
+def test_whole_game_narrates_every_bot_action(finished_game: tuple[str, Path]) -> None:
+    """Every action is told as it happens: each play, knock and trump naming gets a line."""
+    output, record = finished_game
+    actions = json.loads(record.read_text(encoding="utf-8"))["actions"]
+    told = re.findall(r"^seat \d+(?: \(you\))? (?:leads|plays|knocks|names) ", output, re.M)
+    assert len(told) == len(actions)
+
+
+def test_same_seed_replays_the_same_game(finished_game: tuple[str, Path], tmp_path: Path) -> None:
+    """--seed fixes the deals and the bots' choices: the same answers give the same record."""
+    _, record = finished_game
+    again = tmp_path / "again.json"
+    done = run_cli("play", GAME, *TABLE, "--record", str(again), stdin="1\n" * 400)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(again.read_text(encoding="utf-8")) == json.loads(
+        record.read_text(encoding="utf-8")
+    )
+
+
+# Entries: numbers, notation, mistakes, quitting -------------------------------------------
+
+
+def test_malformed_and_illegal_entries_are_explained_and_asked_again(tmp_path: Path) -> None:
+    """Bad input gets the engine's specific error, the legal list, and a new prompt."""
+    state = start_state()
+    legal = state.legal_actions()
+    held_by_seat_1 = state.view(1)["hand"][0]
+    record = tmp_path / "game.json"
+    stdin = f"play 99X\nplay {held_by_seat_1}\n1\nquit\n"
+    done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    assert "cannot read 'play 99X': unknown rank '99'" in done.stdout
+    listed = ", ".join(str(a) for a in legal)
+    assert f"play {held_by_seat_1} is not legal for seat 0 now; legal: {listed}" in done.stdout
+    before_first_play = done.stdout.split("seat 0 (you) leads", 1)[0]
+    assert before_first_play.count(PROMPT) == 3
+    actions = json.loads(record.read_text(encoding="utf-8"))["actions"]
+    assert actions[0] == str(legal[0])  # the game went on with the valid third entry
+
+
+@pytest.mark.parametrize("entry", ["full", "short", "number"])
+def test_actions_by_notation_shorthand_or_number(entry: str, tmp_path: Path) -> None:
+    """DESIGN.md "Canonical notation": 'play 9C', '9c' or its number in the menu all work."""
+    legal = start_state().legal_actions()
+    chosen = legal[2]
+    assert isinstance(chosen.arg, Card)
+    typed = {"full": str(chosen), "short": str(chosen.arg).lower(), "number": "3"}[entry]
+    record = tmp_path / "game.json"
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["play", GAME, *TABLE, "--record", str(record)], input=f"{typed}\nq\n"
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(record.read_text(encoding="utf-8"))["actions"][0] == str(chosen)
+
+
+def test_end_of_input_mid_game_saves_a_replayable_record(tmp_path: Path) -> None:
+    """Nothing is lost: at the end of input the record so far is saved and replays."""
+    record = tmp_path / "game.json"
+    done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin="1\n1\n")
+    assert done.returncode == 0, done.stderr
+    assert "Game stopped unfinished" in done.stdout
+    state = cardtable.replay(record.read_text(encoding="utf-8"))
+    assert not state.is_over
+    assert state.record().actions[0] == str(start_state().legal_actions()[0])
+    assert state.to_move == 0  # it stopped waiting for the person's third answer
+
+
+def test_read_entry_forms() -> None:
+    """The entry reader: numbers from the menu, action text, short forms and quit."""
+    game = cardtable.make(GAME, players=3)
+    screen = KnockoutWhistScreen()
+    legal = [Action("play", Card.parse(c)) for c in ("7D", "9D", "2S")]
+    assert read_entry("2", legal, game, screen) == legal[1]
+    assert read_entry("play 7D", legal, game, screen) == legal[0]
+    assert read_entry(" 7d ", legal, game, screen) == legal[0]
+    assert read_entry("7♦", legal, game, screen) == legal[0]
+    assert read_entry("lead 2S", legal, game, screen) == legal[2]
+    assert read_entry("knock", legal, game, screen) == Action("knock")
+    assert read_entry("trump h", legal, game, screen) == Action("trump", Suit.HEARTS)
+    assert read_entry("h", legal, game, screen) == Action("trump", Suit.HEARTS)
+    assert read_entry("quit", legal, game, screen) is None
+    for bad, words in [("4", "no action 4; enter 1-3"), ("0", "no action 0"), ("jump", "jump")]:
+        with pytest.raises(CardtableError, match=words):
+            read_entry(bad, legal, game, screen)
+
+
+# What the person sees ---------------------------------------------------------------------
+
+
+def test_first_screen_shows_own_hand_and_no_other_hand() -> None:
+    """KOW-9: the screen is drawn from seat 0's view; other hands stay hidden."""
+    state = start_state()
+    done = run_cli("play", GAME, *TABLE, stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    screen = first_screen(done.stdout)
+    assert all(mentions(screen, c) for c in state.view(0)["hand"])
+    hidden = state.view(1)["hand"] + state.view(2)["hand"]
+    assert len(hidden) == 14
+    shown = [c for c in hidden if mentions(screen, c)]
+    assert shown == []
+    turned = state.view(None)["turned"]
+    assert Card.parse(turned).symbol in screen  # public: the turned card (KOW-3.1)
+
+
+def test_table_renderer_draws_a_view() -> None:
+    """The renderer takes a view: a seat's view shows its hand, a spectator's view none."""
+    state = start_state()
+    screen = KnockoutWhistScreen()
+    names = play_names(3)
+
+    def draw(seat: int | None) -> str:
+        console = Console(file=io.StringIO(), width=120, no_color=True)
+        console.print(screen.table(state.view(seat), names))
+        text = console.file.getvalue()  # type: ignore[attr-defined]
+        assert isinstance(text, str)
+        return text
+
+    own = draw(0)
+    assert "Your hand" in own
+    assert all(mentions(own, c) for c in state.view(0)["hand"])
+    assert not any(mentions(own, c) for c in state.view(1)["hand"])
+    spectator = draw(None)
+    assert "Your hand" not in spectator
+    for seat in range(3):
+        assert not any(mentions(spectator, c) for c in state.view(seat)["hand"])
+    assert "Trumps:" in spectator and "Dealer: seat 2" in spectator
+
+
+def test_help_lists_the_commands() -> None:
+    result = CliRunner().invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "play" in result.output and "replay" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["play", "chess"], "unknown game 'chess'"),
+        (["play", GAME, "--players", "9"], "2 to 7 players"),
+        (["play", GAME, "--players", "3", "--dealer", "3"], "dealer must be a seat 0-2"),
+        (["play", GAME, "--bot", "medium"], "not available yet"),
+        (["play", GAME, "--bot", "genius"], "unknown bot 'genius'"),
+    ],
+)
+def test_bad_game_or_option_is_a_clear_usage_error(args: list[str], words: str) -> None:
+    """Bad input: a one-line explanation, exit status 2, no traceback."""
+    done = run_cli(*args)
+    assert done.returncode == 2
+    assert words in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_bad_option_in_process() -> None:
+    """The same through Typer's test runner: a usage error, not an exception."""
+    result = CliRunner().invoke(app, ["play", GAME, "--players", "1"])
+    assert result.exit_code == 2
+    assert "2 to 7 players" in result.stderr
+
+
+# Replays ----------------------------------------------------------------------------------
+
+
+def test_replay_shows_every_action_and_the_result(finished_game: tuple[str, Path]) -> None:
+    """A saved game steps through action by action to the same winner."""
+    _, record = finished_game
+    final = cardtable.replay(record.read_text(encoding="utf-8"))
+    assert final.result is not None
+    actions = final.record().actions
+    done = run_cli("replay", str(record))
+    assert done.returncode == 0, done.stderr
+    numbered = re.findall(rf"^\s*(\d+)/{len(actions)} ", done.stdout, re.MULTILINE)
+    assert [int(n) for n in numbered] == list(range(1, len(actions) + 1))
+    assert WINNER.findall(done.stdout) == [f"seat {final.result.winners[0]}"]
+    assert "Your hand" not in done.stdout  # the spectator's view (KOW-9)
+
+
+def test_replay_step_waits_and_runs_on_at_end_of_input(finished_game: tuple[str, Path]) -> None:
+    """--step waits for Enter between actions; when the input ends, the rest is shown."""
+    _, record = finished_game
+    total = len(json.loads(record.read_text(encoding="utf-8"))["actions"])
+    done = run_cli("replay", str(record), "--step", stdin="\n\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Enter for the next action") == 3
+    assert re.search(rf"^\s*{total}/{total} ", done.stdout, re.MULTILINE)
+
+
+def test_replay_of_an_unfinished_game_says_so(tmp_path: Path) -> None:
+    record = tmp_path / "game.json"
+    run_cli("play", GAME, *TABLE, "--record", str(record), stdin="1\n")
+    done = run_cli("replay", str(record))
+    assert done.returncode == 0, done.stderr
+    assert "the game is unfinished" in done.stdout
+
+
+@pytest.mark.parametrize("damage", ["truncated", "bad action", "missing"])
+def test_replay_of_a_bad_record_is_a_clear_error(
+    damage: str, finished_game: tuple[str, Path], tmp_path: Path
+) -> None:
+    """Truncated or tampered records and missing files: a message, exit 1, no traceback."""
+    _, record = finished_game
+    text = record.read_text(encoding="utf-8")
+    broken = tmp_path / "broken.json"
+    if damage == "truncated":
+        broken.write_text(text[: len(text) // 2], encoding="utf-8")
+        words = "not valid JSON"
+    elif damage == "bad action":
+        data = json.loads(text)
+        data["actions"][1] = "knock"  # nobody is a dog in hand 1
+        broken.write_text(json.dumps(data), encoding="utf-8")
+        words = "does not replay"
+    else:
+        words = "cannot read"
+    done = run_cli("replay", str(broken))
+    assert done.returncode == 1
+    assert words in done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
