@@ -71,6 +71,10 @@ GAMES: dict[str, str] = {
 }
 
 
+# Import the subpackage now, so that the function below, not the module, is `cardtable.games`.
+importlib.import_module("cardtable.games")
+
+
 def games() -> list[str]:
     """The names :func:`make` accepts."""
     return sorted(GAMES)

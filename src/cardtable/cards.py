@@ -74,6 +74,9 @@ class Suit(enum.IntEnum):
     def __str__(self) -> str:
         return self.letter
 
+    def __repr__(self) -> str:
+        return f"Suit.{self.name}"
+
 
 class Rank(enum.IntEnum):
     """Ranks 2 … 14 (ace high)."""
@@ -123,21 +126,26 @@ _SUIT_BY_TEXT: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Card:
     """One playing card, a small value type ordered by its index (suit, then rank).
 
-    Build cards with :meth:`parse` or :meth:`of`; ``Card(index)`` also works.
+    ``Card("10S")`` (any notation :meth:`parse` reads) or ``Card(47)``; also
+    :meth:`parse` and :meth:`of`. ``repr`` pastes back.
     """
 
     index: int
 
-    def __post_init__(self) -> None:
-        if not 0 <= self.index < 52:
-            raise InvalidCardError(f"card index {self.index} is outside 0-51")
+    def __init__(self, card: int | str) -> None:
+        index = Card.parse(card).index if isinstance(card, str) else card
+        if type(index) is not int or not 0 <= index < 52:
+            raise InvalidCardError(f"card index {index!r} is outside 0-51")
+        object.__setattr__(self, "index", index)
 
     @classmethod
     def of(cls, rank: Rank | int, suit: Suit | int) -> Card:
+        if not (2 <= int(rank) <= 14 and 0 <= int(suit) <= 3):
+            raise InvalidCardError(f"no card has rank {rank!r} and suit {suit!r}")
         return _CARDS[int(suit) * 13 + int(rank) - 2]
 
     @classmethod
@@ -153,6 +161,8 @@ class Card:
         card = _CARD_BY_TEXT.get(cleaned.upper())
         if card is not None:
             return card
+        if cleaned.upper() in _RANK_BY_TEXT:
+            raise InvalidCardError(f"invalid card {text!r}: the suit is missing (C, D, H or S)")
         if len(cleaned) < 2:
             raise InvalidCardError(
                 f"invalid card {text!r}: write rank then suit, like 7D, 10S or QH"
@@ -238,6 +248,8 @@ class CardSet:
     mask: int
 
     def __init__(self, cards: Iterable[Card | str] | int = 0) -> None:
+        if isinstance(cards, str):
+            cards = parse_cards(cards)
         if isinstance(cards, int):
             if cards < 0 or cards >> 52:
                 raise InvalidCardError(f"card-set mask {cards:#x} has bits outside 0-51")

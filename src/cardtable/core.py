@@ -43,7 +43,9 @@ class Action:
         return self.verb if self.arg is None else f"{self.verb} {self.arg}"
 
     def __repr__(self) -> str:
-        return f"Action({str(self)!r})"
+        if self.arg is None:
+            return f"Action({self.verb!r})"
+        return f"Action({self.verb!r}, {self.arg!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,9 +100,17 @@ class KnockoutWhist(Game):
             from cardtable.errors import InvalidRecordError
 
             raise InvalidRecordError(str(exc)) from exc
-        reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
+        from cardtable.errors import InvalidCardError, InvalidPositionError, InvalidRecordError
+
+        try:
+            reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
+        except InvalidCardError as exc:
+            raise InvalidRecordError(f"recorded reshuffle: {exc}") from exc
         if record.start is not None:
-            state = self.state_from_position(record.start)
+            try:
+                state = self.state_from_position(record.start)
+            except InvalidPositionError as exc:
+                raise InvalidRecordError(f"record start is not a position: {exc}") from exc
             state.stacked_decks = decks
             state.stacked_reshuffles = reshuffles
             return state

@@ -20,6 +20,7 @@ Whose turn it is follows from the rest, so it is not written.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from cardtable.cards import Card, card_text
@@ -48,6 +49,11 @@ FIELDS = (
     "cuts", "chooser", "hands", "stock", "done", "trick", "seed", "chance",
 )  # fmt: skip
 _STATUS_LETTERS = "ADO"
+
+
+def _is_count(text: str) -> bool:
+    """ASCII digits only: `int()` also reads other scripts' digits and rejects `²`."""
+    return text.isascii() and text.isdigit()
 
 
 def _cards(cards: list[int]) -> str:
@@ -100,7 +106,7 @@ class _Reader:
 
     def number(self, key: str, low: int, high: int) -> int:
         text = self.fields[key]
-        if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+        if not re.fullmatch(r"-?[0-9]+", text) or not low <= int(text) <= high:
             raise self.fail(key, f"expected a whole number {low}-{high}")
         return int(text)
 
@@ -122,7 +128,7 @@ class _Reader:
         out = []
         for item in text.split(","):
             seat, _, card = item.partition(":")
-            if not seat.isdigit() or int(seat) >= players or not card:
+            if not _is_count(seat) or int(seat) >= players or not card:
                 raise self.fail(key, f"{item!r} is not seat:card")
             try:
                 out.append((int(seat), KNOCKED if card == "x" else Card.parse(card).index))
@@ -181,11 +187,11 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     if fields["out"] != "-":
         for item in fields["out"].split(","):
             seat, _, hand = item.partition("@")
-            if not (seat.isdigit() and hand.isdigit()) or int(seat) >= n:
+            if not (_is_count(seat) and _is_count(hand)) or int(seat) >= n:
                 raise r.fail("out", f"{item!r} is not seat@hand")
             state.eliminated.append((int(seat), int(hand)))
     won = fields["won"].split(",")
-    if len(won) != n or not all(w.isdigit() for w in won):
+    if len(won) != n or not all(map(_is_count, won)):
         raise r.fail("won", f"expected {n} trick counts")
     state.tricks_won = [int(w) for w in won]
     state.cuts = r.rounds("cuts", n)
@@ -204,7 +210,7 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     state.trick = r.plays("trick", fields["trick"], n)
     state.seed = r.number("seed", -(2**63), 2**63)
     chance = fields["chance"].split(",")
-    if len(chance) != 2 or not all(c.isdigit() for c in chance):
+    if len(chance) != 2 or not all(map(_is_count, chance)):
         raise r.fail("chance", "expected decks,reshuffles")
     state.decks_drawn, state.reshuffles_drawn = int(chance[0]), int(chance[1])
     stacked = fields.get("stacked")
@@ -224,6 +230,18 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     state.acted = 0
     for s, _ in state.trick:
         state.acted |= 1 << s
+    if (
+        state.hand_no == 1
+        and state.phase != OVER
+        and (state.turned is None or state.trump != state.turned // 13)
+    ):
+        raise r.fail("trump", "hand 1's trump is the suit of the turned card (KOW-3.1)")
+    if sorted(s for s, _ in state.eliminated) != [s for s in range(n) if state.status[s] == OUT]:
+        raise r.fail("out", "must list each seat whose status is O, once")
+    for t in [*state.done, state.trick]:
+        for s, c in t:
+            if c == KNOCKED and state.status[s] != DOG and state.phase == PLAY:
+                raise r.fail("trick", f"seat {s} knocks but is not a dog (KOW-6.3)")
     _check_cards(r, state, played)
     _check_counts(r, state)
     state.turn = _derive_turn(r, state)

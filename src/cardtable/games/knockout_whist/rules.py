@@ -366,11 +366,13 @@ class KnockoutWhistState(State):
         k = self.hand_no
         status = self.status
         if k == HANDS:
-            # W-7: hand 7's single trick decides the game.
+            # W-7: hand 7's single trick decides the game; a dog who takes it is back in
+            # (KOW-5.1.1), so the winner always ends ACTIVE (KOW-11.6).
             for s in range(n):
                 if s != last_winner and status[s] != OUT:
                     status[s] = OUT
                     self.eliminated.append((s, k))
+            status[last_winner] = ACTIVE
             self._game_over()
             return
         won = self.tricks_won
@@ -551,8 +553,10 @@ class KnockoutWhistState(State):
             options=self.game.options | {"dealer": self.first_dealer},
             seed=self.seed,
             actions=[str(self.game.actions[i]) for i in self.history],
-            decks=[[card_text(c) for c in d] for d in self.used_decks],
-            reshuffles=[[card_text(c) for c in r] for r in self.used_reshuffles],
+            decks=[[card_text(c) for c in d] for d in self.used_decks + self.stacked_decks],
+            reshuffles=[
+                [card_text(c) for c in r] for r in self.used_reshuffles + self.stacked_reshuffles
+            ],
             start=self.start,
         )
 
