@@ -767,7 +767,8 @@ def test_kow_9_a_view_holds_its_own_hand_and_nothing_hidden(players: int) -> Non
         if steps % 3 == 0:
             for seat in [None, *range(players)]:
                 view = state.view(seat)
-                text = json.dumps(view)
+                # The finished hand's tricks name cards of the previous deal, not this one's.
+                text = json.dumps({k: v for k, v in view.items() if k != "previous_hand"})
                 leaked = [c for c in hidden_from(state, seat) if f'"{c}"' in text]
                 assert leaked == [], (seat, leaked)
                 if seat is None:
@@ -794,3 +795,36 @@ def test_kow_9_the_turned_card_and_cuts_are_public() -> None:
     for seat in [None, *range(7)]:
         assert first.view(seat)["turned"] == "JS"
         assert first.view(seat)["trump"] == "S"
+
+
+# KOW-EX-1's deck (EXAMPLES.md): dealer P1 = seat 0, diamonds turned.
+EX_1_DECK = (
+    "7C 9C 4C JD 10C 3H 8D 4H KH 2H 6S AS 3S 4S 5S 10S KS 7S 8S 9S QC 5C 6C 5H 8C 6H 2S AH "
+    "7H 8H 3C QS 2C 9H KC 3D JC AC 2D 4D 5D 6D 7D 9D 10D QD KD AD 10H JH QH JS"
+).split()
+EX_1_TRICKS = (
+    "7C 9C 4C JD 10C / KH 2H 3H 8D 4H / AS 3S 4S 5S 6S / KS 7S 8S 9S 10S / "
+    "5C 6C 5H 8C QC / 6H 2S AH 7H 8H / 2C 9H KC 3C QS"
+)
+
+
+def test_kow_9_the_finished_hand_stays_on_view_after_the_next_deal() -> None:
+    """KOW-9 (every card played and tricks won are public): once hand 1 of KOW-EX-1 ends
+    and hand 2 is dealt, every view still shows hand 1's tricks, winners and totals, and
+    the position notation carries them (round trip)."""
+    game = cardtable.make("knockout-whist", players=5, dealer=0)
+    state = game.new_state(seed=1, decks=[EX_1_DECK])
+    assert state.view(None)["previous_hand"] is None
+    for trick in EX_1_TRICKS.split("/"):
+        for card in trick.split():
+            state.apply(f"play {card}")
+    assert state.view(None)["hand_number"] == 2
+    for seat in (None, 0, 2):
+        previous = state.view(seat)["previous_hand"]
+        assert previous["hand_number"] == 1 and previous["trump"] == "D"
+        assert previous["tricks_won"] == [1, 1, 3, 1, 1]
+        assert [t["winner"] for t in previous["tricks"]] == [4, 2, 2, 2, 1, 3, 0]
+        assert [c for _, c in previous["tricks"][-1]["plays"]] == ["2C", "9H", "KC", "3C", "QS"]
+    again = game.state_from_position(state.position())
+    assert again.position() == state.position()
+    assert again.view(None)["previous_hand"] == state.view(None)["previous_hand"]

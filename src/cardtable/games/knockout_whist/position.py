@@ -6,7 +6,7 @@ Fields are ``key=value`` separated by single spaces, always in this order
     kow/1 players=5 hand=3 dealer=2 phase=play trump=C turned=- dog=used
     status=AAAAA out=- won=1,0,0,0,0 cuts=- chooser=3
     hands=-/2D/5C,3H,6H,KS,AS/… stock=… done=3:AH,4:JH,0:JC,1:x,2:6H trick=2:AS
-    seed=17 chance=3,0 [stacked=…]
+    seed=17 chance=3,0 [previous=…] [stacked=…]
 
 ``status`` has one letter a seat (``A`` active, ``D`` dog, ``O`` out); ``out`` lists
 ``seat@hand`` in the order players went out; ``hands`` are the seats' cards separated
@@ -14,7 +14,9 @@ by ``/``; ``stock`` is the undealt remainder, top first; ``cuts`` the cut rounds
 (``seat:card``, rounds separated by ``/``); ``done`` this hand's finished tricks and
 ``trick`` the one in progress, as ``seat:card`` in playing order with ``x`` for a
 knock; ``seed`` and ``chance`` (decks and reshuffles drawn so far) fix future deals;
-``stacked`` lists decks stacked for later hands, when there are any. ``-`` is empty.
+``previous`` (from hand 2 on) holds the hand before's trump and tricks, ``H:`` then tricks
+as in ``done``; ``stacked`` lists decks stacked for later hands, when there are any.
+``-`` is empty.
 Whose turn it is follows from the rest, so it is not written.
 """
 
@@ -48,6 +50,7 @@ FIELDS = (
     "players", "hand", "dealer", "phase", "trump", "turned", "dog", "status", "out", "won",
     "cuts", "chooser", "hands", "stock", "done", "trick", "seed", "chance",
 )  # fmt: skip
+OPTIONAL_FIELDS = ("previous", "stacked")
 _STATUS_LETTERS = "ADO"
 
 
@@ -90,6 +93,9 @@ def format_position(state: KnockoutWhistState) -> str:
         "chance": f"{state.decks_drawn},{state.reshuffles_drawn}",
     }
     text = HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
+    if state.previous is not None:
+        trump, tricks = state.previous
+        text += f" previous={'CDHS'[trump]}:{_rounds(tricks)}"
     if state.stacked_decks:
         text += " stacked=" + "/".join(_cards(d) for d in state.stacked_decks)
     return text
@@ -154,7 +160,7 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
             raise InvalidPositionError(f"position item {word!r} is not a new key=value")
         fields[key] = value
     missing = [k for k in FIELDS if k not in fields]
-    extra = sorted(set(fields) - set(FIELDS) - {"stacked"})
+    extra = sorted(set(fields) - set(FIELDS) - set(OPTIONAL_FIELDS))
     if missing or extra:
         raise InvalidPositionError(f"position fields missing: {missing}; unknown: {extra}")
     r = _Reader(fields)
@@ -216,6 +222,13 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     stacked = fields.get("stacked")
     state.stacked_decks = [r.cards("stacked", d) for d in stacked.split("/")] if stacked else []
     state.stacked_reshuffles = []
+    state.previous = None
+    if "previous" in fields:
+        suit, _, tricks = fields["previous"].partition(":")
+        if suit not in ("C", "D", "H", "S") or state.hand_no == 1:
+            raise r.fail("previous", "expected <trump>:<tricks>, and only after hand 1")
+        rounds = [] if tricks == "-" else tricks.split("/")
+        state.previous = ("CDHS".index(suit), [r.plays("previous", t, n) for t in rounds])
     state.used_decks = []
     state.used_reshuffles = []
     state.history = []

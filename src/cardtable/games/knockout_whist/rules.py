@@ -103,6 +103,7 @@ class KnockoutWhistState(State):
         "led_suit",
         "phase",
         "players",
+        "previous",
         "reshuffles_drawn",
         "seed",
         "stacked_decks",
@@ -151,6 +152,7 @@ class KnockoutWhistState(State):
     start: str | None
     first_dealer: int | None  # None for a game begun from a position
     clockwise: tuple[tuple[int, ...], ...]  # CLOCKWISE[players]
+    previous: tuple[int, list[list[tuple[int, int]]]] | None  # last hand's trump and tricks
 
     # Construction -------------------------------------------------------------------------
 
@@ -184,6 +186,7 @@ class KnockoutWhistState(State):
         state.used_reshuffles = []
         state.history = []
         state.start = None
+        state.previous = None
         state.first_dealer = dealer
         state._deal(tied=None)
         return state
@@ -211,6 +214,7 @@ class KnockoutWhistState(State):
         other.acted = self.acted
         other.turn = self.turn
         other.done = self.done[:]  # finished tricks are never changed
+        other.previous = self.previous
         other.eliminated = self.eliminated[:]
         other.seed = self.seed
         other.decks_drawn = self.decks_drawn
@@ -399,6 +403,10 @@ class KnockoutWhistState(State):
             (self.dealer + i) % n for i in range(1, n + 1) if self.dealt_in[(self.dealer + i) % n]
         )
         self.hand_no = k + 1
+        # The finished hand stays on view until the next one ends: its last trick and its
+        # totals are what players look at while the new hand is dealt.
+        assert self.trump is not None
+        self.previous = (self.trump, self.done)
         self._deal(tied)
 
     def _game_over(self) -> None:
@@ -536,6 +544,7 @@ class KnockoutWhistState(State):
             "tricks": [
                 {"plays": _plays_view(t), "winner": trick_winner(t, trump)} for t in self.done
             ],
+            "previous_hand": self._previous_view(),
             "eliminated": [[s, h] for s, h in self.eliminated],
             "winner": self.winner,
         }
@@ -546,6 +555,20 @@ class KnockoutWhistState(State):
             else:
                 view["legal_actions"] = []
         return view
+
+    def _previous_view(self) -> View | None:
+        if self.previous is None:
+            return None
+        trump, tricks = self.previous
+        winners = [trick_winner(t, trump) for t in tricks]
+        return {
+            "hand_number": self.hand_no - 1,
+            "trump": "CDHS"[trump],
+            "tricks": [
+                {"plays": _plays_view(t), "winner": w} for t, w in zip(tricks, winners, strict=True)
+            ],
+            "tricks_won": [winners.count(s) for s in range(self.players)],
+        }
 
     def record(self) -> Record:
         return Record(
