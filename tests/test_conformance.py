@@ -19,9 +19,9 @@ import cardtable
 from cardtable.cards import Card
 from cardtable.core import Action, Result
 from cardtable.errors import IllegalActionError
-from cardtable.games.knockout_whist import KnockoutWhist, KnockoutWhistState
-from cardtable.games.knockout_whist.invariants import check_state, check_transition
-from cardtable.games.knockout_whist.rules import (
+from cardtable.rules.knockout_whist import KnockoutWhist, KnockoutWhistState
+from cardtable.rules.knockout_whist.invariants import check_state, check_transition
+from cardtable.rules.knockout_whist.state import (
     ACTIVE,
     DOG,
     HANDS,

@@ -22,8 +22,8 @@ import pytest
 
 import cardtable
 from cardtable.cards import DECK_52
-from cardtable.games.knockout_whist.game import KnockoutWhist
-from cardtable.games.knockout_whist.rules import KnockoutWhistState
+from cardtable.rules.knockout_whist.game import KnockoutWhist
+from cardtable.rules.knockout_whist.state import KnockoutWhistState
 
 P1, P2, P3, P4, P5 = range(5)
 X, Y, Z = range(3)

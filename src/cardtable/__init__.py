@@ -67,12 +67,8 @@ __version__ = "0.1.0"
 
 # name -> "module:class"; games are imported on first use so that `import cardtable` stays light.
 GAMES: dict[str, str] = {
-    "knockout-whist": "cardtable.games.knockout_whist:KnockoutWhist",
+    "knockout-whist": "cardtable.rules.knockout_whist:KnockoutWhist",
 }
-
-
-# Import the subpackage now, so that the function below, not the module, is `cardtable.games`.
-importlib.import_module("cardtable.games")
 
 
 def games() -> list[str]:

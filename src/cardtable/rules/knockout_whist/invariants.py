@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.cards import card_text
-from cardtable.games.knockout_whist.rules import (
+from cardtable.rules.knockout_whist.state import (
     ACTIVE,
     DOG,
     HANDS,

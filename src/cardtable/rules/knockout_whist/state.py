@@ -24,7 +24,7 @@ from cardtable.core import Action, Record, Result, State, View
 from cardtable.errors import InvalidRecordError
 
 if TYPE_CHECKING:
-    from cardtable.games.knockout_whist.game import KnockoutWhist
+    from cardtable.rules.knockout_whist.game import KnockoutWhist
 
 TRUMP_BASE = 52
 KNOCK = 56
@@ -40,7 +40,7 @@ SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
 FULL_DECK = (1 << 52) - 1
 KNOCKED = -1  # stands for a knock in a trick's list of plays
 
-_ACTIONS: tuple[Action, ...] = (
+ACTIONS: tuple[Action, ...] = (
     *(Action("play", Card.from_index(i)) for i in range(52)),
     *(Action("trump", s) for s in Suit),
     Action("knock"),
@@ -439,7 +439,7 @@ class KnockoutWhistState(State):
         return bits(hand)
 
     def legal_actions(self) -> list[Action]:
-        return [_ACTIONS[i] for i in self.legal_action_ids()]
+        return [ACTIONS[i] for i in self.legal_action_ids()]
 
     def is_legal(self, number: int) -> bool:
         p = self.turn
@@ -584,7 +584,7 @@ class KnockoutWhistState(State):
         )
 
     def position(self) -> str:
-        from cardtable.games.knockout_whist.position import format_position
+        from cardtable.rules.knockout_whist.position import format_position
 
         return format_position(self)
 

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 
 from cardtable.cards import Card, card_text
 from cardtable.errors import InvalidCardError, InvalidPositionError
-from cardtable.games.knockout_whist.rules import (
+from cardtable.rules.knockout_whist.state import (
     ACTIVE,
     CLOCKWISE,
     DOG,
@@ -43,7 +43,7 @@ from cardtable.games.knockout_whist.rules import (
 )
 
 if TYPE_CHECKING:
-    from cardtable.games.knockout_whist.game import KnockoutWhist
+    from cardtable.rules.knockout_whist.game import KnockoutWhist
 
 HEADER = "kow/1"
 FIELDS = (

@@ -9,12 +9,12 @@ from cardtable.cards import Card, Suit
 from cardtable.chance import draw
 from cardtable.core import Action, Game, Record, State
 from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
-from cardtable.games.knockout_whist.rules import _ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 from cardtable.options import check_options, read_deck
+from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 
-_NUMBER = {a: i for i, a in enumerate(_ACTIONS)}
+_NUMBER = {a: i for i, a in enumerate(ACTIONS)}
 # Legal-action lists hand out these very objects, so identity finds them without hashing.
-_NUMBER_BY_ID = {id(a): i for i, a in enumerate(_ACTIONS)}
+_NUMBER_BY_ID = {id(a): i for i, a in enumerate(ACTIONS)}
 
 
 class KnockoutWhist(Game):
@@ -40,7 +40,7 @@ class KnockoutWhist(Game):
         dealer = resolved["dealer"]
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < players):
             raise InvalidOptionError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
-        super().__init__(resolved, _ACTIONS)
+        super().__init__(resolved, ACTIONS)
 
     def action_to_int(self, action: Action) -> int:
         number = _NUMBER_BY_ID.get(id(action))
@@ -55,12 +55,12 @@ class KnockoutWhist(Game):
             raise InvalidActionError(f"an action must be text like 'play 7D', not {text!r}")
         words = text.strip().lower().split()
         if words == ["knock"]:
-            return _ACTIONS[KNOCK]
+            return ACTIONS[KNOCK]
         if len(words) == 2 and words[0] in ("play", "lead"):
             # "lead" is accepted for the examples' LEAD(c); it is the same action as play.
             return Action("play", Card.parse(words[1]))
         if len(words) == 2 and words[0] == "trump":
-            return _ACTIONS[TRUMP_BASE + Suit.parse(words[1])]
+            return ACTIONS[TRUMP_BASE + Suit.parse(words[1])]
         raise InvalidActionError(
             f"invalid knockout-whist action {text!r}: expected 'play <card>', "
             "'trump <C/D/H/S>' or 'knock'"
@@ -83,12 +83,12 @@ class KnockoutWhist(Game):
         )
 
     def state_from_position(self, text: str) -> KnockoutWhistState:
-        from cardtable.games.knockout_whist.position import parse_position
+        from cardtable.rules.knockout_whist.position import parse_position
 
         return parse_position(self, text)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
-        from cardtable.games.knockout_whist.invariants import check_transition
+        from cardtable.rules.knockout_whist.invariants import check_transition
 
         assert isinstance(before, KnockoutWhistState) and isinstance(after, KnockoutWhistState)
         check_transition(before, number, after)

@@ -1,1 +1,0 @@
-"""One package per game. Register a new game in :data:`cardtable.GAMES`."""
