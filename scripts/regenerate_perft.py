@@ -21,6 +21,7 @@ from typing import Any
 import cardtable
 from cardtable.cards import DECK_52
 from cardtable.core import State
+from cardtable.testing import perft
 
 FIXTURE = (
     Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "perft_knockout_whist.json"
@@ -111,23 +112,6 @@ def start(entry: dict[str, Any]) -> State:
     return game.new_state(seed=0, decks=[entry["deck"].split()])
 
 
-def perft_counts(state: State, depth: int) -> list[int]:
-    """``[perft(state, 1), …, perft(state, depth)]`` in one walk of the tree."""
-    counts = [0] * depth
-
-    def walk(node: State, ply: int) -> None:
-        numbers = node.legal_action_ids()
-        counts[ply] += len(numbers)
-        if ply + 1 < depth:
-            for number in numbers:
-                child = node.copy()
-                child.apply_id(number)
-                walk(child, ply + 1)
-
-    walk(state, 0)
-    return counts
-
-
 def main() -> None:
     fixture: dict[str, Any] = {
         "about": "Knockout Whist perft counts: the number of action sequences of exactly "
@@ -136,7 +120,7 @@ def main() -> None:
     }
     for entry in POSITIONS:
         began = time.perf_counter()
-        counts = perft_counts(start(entry), entry["depth"])
+        counts = perft(start(entry), entry["depth"])
         took = time.perf_counter() - began
         print(f"{entry['name']}: {counts} ({took:.2f} s)")
         record = {k: v for k, v in entry.items() if k != "depth"}

@@ -20,6 +20,7 @@ import pytest
 
 import cardtable
 from cardtable.core import State
+from cardtable.testing import perft
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "perft_knockout_whist.json"
 ENTRIES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["positions"]
@@ -32,23 +33,6 @@ def start(entry: dict[str, Any]) -> State:
     if "position" in entry:
         return game.state_from_position(entry["position"])
     return game.new_state(seed=0, decks=[entry["deck"].split()])
-
-
-def perft_counts(state: State, depth: int) -> list[int]:
-    """``[perft(state, 1), …, perft(state, depth)]``, with the unchecked fast path."""
-    counts = [0] * depth
-
-    def walk(node: State, ply: int) -> None:
-        numbers = node.legal_action_ids()
-        counts[ply] += len(numbers)
-        if ply + 1 < depth:
-            for number in numbers:
-                child = node.copy()
-                child.apply_id(number)
-                walk(child, ply + 1)
-
-    walk(state, 0)
-    return counts
 
 
 def checked_perft(state: State, depth: int) -> int:
@@ -78,7 +62,7 @@ def last_actions(state: State, depth: int) -> Counter[str]:
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry["name"] for entry in ENTRIES])
 def test_perft_counts_match_the_fixture(entry: dict[str, Any]) -> None:
     """Every stored count, recomputed (KOW-4, KOW-6, KOW-10 move generation)."""
-    counts = perft_counts(start(entry), len(entry["counts"]))
+    counts = perft(start(entry), len(entry["counts"]))
     assert {str(d): n for d, n in enumerate(counts, 1)} == entry["counts"]
 
 
@@ -106,7 +90,7 @@ def test_perft_three_players_small_depths_by_hand() -> None:
       2 * (4 * 7) + 2 * (7 * 7) + 3 * (7 * 3) = 217.
     """
     entry = BY_NAME["three-players-hand-1"]
-    assert perft_counts(start(entry), 3) == [7, 43, 217]
+    assert perft(start(entry), 3) == [7, 43, 217]
     assert [entry["counts"][d] for d in "123"] == [7, 43, 217]
 
 
@@ -122,7 +106,7 @@ def test_perft_kow_ex_1_deal_small_depths_by_hand() -> None:
       3 * 2 * 3 + 2 * 7 * 2 + 2 * 4 * 2 = 18 + 28 + 16 = 62.
     """
     entry = BY_NAME["five-players-hand-1-kow-ex-1"]
-    assert perft_counts(start(entry), 3) == [7, 28, 62]
+    assert perft(start(entry), 3) == [7, 28, 62]
     assert [entry["counts"][d] for d in "123"] == [7, 28, 62]
 
 
@@ -140,13 +124,13 @@ def test_perft_kow_ex_3_dogs_small_depths_by_hand() -> None:
     """
     entry = BY_NAME["five-players-hand-3-two-dogs-kow-ex-3"]
     state = start(entry)
-    assert perft_counts(state, 6) == [4, 20, 52, 104, 208, 336]
+    assert perft(state, 6) == [4, 20, 52, 104, 208, 336]
     assert [entry["counts"][d] for d in "123456"] == [4, 20, 52, 104, 208, 336]
     assert last_actions(state, 4) == Counter({KNOCK: 52, "play JC": 52})
     for trump in "CDHS":
         child = state.copy()
         child.apply(f"trump {trump}")
-        assert perft_counts(child, 5)[-1] == 84
+        assert perft(child, 5)[-1] == 84
 
 
 def test_perft_kow_ex_9_whole_tree_by_hand() -> None:
@@ -170,7 +154,7 @@ def test_perft_kow_ex_9_whole_tree_by_hand() -> None:
     """
     expected = [2, 4, 6, 6, 6, 18, 24, 24, 8, 0]
     entry = BY_NAME["three-players-hand-6-dog-to-game-end-kow-ex-9"]
-    assert perft_counts(start(entry), 10) == expected
+    assert perft(start(entry), 10) == expected
     assert [entry["counts"][str(d)] for d in range(1, 11)] == expected
 
 

@@ -94,6 +94,7 @@ __all__ = [
     "check_redeal",
     "check_replay",
     "check_views_json",
+    "perft",
     "run_conformance",
 ]
 
@@ -732,3 +733,24 @@ def run_conformance(
         redeals=redeals,
         wins=tuple(wins),
     )
+
+
+def perft(state: State, depth: int) -> list[int]:
+    """Perft-style counts: ``[n(1), …, n(depth)]`` where ``n(d)`` is the number of action
+    sequences of length ``d`` from ``state`` (sequences that end the game early count at
+    their own length only). A change in move generation shows up as a changed count;
+    fixtures of these numbers are kept per game (``tests/fixtures/``). Uses the unchecked
+    path and ``copy()``; the state itself is not changed."""
+    counts = [0] * depth
+
+    def walk(node: State, ply: int) -> None:
+        numbers = node.legal_action_ids()
+        counts[ply] += len(numbers)
+        if ply + 1 < depth:
+            for number in numbers:
+                child = node.copy()
+                child.apply_id(number)
+                walk(child, ply + 1)
+
+    walk(state, 0)
+    return counts

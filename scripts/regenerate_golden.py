@@ -1,0 +1,66 @@
+"""Write the golden transcripts: one seeded game per game and variant, every seat's view.
+
+    .venv/bin/python scripts/regenerate_golden.py
+
+``tests/test_golden.py`` plays the same games and compares them line by line, so an
+unintended rule change or a view that starts to show more (or less) than it did shows
+up as a diff to read. Regenerate only when the change is meant, and say so in the commit.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cardtable
+from cardtable import dumps_view
+
+GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
+
+# (file name, game, options, seed): one line per game and variant.
+TRANSCRIPTS: list[tuple[str, str, dict[str, Any], int]] = [
+    ("knockout-whist-3.jsonl", "knockout-whist", {"players": 3, "dealer": 0}, 2026),
+    ("knockout-whist-5.jsonl", "knockout-whist", {"players": 5, "dealer": 4}, 7),
+]
+
+
+def transcript(game_name: str, options: dict[str, Any], seed: int) -> Iterator[str]:
+    """The lines of one transcript: a header, then per step the action and every view.
+
+    Actions are the first legal one for even steps and the last for odd ones: a fixed,
+    seed-free line of play that still visits knocks, trump choices and follows."""
+    game = cardtable.make(game_name, **options)
+    state = game.new_state(seed=seed)
+    yield json.dumps({"game": game_name, "options": options, "seed": seed}, sort_keys=True)
+    seats: list[int | None] = [None, *range(game.num_players)]
+    step = 0
+    while True:
+        views = {
+            "spectator" if seat is None else str(seat): json.loads(dumps_view(state.view(seat)))
+            for seat in seats
+        }
+        legal = state.legal_actions()
+        action = None if not legal else legal[0] if step % 2 == 0 else legal[-1]
+        line = {"step": step, "views": views, "action": None if action is None else str(action)}
+        yield dumps_view(line)
+        if action is None:
+            return
+        state.apply(action)
+        step += 1
+
+
+def main() -> int:
+    GOLDEN.mkdir(parents=True, exist_ok=True)
+    for name, game_name, options, seed in TRANSCRIPTS:
+        path = GOLDEN / name
+        lines = list(transcript(game_name, options, seed))
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        print(f"{path.name}: {len(lines) - 1} steps")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

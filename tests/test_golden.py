@@ -1,0 +1,66 @@
+"""Golden transcripts (DESIGN.md, Testing): seeded games with every seat's view, diffed.
+
+A failure here means the rules or the views changed. If that was meant, run
+``scripts/regenerate_golden.py`` and commit the new transcripts with the change.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_script() -> ModuleType:
+    path = ROOT / "scripts" / "regenerate_golden.py"
+    spec = importlib.util.spec_from_file_location("cardtable_regenerate_golden", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+golden = _load_script()
+
+
+def _first_difference(want: str, got: str) -> str:
+    before, after = json.loads(want), json.loads(got)
+    if before.get("action") != after.get("action"):
+        return f"action {before.get('action')!r} became {after.get('action')!r}"
+    for seat, view in before.get("views", {}).items():
+        new = after["views"].get(seat, {})
+        changed = sorted(k for k in set(view) | set(new) if view.get(k) != new.get(k))
+        if changed:
+            return f"view of {seat}: keys {changed} changed"
+    return "lines differ"
+
+
+@pytest.mark.parametrize("entry", golden.TRANSCRIPTS, ids=lambda e: e[0])
+def test_golden_transcript_is_unchanged(entry: tuple[str, str, dict[str, object], int]) -> None:
+    """KOW-9 and KOW-10 through a whole game: every view at every step as recorded."""
+    name, game_name, options, seed = entry
+    want = (ROOT / "tests" / "golden" / name).read_text(encoding="utf-8").splitlines()
+    got = list(golden.transcript(game_name, options, seed))
+    for step, (old, new) in enumerate(zip(want, got, strict=False)):
+        assert old == new, f"{name}, line {step}: {_first_difference(old, new)}"
+    assert len(want) == len(got), f"{name}: {len(want)} lines recorded, {len(got)} now"
+
+
+def test_golden_transcripts_cover_dogs_knocks_and_cuts() -> None:
+    """The recorded games are worth diffing: between them they reach the dog's life
+    (KOW-6), a knock (KOW-6.3), a tie-break cut (KOW-5.3) and the end of a game."""
+    text = "".join(
+        (ROOT / "tests" / "golden" / name).read_text(encoding="utf-8")
+        for name, *_ in golden.TRANSCRIPTS
+    )
+    assert '"action":"knock"' in text
+    assert '"dog"' in text
+    assert '"cuts":[[' in text
+    assert text.count('"action":null') == len(golden.TRANSCRIPTS)
