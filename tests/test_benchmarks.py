@@ -80,6 +80,26 @@ def test_kow7_benchmark_games_end_with_one_winner_and_count_every_decision(
         assert cardtable.replay(record).position() == position
 
 
+def _playout_length(players: int, seed: int) -> int:
+    """Decisions of an independent playout with the benchmark's seeding, from the record."""
+    state = cardtable.make("knockout-whist", players=players, dealer=0).new_state(seed=seed)
+    state.playout(random.Random(seed))
+    return len(state.record().actions)
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_kow7_playout_path_plays_whole_games_and_counts_every_decision(players: int) -> None:
+    """KOW-5.2 / KOW-7: a playout ends the game with one winner; its decisions are the
+    recorded actions, and the record replays, every action checked, to the same state."""
+    game = engine.knockout_whist(players)
+    for seed in SEEDS:
+        played = engine.play_playout(game, seed)
+        state = played.state
+        assert state.is_over and state.result is not None
+        assert played.decisions == _playout_length(players, seed) > 0
+        assert cardtable.replay(state.record()).position() == state.position()
+
+
 def test_kow7_play_all_sums_the_decisions_of_its_games() -> None:
     """KOW-7: ``play_all`` reports the total decisions of the complete games it played."""
     case = engine.Case("cardtable", "checked", 3, engine.knockout_whist(3), engine.play_checked)
@@ -141,6 +161,7 @@ def test_measure_returns_positive_counts_for_every_path_with_open_spiel() -> Non
     assert set(by_path) == {
         ("cardtable", "checked"),
         ("cardtable", "unchecked"),
+        ("cardtable", "playout"),
         ("open_spiel", "python loop"),
     }
     ours = sum(_count_decisions_unchecked(3, s)[0] for s in SEEDS)
@@ -150,9 +171,13 @@ def test_measure_returns_positive_counts_for_every_path_with_open_spiel() -> Non
         assert m.us_per_action > 0 and m.games_per_second > 0
     assert by_path["cardtable", "checked"].decisions == ours
     assert by_path["cardtable", "unchecked"].decisions == ours
+    assert by_path["cardtable", "playout"].decisions == sum(_playout_length(3, s) for s in SEEDS)
     assert by_path["open_spiel", "python loop"].decisions == 2 * (3 + 3 * 7)
     found = engine.ratios(results)
-    assert set(found) == {("checked", 3), ("unchecked", 3)}
+    assert set(found) == {("checked", 3), ("unchecked", 3), ("playout", 3)}
+    assert found["checked", 3].target == engine.CHECKED_TARGET
+    assert found["playout", 3].target == engine.PLAYOUT_TARGET
+    assert found["unchecked", 3].target is None and found["unchecked", 3].met is None
     assert all(len(r.per_run) == 2 and r.median > 0 for r in found.values())
 
 
@@ -197,12 +222,13 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     for n in engine.OUR_PLAYERS:
         assert ("cardtable", "checked", n) in measured
         assert ("cardtable", "unchecked", n) in measured
+        assert ("cardtable", "playout", n) in measured
     assert all(m["decisions"] > 0 for m in data["measurements"])
     assert data["open_spiel_measured"] is (pyspiel is not None)
     if pyspiel is not None:
         assert "ours / OpenSpiel" in printed
         assert {(r["path"], r["players"]) for r in data["ratios"]} == {
-            (p, n) for p in ("checked", "unchecked") for n in engine.OPENSPIEL_PLAYERS
+            (p, n) for p in ("checked", "unchecked", "playout") for n in engine.OPENSPIEL_PLAYERS
         }
 
 

@@ -231,11 +231,11 @@ def corrupt_dealer(b: KnockoutWhistState, number: int, a: KnockoutWhistState) ->
 
 def corrupt_chooser(b: KnockoutWhistState, number: int, a: KnockoutWhistState) -> None:
     other = next(s for s in range(a.players) if s != a.chooser and a.status[s] != OUT)
-    a.chooser = a.turn = other
+    a.chooser = a.to_move = other
 
 
 def corrupt_cut_winner(b: KnockoutWhistState, number: int, a: KnockoutWhistState) -> None:
-    a.chooser = a.turn = next(s for s, _ in a.cuts[0] if s != a.chooser)
+    a.chooser = a.to_move = next(s for s, _ in a.cuts[0] if s != a.chooser)
 
 
 def corrupt_previous_hand(b: KnockoutWhistState, number: int, a: KnockoutWhistState) -> None:
@@ -260,7 +260,7 @@ def corrupt_hand_8(b: KnockoutWhistState, number: int, a: KnockoutWhistState) ->
 
 
 def corrupt_mover(b: KnockoutWhistState, number: int, a: KnockoutWhistState) -> None:
-    a.turn = next(s for s in range(a.players) if s != a.turn and a.hands[s])
+    a.to_move = next(s for s in range(a.players) if s != a.to_move and a.hands[s])
 
 
 def corrupt_deal_order(b: KnockoutWhistState, number: int, a: KnockoutWhistState) -> None:
@@ -474,7 +474,7 @@ class KnockOnLastTrick(KnockoutWhistState):
 
     def legal_action_ids(self) -> list[int]:
         ids = super().legal_action_ids()
-        p = self.turn
+        p = self.to_move
         if p is not None and self.phase == PLAY and self.status[p] == DOG and KNOCK not in ids:
             ids.append(KNOCK)
         return ids
@@ -484,7 +484,7 @@ class NoFollowSuit(KnockoutWhistState):
     __slots__ = ()
 
     def legal_action_ids(self) -> list[int]:
-        p = self.turn
+        p = self.to_move
         if p is None or self.phase != PLAY or self.status[p] != ACTIVE:
             return super().legal_action_ids()
         return [c for c in range(52) if self.hands[p] >> c & 1]
@@ -628,7 +628,7 @@ BROKEN = [
     (SeatPeeksLeft, "changed its view", {}),
     (SpectatorSeesStock, "the spectator cannot see changed its view", {}),
     (SharedHands, "copy changed the original", {}),
-    (TrumpBlind, "KOW-11.4", {}),
+    (TrumpBlind, "KOW-11.4|rebuilt from its position", {}),
     (KnockOnLastTrick, "W-3", {}),
     (NoFollowSuit, "KOW-4.2", {}),
     (DealerLeads, "KOW-11.9", {}),

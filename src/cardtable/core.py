@@ -256,10 +256,11 @@ class State(ABC):
 
     # What every state must provide -------------------------------------------------------
 
-    @property
-    @abstractmethod
-    def to_move(self) -> int | None:
-        """The seat to act, or ``None`` when the game is over."""
+    history: list[int]
+    """Every action number applied so far, in order (chance is not an action here)."""
+    to_move: int | None
+    """The seat to act, or ``None`` when the game is over. A plain attribute that every
+    state keeps current, because search reads it in its innermost loop."""
 
     @abstractmethod
     def legal_action_ids(self) -> list[int]:
@@ -305,6 +306,14 @@ class State(ABC):
         """Legal actions in action-number order."""
         table = self.game.actions
         return [table[i] for i in self.legal_action_ids()]
+
+    def playout(self, rng: random.Random) -> None:
+        """Play uniformly random legal actions to the end of the game, unchecked: the
+        rollout of search. Every legal action is equally likely at each step."""
+        draw = rng.random
+        while self.to_move is not None:
+            numbers = self.legal_action_ids()
+            self.apply_id(numbers[int(draw() * len(numbers))])
 
     def is_legal(self, number: int) -> bool:
         """Whether action ``number`` is legal now; games override it with a direct test."""

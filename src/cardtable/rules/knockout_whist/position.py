@@ -257,7 +257,7 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
                 raise r.fail("trick", f"seat {s} knocks but is not a dog (KOW-6.3)")
     _check_cards(r, state, played)
     _check_counts(r, state)
-    state.turn = _derive_turn(r, state)
+    state.to_move = _derive_turn(r, state)
     return state
 
 

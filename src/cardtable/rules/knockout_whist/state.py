@@ -49,6 +49,7 @@ _TRUMP_IDS = [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
 
 
 _PACK = list(range(52))
+_BIT = [1 << c for c in _PACK]
 # CLOCKWISE[n][p]: the other seats clockwise after p, then p itself.
 CLOCKWISE = {
     n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 8)
@@ -111,10 +112,10 @@ class KnockoutWhistState(State):
         "start",
         "status",
         "stock",
+        "to_move",
         "trick",
         "tricks_won",
         "trump",
-        "turn",
         "turned",
         "used_decks",
         "used_reshuffles",
@@ -138,7 +139,7 @@ class KnockoutWhistState(State):
     trick: list[tuple[int, int]]  # (seat, card or KNOCKED) in the order they acted
     led_suit: int  # -1 until someone leads
     acted: int  # bitmask of seats that have played or knocked in this trick
-    turn: int | None
+    to_move: int | None
     done: list[list[tuple[int, int]]]  # this hand's finished tricks
     eliminated: list[tuple[int, int]]  # (seat, hand) in the order players went out
     seed: int
@@ -212,7 +213,7 @@ class KnockoutWhistState(State):
         other.trick = self.trick[:]
         other.led_suit = self.led_suit
         other.acted = self.acted
-        other.turn = self.turn
+        other.to_move = self.to_move
         other.done = self.done[:]  # finished tricks are never changed
         other.previous = self.previous
         other.eliminated = self.eliminated[:]
@@ -230,11 +231,14 @@ class KnockoutWhistState(State):
 
     # Chance -------------------------------------------------------------------------------
 
-    def _next_deck(self) -> list[int]:
+    def _next_deck(self, settle: int) -> list[int]:
+        """The next hand's deck: stacked, else shuffled from the seed. Only the first
+        ``settle`` cards need to be random (the rest of a hand's remainder is never seen
+        or used), which saves most of the shuffling in the small hands."""
         if self.stacked_decks:
             deck = self.stacked_decks.pop(0)
         else:
-            deck = shuffled(self.seed, f"deck {self.decks_drawn}", _PACK)
+            deck = shuffled(self.seed, f"deck {self.decks_drawn}", _PACK, settle)
         self.decks_drawn += 1
         self.used_decks.append(deck)
         return deck
@@ -260,11 +264,15 @@ class KnockoutWhistState(State):
         """Deal hand ``hand_no`` (KOW-2.3), then turn the trump or settle the chooser."""
         n = self.players
         size = HANDS + 1 - self.hand_no
-        deck = self._next_deck()
         status = self.status
         order = [s for s in self.clockwise[self.dealer] if status[s] != OUT]
+        dogs = status.count(DOG)
+        dealt = dogs + (len(order) - dogs) * size
+        # Random cards needed: the hand, then hand 1's turned card; a cut may draw deep
+        # into the remainder, so a tie takes a fully shuffled deck.
+        deck = self._next_deck(dealt + 1 if tied is None or len(tied) == 1 else 52)
         hands = [0] * n
-        if DOG in status:
+        if dogs:
             # Dogs take a card in the first round only (KOW-2.3).
             pos = 0
             for round_no in range(size):
@@ -277,8 +285,7 @@ class KnockoutWhistState(State):
             m = len(order)
             pos = size * m
             for i, s in enumerate(order):
-                for card in deck[i:pos:m]:
-                    hands[s] |= 1 << card
+                hands[s] = sum(map(_BIT.__getitem__, deck[i:pos:m]))
         self.hands = hands
         self.dealt_in = [status[s] != OUT for s in range(n)]
         self.stock = deck[pos:]
@@ -301,7 +308,7 @@ class KnockoutWhistState(State):
         self.trick = []
         self.led_suit = -1
         self.acted = 0
-        self.turn = self.chooser
+        self.to_move = self.chooser
 
     def _cut(self, tied: list[int]) -> int:
         """KOW-5.3 / W-2: cut from the remainder, clockwise from the dealer's left,
@@ -343,7 +350,7 @@ class KnockoutWhistState(State):
         self.trick = []
         self.led_suit = -1
         self.acted = 0
-        self.turn = candidate
+        self.to_move = candidate
 
     def _finish_trick(self) -> None:
         assert self.trump is not None
@@ -411,20 +418,16 @@ class KnockoutWhistState(State):
 
     def _game_over(self) -> None:
         self.phase = OVER
-        self.turn = None
+        self.to_move = None
 
     # The protocol -------------------------------------------------------------------------
-
-    @property
-    def to_move(self) -> int | None:
-        return self.turn
 
     @property
     def last_trick(self) -> bool:
         return len(self.done) == HANDS - self.hand_no
 
     def legal_action_ids(self) -> list[int]:
-        p = self.turn
+        p = self.to_move
         if p is None:
             return []
         if self.phase == TRUMP:
@@ -438,11 +441,35 @@ class KnockoutWhistState(State):
             return list(_SLICES[led][hand >> 13 * led & 0x1FFF])
         return bits(hand)
 
+    def playout(self, rng: random.Random) -> None:
+        """Random legal actions to the end of the game, drawn as :meth:`State.playout`
+        draws them (uniform over the legal actions) but without building action lists."""
+        draw = rng.random
+        slices = _SLICES
+        status = self.status
+        while True:
+            p = self.to_move
+            if p is None:
+                return
+            if self.phase == TRUMP:
+                self.apply_id(TRUMP_BASE + int(draw() * 4))
+                continue
+            hand = self.hands[p]
+            if status[p] == DOG:
+                # The card or a knock, each half the time; the last trick forces the card.
+                last = len(self.done) == HANDS - self.hand_no
+                self.apply_id(hand.bit_length() - 1 if last or draw() < 0.5 else KNOCK)
+                continue
+            led = self.led_suit
+            follow = hand >> 13 * led & 0x1FFF if led >= 0 else 0
+            cards = slices[led][follow] if follow else bits(hand)
+            self.apply_id(cards[int(draw() * len(cards))])
+
     def legal_actions(self) -> list[Action]:
         return [ACTIONS[i] for i in self.legal_action_ids()]
 
     def is_legal(self, number: int) -> bool:
-        p = self.turn
+        p = self.to_move
         if p is None:
             return False
         if self.phase == TRUMP:
@@ -458,12 +485,8 @@ class KnockoutWhistState(State):
         led = self.led_suit
         return led < 0 or number // 13 == led or not hand & SUIT_MASKS[led]
 
-    @property
-    def is_over(self) -> bool:
-        return self.turn is None
-
     def apply_id(self, number: int) -> None:
-        p = self.turn
+        p = self.to_move
         assert p is not None
         self.history.append(number)
         hands = self.hands
@@ -484,7 +507,7 @@ class KnockoutWhistState(State):
         # _next_to_act, inlined: this is the playout hot path.
         for s in self.clockwise[p]:
             if hands[s] and not acted >> s & 1:
-                self.turn = s
+                self.to_move = s
                 return
         self._finish_trick()
 
@@ -531,7 +554,7 @@ class KnockoutWhistState(State):
             "hand_size": HANDS + 1 - self.hand_no,
             "dealer": self.dealer,
             "phase": self.phase,
-            "to_move": self.turn,
+            "to_move": self.to_move,
             "statuses": [STATUS_NAMES[s] for s in self.status],
             "dog_used": self.dog_used,
             "hand_sizes": [h.bit_count() for h in self.hands],
@@ -550,7 +573,7 @@ class KnockoutWhistState(State):
         }
         if seat is not None:
             view["hand"] = [card_text(c) for c in bits(self.hands[seat])]
-            if seat == self.turn:
+            if seat == self.to_move:
                 view["legal_actions"] = [str(self.game.actions[i]) for i in self.legal_action_ids()]
             else:
                 view["legal_actions"] = []
