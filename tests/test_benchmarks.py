@@ -242,3 +242,25 @@ def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
     text = engine.render(results, runs=1)
     assert "OpenSpiel was not measured" in text
     assert engine.ratios(results) == {}
+
+
+def _load_instructions() -> ModuleType:
+    path = ENGINE_PATH.parent / "instructions.py"
+    spec = importlib.util.spec_from_file_location("cardtable_instructions_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("path", ["checked", "unchecked", "playout"])
+def test_instruction_count_workload_plays_the_engine_benchmark_games(path: str) -> None:
+    """``instructions.py`` counts the decisions of the very games ``engine.py`` times."""
+    instructions = _load_instructions()
+    expected = (
+        sum(_playout_length(3, s) for s in SEEDS)
+        if path == "playout"
+        else sum(_count_decisions_unchecked(3, s)[0] for s in SEEDS)
+    )
+    assert instructions.workload(path, 3, len(SEEDS)) == expected
