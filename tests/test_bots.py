@@ -15,8 +15,8 @@ import pytest
 import cardtable
 from cardtable.bots import Bot, RandomBot, UnknownBotError, make_bot
 from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
-from cardtable.cards import DECK_52
 from cardtable.core import Action, State
+from cardtable.rules.knockout_whist.position import compose_position
 
 GAME = "knockout-whist"
 
@@ -36,20 +36,20 @@ def kow_position(
     chooser: str = "-",
 ) -> State:
     """A mid-game state; every card not in a hand or played is in the stock."""
-    players = len(hands)
-    used: set[str] = set()
-    for text in [*hands, done, trick]:
-        for item in text.replace("/", ",").split(","):
-            if item not in ("-", ""):
-                used.add(item.split(":")[-1])
-    stock = ",".join(str(c) for c in DECK_52 if str(c) not in used)
-    text = (
-        f"kow/1 players={players} hand={hand} dealer={dealer} phase={phase} trump={trump} "
-        f"turned=- dog={dog} status={status or 'A' * players} out=- "
-        f"won={won or ','.join('0' * players)} cuts=- chooser={chooser} "
-        f"hands={'/'.join(hands)} stock={stock} done={done} trick={trick} seed=1 chance=5,0"
+    text = compose_position(
+        hands=hands,
+        hand=hand,
+        dealer=dealer,
+        status=status,
+        phase=phase,
+        trump=trump,
+        dog_used=dog == "used",
+        won=None if won is None else [int(w) for w in won.split(",")],
+        chooser=None if chooser == "-" else int(chooser),
+        done=done,
+        trick=trick,
     )
-    return cardtable.make(GAME, players=players).state_from_position(text)
+    return cardtable.make(GAME, players=len(hands)).state_from_position(text)
 
 
 def test_scenario_positions_play_on() -> None:

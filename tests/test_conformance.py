@@ -17,7 +17,7 @@ import pytest
 
 import cardtable
 from cardtable.cards import Card
-from cardtable.core import Action, Result
+from cardtable.core import Action, Game, Result
 from cardtable.errors import IllegalActionError
 from cardtable.rules.knockout_whist import KnockoutWhist, KnockoutWhistState
 from cardtable.rules.knockout_whist.invariants import check_state, check_transition
@@ -410,7 +410,7 @@ def broken(state_class: type[KnockoutWhistState], players: int = 4) -> KnockoutW
     return game
 
 
-def refuse(game: KnockoutWhist, match: str, seeds: int = 40, **options: Any) -> None:
+def refuse(game: Game, match: str, seeds: int = 40, **options: Any) -> None:
     """The suite must raise AssertionError, with ``match`` in its message, within ``seeds``
     games."""
     with pytest.raises(AssertionError, match=match):

@@ -23,6 +23,7 @@ import pytest
 import cardtable
 from cardtable.cards import DECK_52
 from cardtable.rules.knockout_whist.game import KnockoutWhist
+from cardtable.rules.knockout_whist.position import compose_position
 from cardtable.rules.knockout_whist.state import KnockoutWhistState
 
 P1, P2, P3, P4, P5 = range(5)
@@ -86,39 +87,24 @@ def position(
 
     The undealt remainder is every card not held, played or cut, in index order.
     """
-    played = [c for line in (*done, trick) if line for c in _played_cards(line)]
-    cut = [c for line in cuts for c in _played_cards(line)]
-    held = [c for text in hands.values() for c in cards(text)]
-    used = set(held) | set(played) | set(cut) | ({turned} if turned else set())
-    stock = [c for c in ALL_CARDS if c not in used]
-    fields = {
-        "players": str(players),
-        "hand": str(hand),
-        "dealer": str(dealer),
-        "phase": phase,
-        "trump": trump or "-",
-        "turned": turned or "-",
-        "dog": "used" if dog_used else "unused",
-        "status": status,
-        "out": ",".join(f"{s}@{h}" for s, h in out) or "-",
-        "won": ",".join(map(str, won or (0,) * players)),
-        "cuts": "/".join(seat_cards(line) for line in cuts) or "-",
-        "chooser": "-" if chooser is None else str(chooser),
-        "hands": "/".join(",".join(cards(hands.get(s, ""))) or "-" for s in range(players)),
-        "stock": ",".join(stock) or "-",
-        "done": "/".join(seat_cards(line) for line in done) or "-",
-        "trick": seat_cards(trick) if trick else "-",
-        "seed": "5",
-        "chance": f"{hand},0",
-    }
-    text = "kow/1 " + " ".join(f"{key}={value}" for key, value in fields.items())
-    if stacked:
-        text += " stacked=" + "/".join(",".join(complete_deck(deck)) for deck in stacked)
-    return text
-
-
-def _played_cards(line: str) -> list[str]:
-    return [action.split()[1] for _, action in plays(line) if action != "knock"]
+    return compose_position(
+        hands=[hands.get(s, "") for s in range(players)],
+        hand=hand,
+        dealer=dealer,
+        status=status,
+        phase=phase,
+        trump=trump,
+        turned=turned,
+        dog_used=dog_used,
+        out=",".join(f"{s}@{h}" for s, h in out) or "-",
+        won=won,
+        cuts="/".join(seat_cards(line) for line in cuts) or "-",
+        chooser=chooser,
+        done="/".join(seat_cards(line) for line in done) or "-",
+        trick=seat_cards(trick) if trick else "-",
+        seed=5,
+        stacked=[" ".join(complete_deck(deck)) for deck in stacked],
+    )
 
 
 def legal(state: KnockoutWhistState) -> set[str]:

@@ -16,6 +16,7 @@ import pytest
 
 import cardtable
 from cardtable import DECK_52, Card, InvalidRecordError, State
+from cardtable.rules.knockout_whist.position import compose_position
 
 PACK = [str(c) for c in DECK_52]
 
@@ -39,14 +40,6 @@ def rest_of_pack(*used: Iterable[str]) -> list[str]:
     return [c for c in PACK if c not in seen]
 
 
-def played_cards(plays: str) -> list[str]:
-    """The cards in position notation `seat:card,…/…` (knocks left out)."""
-    if plays == "-":
-        return []
-    items = [item for part in plays.split("/") for item in part.split(",")]
-    return [card for _, card in (item.split(":") for item in items) if card != "x"]
-
-
 def kow_position(
     *,
     hand: int,
@@ -64,33 +57,21 @@ def kow_position(
     stacked: Sequence[str] | None = None,
 ) -> str:
     """A position (docs/knockout-whist.md) whose stock is the rest of the pack."""
-    players = len(hands)
-    hand_lists = [h.split() for h in hands]
-    stock = rest_of_pack(*hand_lists, played_cards(done), played_cards(trick), played_cards(cuts))
-    fields = {
-        "players": str(players),
-        "hand": str(hand),
-        "dealer": str(dealer),
-        "phase": "play",
-        "trump": trump,
-        "turned": "-",
-        "dog": dog,
-        "status": status,
-        "out": out,
-        "won": won or ",".join("0" * players),
-        "cuts": cuts,
-        "chooser": chooser,
-        "hands": "/".join(",".join(h) or "-" for h in hand_lists),
-        "stock": ",".join(stock),
-        "done": done,
-        "trick": trick,
-        "seed": "1",
-        "chance": f"{hand},0",
-    }
-    text = "kow/1 " + " ".join(f"{k}={v}" for k, v in fields.items())
-    if stacked is not None:
-        text += " stacked=" + ",".join(canon(stacked))
-    return text
+    return compose_position(
+        hands=hands,
+        hand=hand,
+        dealer=dealer,
+        status=status,
+        trump=trump,
+        dog_used=dog == "used",
+        out=out,
+        won=None if won is None else [int(w) for w in won.split(",")],
+        cuts=cuts,
+        chooser=None if chooser == "-" else int(chooser),
+        done=done,
+        trick=trick,
+        stacked=() if stacked is None else [" ".join(stacked)],
+    )
 
 
 def start(players: int, text: str) -> State:

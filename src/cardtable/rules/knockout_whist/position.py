@@ -23,9 +23,10 @@ Whose turn it is follows from the rest, so it is not written.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cardtable.cards import Card, card_text
+from cardtable.cards import Card, card_text, parse_cards
 from cardtable.errors import InvalidCardError, InvalidPositionError
 from cardtable.rules.knockout_whist.state import (
     ACTIVE,
@@ -99,6 +100,71 @@ def format_position(state: KnockoutWhistState) -> str:
     if state.stacked_decks:
         text += " stacked=" + "/".join(_cards(d) for d in state.stacked_decks)
     return text
+
+
+def compose_position(
+    *,
+    hands: Sequence[str],
+    hand: int,
+    dealer: int,
+    status: str | None = None,
+    phase: str = PLAY,
+    trump: str | None = None,
+    turned: str | None = None,
+    dog_used: bool = False,
+    out: str = "-",
+    won: Sequence[int] | None = None,
+    cuts: str = "-",
+    chooser: int | None = None,
+    done: str = "-",
+    trick: str = "-",
+    seed: int = 1,
+    stacked: Sequence[str] = (),
+) -> str:
+    """Position text from readable pieces, for tests, bug reports and puzzles.
+
+    ``hands`` holds one string of cards per seat (``"AH 7D"`` or ``"AH,7D"``; ``""`` or
+    ``"-"`` for none); ``cuts``, ``done`` and ``trick`` are written as in the notation (``"0:AH,1:x"``).
+    The undealt remainder is every other card of the pack, in index order; ``chance`` counts
+    ``hand`` decks drawn. Nothing is checked here: :func:`parse_position` does that.
+    """
+    players = len(hands)
+    held = [parse_cards("" if h == "-" else h) for h in hands]
+    used = {c.index for group in held for c in group}
+    used |= {c for text in (cuts, done, trick) for c in _cards_played(text)}
+    if turned is not None:
+        used.add(Card.parse(turned).index)
+    stock = [c for c in range(52) if c not in used]
+    fields = {
+        "players": str(players),
+        "hand": str(hand),
+        "dealer": str(dealer),
+        "phase": phase,
+        "trump": trump or "-",
+        "turned": turned or "-",
+        "dog": "used" if dog_used else "unused",
+        "status": status or "A" * players,
+        "out": out,
+        "won": ",".join(map(str, won or [0] * players)),
+        "cuts": cuts,
+        "chooser": "-" if chooser is None else str(chooser),
+        "hands": "/".join(_cards([c.index for c in group]) for group in held),
+        "stock": _cards(stock),
+        "done": done,
+        "trick": trick,
+        "seed": str(seed),
+        "chance": f"{hand},0",
+    }
+    text = HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
+    if stacked:
+        text += " stacked=" + "/".join(_cards([c.index for c in parse_cards(d)]) for d in stacked)
+    return text
+
+
+def _cards_played(text: str) -> list[int]:
+    """Cards named in ``seat:card`` lists (tricks, cuts), knocks left out."""
+    items = [item for part in text.split("/") for item in part.split(",") if item != "-"]
+    return [Card.parse(card).index for _, card in (i.split(":") for i in items) if card != "x"]
 
 
 class _Reader:
