@@ -124,9 +124,10 @@ def compose_position(
     """Position text from readable pieces, for tests, bug reports and puzzles.
 
     ``hands`` holds one string of cards per seat (``"AH 7D"`` or ``"AH,7D"``; ``""`` or
-    ``"-"`` for none); ``cuts``, ``done`` and ``trick`` are written as in the notation (``"0:AH,1:x"``).
-    The undealt remainder is every other card of the pack, in index order; ``chance`` counts
-    ``hand`` decks drawn. Nothing is checked here: :func:`parse_position` does that.
+    ``"-"`` for none); ``cuts``, ``done`` and ``trick`` are written as in the notation
+    (``"0:AH,1:x"``). The undealt remainder is every other card of the pack, in index
+    order; ``chance`` counts ``hand`` decks drawn. Nothing is checked here:
+    :func:`parse_position` does that.
     """
     players = len(hands)
     held = [parse_cards("" if h == "-" else h) for h in hands]
