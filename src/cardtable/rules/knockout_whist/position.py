@@ -128,6 +128,12 @@ def compose_position(
     (``"0:AH,1:x"``). The undealt remainder is every other card of the pack, in index
     order; ``chance`` counts ``hand`` decks drawn. Nothing is checked here:
     :func:`parse_position` does that.
+
+    >>> import cardtable
+    >>> text = compose_position(hands=["AH 2C", "KH 3C"], hand=6, dealer=1, trump="C")
+    >>> state = cardtable.make("knockout-whist", players=2).state_from_position(text)
+    >>> state.to_move, [str(a) for a in state.legal_actions()]
+    (0, ['play 2C', 'play AH'])
     """
     players = len(hands)
     held = [parse_cards("" if h == "-" else h) for h in hands]
