@@ -175,6 +175,9 @@ class Game(ABC):
     def __init__(self, options: dict[str, Any], actions: tuple[Action, ...]) -> None:
         self.options = options
         self.actions = actions
+        self._numbers = {action: number for number, action in enumerate(actions)}
+        # Legal-action lists hand out these very objects: identity finds them without hashing.
+        self.numbers_by_id = {id(action): number for number, action in enumerate(actions)}
 
     @property
     def num_players(self) -> int:
@@ -186,9 +189,22 @@ class Game(ABC):
     def num_distinct_actions(self) -> int:
         return len(self.actions)
 
-    @abstractmethod
     def action_to_int(self, action: Action) -> int:
         """The action's number; :class:`InvalidActionError` if it is not of this game."""
+        number = self.numbers_by_id.get(id(action))
+        if number is None:
+            number = self._numbers.get(action) if isinstance(action, Action) else None
+            if number is None:
+                raise InvalidActionError(f"{action!r} is not a {self.name} action")
+        return number
+
+    def number_of(self, action: Action | str | int) -> int:
+        """The number of an action given as an :class:`Action`, its text or its number."""
+        if isinstance(action, str):
+            return self.action_to_int(self.parse_action(action))
+        if isinstance(action, Action):
+            return self.action_to_int(action)
+        return self.action_to_int(self.action_from_int(action))
 
     def action_from_int(self, number: int) -> Action:
         valid = isinstance(number, int) and not isinstance(number, bool)
@@ -304,8 +320,7 @@ class State(ABC):
 
     def legal_actions(self) -> list[Action]:
         """Legal actions in action-number order."""
-        table = self.game.actions
-        return [table[i] for i in self.legal_action_ids()]
+        return list(map(self.game.actions.__getitem__, self.legal_action_ids()))
 
     def playout(self, rng: random.Random) -> None:
         """Play uniformly random legal actions to the end of the game, unchecked: the
@@ -326,12 +341,9 @@ class State(ABC):
         specific :class:`ValueError` and leaves the state as it was.
         """
         game = self.game
-        if isinstance(action, Action):
-            number = game.action_to_int(action)
-        elif isinstance(action, str):
-            number = game.action_to_int(game.parse_action(action))
-        else:
-            number = game.action_to_int(game.action_from_int(action))
+        number = game.numbers_by_id.get(id(action))
+        if number is None:
+            number = game.number_of(action)
         mover = self.to_move
         if mover is None:
             raise GameOverError(f"the game is over; {game.actions[number]} cannot be played")

@@ -12,10 +12,6 @@ from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOption
 from cardtable.options import check_options, read_deck
 from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 
-_NUMBER = {a: i for i, a in enumerate(ACTIONS)}
-# Legal-action lists hand out these very objects, so identity finds them without hashing.
-_NUMBER_BY_ID = {id(a): i for i, a in enumerate(ACTIONS)}
-
 
 class KnockoutWhist(Game):
     """Knockout Whist for 2–7 players (SPEC §3).
@@ -41,14 +37,6 @@ class KnockoutWhist(Game):
         if dealer is not None and (type(dealer) is not int or not 0 <= dealer < players):
             raise InvalidOptionError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
         super().__init__(resolved, ACTIONS)
-
-    def action_to_int(self, action: Action) -> int:
-        number = _NUMBER_BY_ID.get(id(action))
-        if number is None:
-            number = _NUMBER.get(action) if isinstance(action, Action) else None
-        if number is None:
-            raise InvalidActionError(f"{action} is not a knockout-whist action")
-        return number
 
     def parse_action(self, text: str) -> Action:
         if not isinstance(text, str):

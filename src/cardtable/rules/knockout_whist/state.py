@@ -466,7 +466,7 @@ class KnockoutWhistState(State):
             self.apply_id(cards[int(draw() * len(cards))])
 
     def legal_actions(self) -> list[Action]:
-        return [ACTIONS[i] for i in self.legal_action_ids()]
+        return list(map(ACTIONS.__getitem__, self.legal_action_ids()))
 
     def is_legal(self, number: int) -> bool:
         p = self.to_move
