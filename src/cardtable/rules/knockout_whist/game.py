@@ -8,7 +8,14 @@ from typing import Any, ClassVar
 from cardtable.cards import Card, Suit
 from cardtable.chance import draw
 from cardtable.core import Action, Game, Record, State
-from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
+from cardtable.errors import (
+    InvalidActionError,
+    InvalidCardError,
+    InvalidDeckError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidRecordError,
+)
 from cardtable.options import check_options, read_deck
 from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 
@@ -84,16 +91,9 @@ class KnockoutWhist(Game):
     def _replay_state(self, record: Record) -> KnockoutWhistState:
         try:
             decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
-        except InvalidDeckError as exc:
-            from cardtable.errors import InvalidRecordError
-
-            raise InvalidRecordError(str(exc)) from exc
-        from cardtable.errors import InvalidCardError, InvalidPositionError, InvalidRecordError
-
-        try:
             reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
-        except InvalidCardError as exc:
-            raise InvalidRecordError(f"recorded reshuffle: {exc}") from exc
+        except (InvalidDeckError, InvalidCardError) as exc:
+            raise InvalidRecordError(f"record chance events: {exc}") from exc
         if record.start is not None:
             try:
                 state = self.state_from_position(record.start)
