@@ -30,7 +30,6 @@ from cardtable.cards import Card, card_text, parse_cards
 from cardtable.errors import InvalidCardError, InvalidPositionError
 from cardtable.rules.knockout_whist.state import (
     ACTIVE,
-    CLOCKWISE,
     DOG,
     HANDS,
     KNOCKED,
@@ -39,9 +38,8 @@ from cardtable.rules.knockout_whist.state import (
     PLAY,
     TRUMP,
     KnockoutWhistState,
-    bits,
-    trick_winner,
 )
+from cardtable.rules.tricks import CLOCKWISE, bits, trick_winner
 
 if TYPE_CHECKING:
     from cardtable.rules.knockout_whist.game import KnockoutWhist

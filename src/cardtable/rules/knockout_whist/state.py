@@ -22,6 +22,15 @@ from cardtable.cards import Card, Suit, card_text
 from cardtable.chance import shuffled
 from cardtable.core import Action, Record, Result, State, View
 from cardtable.errors import InvalidRecordError
+from cardtable.rules.tricks import (
+    BIT,
+    CLOCKWISE,
+    PACK,
+    SLICES,
+    SUIT_MASKS,
+    bits,
+    trick_winner,
+)
 
 if TYPE_CHECKING:
     from cardtable.rules.knockout_whist.game import KnockoutWhist
@@ -36,8 +45,6 @@ STATUS_NAMES = ("active", "dog", "out")
 
 TRUMP, PLAY, OVER = "trump", "play", "over"
 
-SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
-FULL_DECK = (1 << 52) - 1
 KNOCKED = -1  # stands for a knock in a trick's list of plays
 
 ACTIONS: tuple[Action, ...] = (
@@ -46,40 +53,6 @@ ACTIONS: tuple[Action, ...] = (
     Action("knock"),
 )
 _TRUMP_IDS = [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
-
-
-_PACK = list(range(52))
-_BIT = [1 << c for c in _PACK]
-# CLOCKWISE[n][p]: the other seats clockwise after p, then p itself.
-CLOCKWISE = {
-    n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 8)
-}
-# The cards of each suit's 13-bit slice of a mask, for every slice: bits() is then four
-# table look-ups instead of a loop over set bits, which matters in playouts.
-_SLICES = tuple(
-    tuple(tuple(13 * s + i for i in range(13) if m >> i & 1) for m in range(1 << 13))
-    for s in range(4)
-)
-_C, _D, _H, _S = _SLICES
-
-
-def bits(mask: int) -> list[int]:
-    """The card indices in ``mask``, ascending."""
-    return [*_C[mask & 0x1FFF], *_D[mask >> 13 & 0x1FFF], *_H[mask >> 26 & 0x1FFF], *_S[mask >> 39]]
-
-
-def trick_winner(plays: list[tuple[int, int]], trump: int) -> int:
-    """KOW-4.3: the highest trump, else the highest card of the suit led. Knocks ignored."""
-    best_seat, best_card, best_suit = -1, -1, -1
-    for seat, card in plays:
-        if card == KNOCKED:
-            continue
-        suit = card // 13
-        beats = suit == best_suit and card > best_card
-        ruffs = suit == trump and best_suit != trump
-        if best_card < 0 or beats or ruffs:
-            best_seat, best_card, best_suit = seat, card, suit
-    return best_seat
 
 
 class KnockoutWhistState(State):
@@ -238,7 +211,7 @@ class KnockoutWhistState(State):
         if self.stacked_decks:
             deck = self.stacked_decks.pop(0)
         else:
-            deck = shuffled(self.seed, f"deck {self.decks_drawn}", _PACK, settle)
+            deck = shuffled(self.seed, f"deck {self.decks_drawn}", PACK, settle)
         self.decks_drawn += 1
         self.used_decks.append(deck)
         return deck
@@ -285,7 +258,7 @@ class KnockoutWhistState(State):
             m = len(order)
             pos = size * m
             for i, s in enumerate(order):
-                hands[s] = sum(map(_BIT.__getitem__, deck[i:pos:m]))
+                hands[s] = sum(map(BIT.__getitem__, deck[i:pos:m]))
         self.hands = hands
         self.dealt_in = [status[s] != OUT for s in range(n)]
         self.stock = deck[pos:]
@@ -438,14 +411,14 @@ class KnockoutWhistState(State):
             return [hand.bit_length() - 1] if self.last_trick else [hand.bit_length() - 1, KNOCK]
         led = self.led_suit
         if led >= 0 and hand & SUIT_MASKS[led]:
-            return list(_SLICES[led][hand >> 13 * led & 0x1FFF])
+            return list(SLICES[led][hand >> 13 * led & 0x1FFF])
         return bits(hand)
 
     def playout(self, rng: random.Random) -> None:
         """Random legal actions to the end of the game, drawn as :meth:`State.playout`
         draws them (uniform over the legal actions) but without building action lists."""
         draw = rng.random
-        slices = _SLICES
+        slices = SLICES
         status = self.status
         while True:
             p = self.to_move

@@ -1,0 +1,62 @@
+"""Bitmask helpers shared by the trick-taking games (Knockout Whist, Neuf).
+
+A hand is an ``int`` whose bit ``c`` holds card ``c`` (``cardtable.cards``: suit * 13 +
+rank - 2), so following suit is one ``&`` with a suit's mask and listing a hand is four
+table look-ups.
+"""
+
+from __future__ import annotations
+
+from cardtable.cards import card_text
+
+__all__ = [
+    "BIT",
+    "CLOCKWISE",
+    "PACK",
+    "SLICES",
+    "SUIT_MASKS",
+    "bits",
+    "cards_text",
+    "trick_winner",
+]
+
+PACK = list(range(52))
+BIT = [1 << c for c in PACK]
+SUIT_MASKS = tuple(0x1FFF << (13 * s) for s in range(4))
+# CLOCKWISE[n][p]: the other seats clockwise after p, then p itself.
+CLOCKWISE = {
+    n: tuple(tuple((p + i) % n for i in range(1, n + 1)) for p in range(n)) for n in range(2, 8)
+}
+# SLICES[s][m]: the cards of suit s whose bits, shifted down to 0-12, make m. bits() is then
+# four look-ups instead of a loop over set bits, which matters in playouts.
+SLICES = tuple(
+    tuple(tuple(13 * s + i for i in range(13) if m >> i & 1) for m in range(1 << 13))
+    for s in range(4)
+)
+_C, _D, _H, _S = SLICES
+
+
+def bits(mask: int) -> list[int]:
+    """The card indices in ``mask``, ascending."""
+    return [*_C[mask & 0x1FFF], *_D[mask >> 13 & 0x1FFF], *_H[mask >> 26 & 0x1FFF], *_S[mask >> 39]]
+
+
+def cards_text(mask: int) -> list[str]:
+    """The cards of ``mask`` in canonical notation, ascending."""
+    return [card_text(c) for c in bits(mask)]
+
+
+def trick_winner(plays: list[tuple[int, int]], trump: int) -> int:
+    """The seat whose card takes the trick: the highest trump, else the highest card of the
+    suit led (KOW-4.3, NEUF-4.3). ``trump`` is -1 for no trump; plays whose card is
+    negative (a Knockout Whist knock) are not cards and are passed over."""
+    best_seat, best_card, best_suit = -1, -1, -1
+    for seat, card in plays:
+        if card < 0:
+            continue
+        suit = card // 13
+        beats = suit == best_suit and card > best_card
+        ruffs = suit == trump and best_suit != trump
+        if best_card < 0 or beats or ruffs:
+            best_seat, best_card, best_suit = seat, card, suit
+    return best_seat
