@@ -28,6 +28,7 @@ from cardtable.errors import (
     InvalidOptionError,
     InvalidPositionError,
     InvalidRecordError,
+    InvalidScoreError,
     OutOfTurnError,
     UnknownGameError,
 )
@@ -49,6 +50,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidPositionError",
     "InvalidRecordError",
+    "InvalidScoreError",
     "OutOfTurnError",
     "Rank",
     "Record",
@@ -68,6 +70,7 @@ __version__ = "0.1.0"
 # name -> "module:class"; games are imported on first use so that `import cardtable` stays light.
 GAMES: dict[str, str] = {
     "knockout-whist": "cardtable.rules.knockout_whist:KnockoutWhist",
+    "neuf": "cardtable.rules.neuf:Neuf",
 }
 
 

@@ -12,6 +12,7 @@ __all__ = [
     "InvalidOptionError",
     "InvalidPositionError",
     "InvalidRecordError",
+    "InvalidScoreError",
     "OutOfTurnError",
     "UnknownGameError",
 ]
@@ -55,6 +56,10 @@ class InvalidDeckError(CardtableError):
 
 class InvalidRecordError(CardtableError):
     """A record that is truncated, malformed, of another version or does not replay."""
+
+
+class InvalidScoreError(CardtableError):
+    """Trick counts that cannot score a deal (they do not add up, or the game is over)."""
 
 
 class InvalidPositionError(CardtableError):

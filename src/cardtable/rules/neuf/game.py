@@ -1,0 +1,119 @@
+"""Neuf as a :class:`cardtable.core.Game`: options, action notation, factories."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from cardtable.cards import Card
+from cardtable.chance import draw
+from cardtable.core import Action, Game, Record, State
+from cardtable.errors import (
+    InvalidActionError,
+    InvalidDeckError,
+    InvalidOptionError,
+    InvalidPositionError,
+    InvalidRecordError,
+)
+from cardtable.options import check_options, read_deck
+from cardtable.rules.neuf.ledger import sequence
+from cardtable.rules.neuf.state import ACTIONS, EXCHANGE, KEEP, NeufState
+
+
+class Neuf(Game):
+    """Neuf (Nines) for 3 players, or 4 in two partnerships (SPEC §1).
+
+    Options: ``players`` (3, or 4 for NEUF-8.4), ``dealer`` (the first dealer; drawn from
+    the seed when absent, N-3), ``trump_sequence`` (NEUF-8.1: ``HDCS-NT`` by default,
+    ``SHDC-NT``, ``HDSC-NT``, ``HCDS-NT``, ``HDCS``), ``dealer_exchanges_first``
+    (NEUF-8.2) and ``tie_avoidance`` (the house rule, NEUF-8.3); the last two need 3 players.
+    """
+
+    name: ClassVar[str] = "neuf"
+    min_players: ClassVar[int] = 3
+    max_players: ClassVar[int] = 4
+    defaults: ClassVar[dict[str, Any]] = {
+        "players": 3,
+        "dealer": None,
+        "trump_sequence": "HDCS-NT",
+        "dealer_exchanges_first": False,
+        "tie_avoidance": False,
+    }
+
+    def __init__(self, **options: Any) -> None:
+        resolved = check_options(self.name, self.defaults, options)
+        players = resolved["players"]
+        if type(players) is not int or players not in (3, 4):
+            raise InvalidOptionError(f"neuf is for 3 players, or 4 in partnership, not {players!r}")
+        dealer = resolved["dealer"]
+        if dealer is not None and (type(dealer) is not int or not 0 <= dealer < players):
+            raise InvalidOptionError(f"dealer must be a seat 0-{players - 1}, not {dealer!r}")
+        sequence(resolved["trump_sequence"])
+        for flag in ("dealer_exchanges_first", "tie_avoidance"):
+            if type(resolved[flag]) is not bool:
+                raise InvalidOptionError(f"{flag} must be True or False, not {resolved[flag]!r}")
+            if resolved[flag] and players == 4:
+                raise InvalidOptionError(
+                    f"{flag} is a rule of the 3-player game; the 4-player partnership game "
+                    + (
+                        "has no exchange (NEUF-8.4)"
+                        if flag == "dealer_exchanges_first"
+                        else "cannot tie (NEUF-8.4)"
+                    )
+                )
+        super().__init__(resolved, ACTIONS)
+
+    def parse_action(self, text: str) -> Action:
+        if not isinstance(text, str):
+            raise InvalidActionError(f"an action must be text like 'play 7D', not {text!r}")
+        words = text.strip().lower().split()
+        if words == ["exchange"]:
+            return ACTIONS[EXCHANGE]
+        if words == ["keep"]:
+            return ACTIONS[KEEP]
+        if len(words) == 2 and words[0] == "play":
+            return ACTIONS[Card.parse(words[1]).index]
+        raise InvalidActionError(
+            f"invalid neuf action {text!r}: expected 'exchange', 'keep' or 'play <card>'"
+        )
+
+    def resolved_dealer(self, seed: int) -> int:
+        dealer = self.options["dealer"]
+        return draw(seed, "dealer", self.num_players) if dealer is None else int(dealer)
+
+    def new_state(
+        self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
+    ) -> NeufState:
+        if seed is None:
+            seed = self.fresh_seed()
+        stacked = [read_deck(deck, f"deck {i}") for i, deck in enumerate(decks or [])]
+        return NeufState.begin(self, seed=seed, dealer=self.resolved_dealer(seed), decks=stacked)
+
+    def state_from_position(self, text: str) -> NeufState:
+        from cardtable.rules.neuf.position import parse_position
+
+        return parse_position(self, text)
+
+    def check_transition(self, before: State, number: int, after: State) -> None:
+        from cardtable.rules.neuf.invariants import check_transition
+
+        assert isinstance(before, NeufState) and isinstance(after, NeufState)
+        check_transition(before, number, after)
+
+    def _replay_state(self, record: Record) -> NeufState:
+        try:
+            decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
+        except InvalidDeckError as exc:
+            raise InvalidRecordError(f"record chance events: {exc}") from exc
+        if record.reshuffles:
+            raise InvalidRecordError("a neuf record has no reshuffles")
+        if record.start is not None:
+            try:
+                state = self.state_from_position(record.start)
+            except InvalidPositionError as exc:
+                raise InvalidRecordError(f"record start is not a position: {exc}") from exc
+            state.stacked_decks = decks
+            return state
+        return NeufState.begin(
+            self, seed=record.seed, dealer=self.resolved_dealer(record.seed), decks=decks
+        )

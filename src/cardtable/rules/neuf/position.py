@@ -1,0 +1,248 @@
+"""The Neuf position notation: one line holding a whole state.
+
+Fields are ``key=value`` separated by single spaces, in this order (``docs/neuf.md``)::
+
+    neuf/1 players=3 sequence=HDCS-NT first=2 ledger=5,4,4/3,6,4 phase=play
+    exchanges=0:e,1:k,2:k piles=…/…/…/… done=0:AS,1:2S,2:3S trick=0:4H seed=7 chance=3
+    [previous=H:…:…] [stacked=…]
+
+``first`` is the first dealer and ``ledger`` the tricks each side took in every completed
+deal (``-`` before the first), from which the scores, this deal's number, dealer and trump
+follow. ``piles`` are the piles as dealt (each seat's, then, with 3 players, the spare's),
+``exchanges`` the decisions so far (``e`` exchange, ``k`` keep); the current hands and
+spare follow from them and from ``done`` (this deal's finished tricks, ``/`` between
+tricks) and ``trick`` (the one in progress), written ``seat:card`` in playing order.
+``previous`` holds the deal before: its trump, its tricks and its final spare (N-5).
+Whose turn it is follows from the rest, so it is not written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from cardtable.cards import Card, card_text
+from cardtable.errors import InvalidCardError, InvalidPositionError, InvalidScoreError
+from cardtable.rules.neuf.ledger import TRICKS, TRUMP_SEQUENCES, Ledger
+from cardtable.rules.neuf.state import EXCHANGING, OVER, PLAY, SPARE, NeufState, trump_index
+from cardtable.rules.tricks import CLOCKWISE, bits, trick_winner
+
+if TYPE_CHECKING:
+    from cardtable.rules.neuf.game import Neuf
+
+HEADER = "neuf/1"
+FIELDS = (
+    "players", "sequence", "first", "ledger", "phase", "exchanges", "piles", "done", "trick",
+    "seed", "chance",
+)  # fmt: skip
+OPTIONAL_FIELDS = ("previous", "stacked")
+
+
+def _cards(cards: list[int]) -> str:
+    return ",".join(card_text(c) for c in cards) or "-"
+
+
+def _plays(plays: list[tuple[int, int]]) -> str:
+    return ",".join(f"{s}:{card_text(c)}" for s, c in plays) or "-"
+
+
+def _tricks(tricks: list[list[tuple[int, int]]]) -> str:
+    return "/".join(_plays(t) for t in tricks) or "-"
+
+
+def format_position(state: NeufState) -> str:
+    ledger = state.ledger
+    fields = {
+        "players": str(state.players),
+        "sequence": ledger.trump_sequence,
+        "first": str(ledger.first_dealer),
+        "ledger": "/".join(",".join(map(str, row.tricks)) for row in ledger.rows) or "-",
+        "phase": state.phase,
+        "exchanges": ",".join(f"{s}:{'e' if e else 'k'}" for s, e in state.acted_exchange) or "-",
+        "piles": "/".join(_cards(bits(p)) for p in state.piles),
+        "done": _tricks(state.done),
+        "trick": _plays(state.trick),
+        "seed": str(state.seed),
+        "chance": str(state.decks_drawn),
+    }
+    text = HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
+    if state.previous is not None:
+        trump, tricks, spare = state.previous
+        name = "NT" if trump < 0 else "CDHS"[trump]
+        text += f" previous={name}:{_tricks(tricks)}:{_cards(bits(spare))}"
+    if state.stacked_decks:
+        text += " stacked=" + "/".join(_cards(d) for d in state.stacked_decks)
+    return text
+
+
+def _fail(key: str, value: str, why: str) -> InvalidPositionError:
+    return InvalidPositionError(f"position field {key}={value!r}: {why}")
+
+
+def _number(key: str, value: str, low: int, high: int) -> int:
+    if not re.fullmatch(r"-?[0-9]+", value) or not low <= int(value) <= high:
+        raise _fail(key, value, f"expected a whole number {low}-{high}")
+    return int(value)
+
+
+def _card_list(key: str, value: str) -> list[int]:
+    if value == "-":
+        return []
+    try:
+        return [Card.parse(c).index for c in value.split(",")]
+    except InvalidCardError as exc:
+        raise _fail(key, value, str(exc)) from exc
+
+
+def _play_list(key: str, value: str, players: int) -> list[tuple[int, int]]:
+    if value == "-":
+        return []
+    out = []
+    for item in value.split(","):
+        seat, _, card = item.partition(":")
+        if not re.fullmatch(r"[0-9]", seat) or int(seat) >= players:
+            raise _fail(key, value, f"{item!r} is not seat:card")
+        try:
+            out.append((int(seat), Card.parse(card).index))
+        except InvalidCardError as exc:
+            raise _fail(key, value, str(exc)) from exc
+    return out
+
+
+def _trick_list(key: str, value: str, players: int) -> list[list[tuple[int, int]]]:
+    return [] if value == "-" else [_play_list(key, t, players) for t in value.split("/")]
+
+
+def parse_position(game: Neuf, text: str) -> NeufState:
+    if not isinstance(text, str):
+        raise InvalidPositionError(f"a position is text, not {type(text).__name__}")
+    words = text.split()
+    if not words or words[0] != HEADER:
+        raise InvalidPositionError(f"a neuf position starts with {HEADER!r}")
+    fields: dict[str, str] = {}
+    for word in words[1:]:
+        key, sep, value = word.partition("=")
+        if not sep or key in fields:
+            raise InvalidPositionError(f"position item {word!r} is not a new key=value")
+        fields[key] = value
+    missing = [k for k in FIELDS if k not in fields]
+    extra = sorted(set(fields) - set(FIELDS) - set(OPTIONAL_FIELDS))
+    if missing or extra:
+        raise InvalidPositionError(f"position fields missing: {missing}; unknown: {extra}")
+
+    n = _number("players", fields["players"], 3, 4)
+    if n != game.num_players:
+        raise _fail("players", fields["players"], f"this game has {game.num_players} players")
+    if fields["sequence"] != game.options["trump_sequence"]:
+        raise _fail(
+            "sequence", fields["sequence"], f"this game plays {game.options['trump_sequence']}"
+        )
+    assert fields["sequence"] in TRUMP_SEQUENCES
+    state = NeufState.__new__(NeufState)
+    state.game = game
+    state.players = n
+    state.clockwise = CLOCKWISE[n]
+    state.ledger = Ledger(n, _number("first", fields["first"], 0, n - 1), fields["sequence"])
+    if fields["ledger"] != "-":
+        for row in fields["ledger"].split("/"):
+            counts = row.split(",")
+            if not all(re.fullmatch(r"[0-9]+", c) for c in counts):
+                raise _fail("ledger", fields["ledger"], f"{row!r} is not trick counts")
+            try:
+                state.ledger.record([int(c) for c in counts])
+            except InvalidScoreError as exc:
+                raise _fail("ledger", fields["ledger"], str(exc)) from exc
+    if fields["phase"] not in (EXCHANGING, PLAY, OVER):
+        raise _fail("phase", fields["phase"], "expected exchange, play or over")
+    state.phase = fields["phase"]
+    state.trump = trump_index(state.trump_name)
+
+    piles = fields["piles"].split("/")
+    if len(piles) != 4:
+        raise _fail("piles", fields["piles"], "expected four piles separated by /")
+    state.piles = []
+    for pile in piles:
+        cards = _card_list("piles", pile)
+        if len(cards) != 13:
+            raise _fail("piles", fields["piles"], "every pile holds 13 cards")
+        state.piles.append(sum(1 << c for c in cards))
+    if len({c for p in state.piles for c in bits(p)}) != 52:
+        raise _fail("piles", fields["piles"], "the piles must hold each card of the pack once")
+
+    state.acted_exchange = []
+    order = state.exchange_order
+    if fields["exchanges"] != "-":
+        for k, item in enumerate(fields["exchanges"].split(",")):
+            seat, _, choice = item.partition(":")
+            if k >= len(order) or seat != str(order[k]) or choice not in ("e", "k"):
+                raise _fail("exchanges", fields["exchanges"], f"the order is {list(order)}")
+            state.acted_exchange.append((int(seat), choice == "e"))
+    hands = state.piles[:n]
+    spare = state.piles[SPARE] if n == 3 else 0
+    for s, exchanged in state.acted_exchange:
+        if exchanged:
+            hands[s], spare = spare, hands[s]
+
+    state.done = _trick_list("done", fields["done"], n)
+    state.trick = _play_list("trick", fields["trick"], n)
+    state.tricks_won = [0] * n
+    for trick in state.done:
+        if len(trick) != n:
+            raise _fail("done", fields["done"], f"a finished trick has {n} cards")
+        state.tricks_won[trick_winner(trick, state.trump)] += 1
+    for s, c in [p for t in [*state.done, state.trick] for p in t]:
+        if not hands[s] >> c & 1:
+            raise _fail("done", fields["done"], f"seat {s} does not hold {card_text(c)}")
+        hands[s] ^= 1 << c
+    state.hands = hands
+    state.spare = spare
+    state.led_suit = state.trick[0][1] // 13 if state.trick else -1
+    state.seed = _number("seed", fields["seed"], -(2**63), 2**63)
+    state.decks_drawn = _number("chance", fields["chance"], 0, 10**6)
+    state.stacked_decks = (
+        [_card_list("stacked", d) for d in fields["stacked"].split("/")]
+        if "stacked" in fields
+        else []
+    )
+    state.used_decks = []
+    state.history = []
+    state.start = text
+    state.previous = None
+    if "previous" in fields:
+        parts = fields["previous"].split(":", 1)
+        trump_text, _, rest = fields["previous"].partition(":")
+        tricks_text, _, spare_text = rest.rpartition(":")
+        if trump_text not in ("C", "D", "H", "S", "NT") or len(parts) < 2:
+            raise _fail("previous", fields["previous"], "expected <trump>:<tricks>:<spare>")
+        previous_spare = sum(1 << c for c in _card_list("previous", spare_text))
+        state.previous = (
+            -1 if trump_text == "NT" else "CDHS".index(trump_text),
+            _trick_list("previous", tricks_text, n),
+            previous_spare,
+        )
+    state.to_move = _derive_turn(state, fields)
+    return state
+
+
+def _derive_turn(state: NeufState, fields: dict[str, str]) -> int | None:
+    n = state.players
+    if state.phase == OVER:
+        return None
+    if state.ledger.is_over:
+        raise _fail("phase", fields["phase"], "the ledger has a winner: the game is over")
+    order = state.exchange_order
+    if state.phase == EXCHANGING:
+        if state.done or state.trick or len(state.acted_exchange) >= len(order):
+            raise _fail("phase", fields["phase"], "the exchange comes before any trick")
+        return order[len(state.acted_exchange)]
+    if len(state.acted_exchange) != len(order):
+        raise _fail("exchanges", fields["exchanges"], "every player decides before the play")
+    if len(state.done) >= TRICKS:
+        raise _fail("done", fields["done"], "a deal has 13 tricks")
+    if state.trick:
+        if len(state.trick) >= n:
+            raise _fail("trick", fields["trick"], "a full trick should have been taken")
+        return state.clockwise[state.trick[-1][0]][0]
+    if not state.done:
+        return (state.dealer + 1) % n
+    return trick_winner(state.done[-1], state.trump)
