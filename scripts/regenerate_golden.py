@@ -24,6 +24,14 @@ GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 TRANSCRIPTS: list[tuple[str, str, dict[str, Any], int]] = [
     ("knockout-whist-3.jsonl", "knockout-whist", {"players": 3, "dealer": 0}, 2026),
     ("knockout-whist-5.jsonl", "knockout-whist", {"players": 5, "dealer": 4}, 7),
+    ("neuf-3.jsonl", "neuf", {"players": 3, "dealer": 0}, 117),
+    ("neuf-3-shdc-nt.jsonl", "neuf", {"dealer": 1, "trump_sequence": "SHDC-NT"}, 127),
+    ("neuf-3-hdsc-nt.jsonl", "neuf", {"dealer": 2, "trump_sequence": "HDSC-NT"}, 117),
+    ("neuf-3-hcds-nt.jsonl", "neuf", {"dealer": 0, "trump_sequence": "HCDS-NT"}, 114),
+    ("neuf-3-hdcs.jsonl", "neuf", {"dealer": 1, "trump_sequence": "HDCS"}, 117),
+    ("neuf-3-dealer-first.jsonl", "neuf", {"dealer": 2, "dealer_exchanges_first": True}, 107),
+    ("neuf-3-tie-avoidance.jsonl", "neuf", {"dealer": 0, "tie_avoidance": True}, 117),
+    ("neuf-4.jsonl", "neuf", {"players": 4, "dealer": 3}, 471),
 ]
 
 

@@ -1,8 +1,9 @@
 """Smoke tests for ``benchmarks/engine.py``: tiny sizes, no timing asserted.
 
 They check that the benchmark plays the games it claims (complete games, ended as
-KOW-5.2 / KOW-7 say), counts exactly the player decisions it applied, and computes
-its ratios as documented. Speed is the benchmark's business, not the tests'.
+KOW-5.2 / KOW-7 and NEUF-6 say), counts exactly the player decisions it applied, and
+computes its ratios, each game against its own OpenSpiel baseline, as documented. Speed
+is the benchmark's business, not the tests'.
 """
 
 from __future__ import annotations
@@ -156,7 +157,9 @@ def test_oh_hell_driver_plays_complete_games_and_counts_decisions_apart_from_cha
 @needs_pyspiel
 def test_measure_returns_positive_counts_for_every_path_with_open_spiel() -> None:
     """KOW-7: tiny ``measure`` run; both our paths and OpenSpiel measured, counts exact."""
-    results = engine.measure(games=2, runs=2, players=(3,), open_spiel_players=(3,))
+    results = engine.measure(
+        games=2, runs=2, players=(3,), open_spiel_players=(3,), neuf_players=()
+    )
     by_path = {(m.engine, m.path): m for m in results}
     assert set(by_path) == {
         ("cardtable", "checked"),
@@ -174,10 +177,11 @@ def test_measure_returns_positive_counts_for_every_path_with_open_spiel() -> Non
     assert by_path["cardtable", "playout"].decisions == sum(_playout_length(3, s) for s in SEEDS)
     assert by_path["open_spiel", "python loop"].decisions == 2 * (3 + 3 * 7)
     found = engine.ratios(results)
-    assert set(found) == {("checked", 3), ("unchecked", 3), ("playout", 3)}
-    assert found["checked", 3].target == engine.CHECKED_TARGET
-    assert found["playout", 3].target == engine.PLAYOUT_TARGET
-    assert found["unchecked", 3].target is None and found["unchecked", 3].met is None
+    kow = engine.KNOCKOUT_WHIST
+    assert set(found) == {(kow, "checked", 3), (kow, "unchecked", 3), (kow, "playout", 3)}
+    assert found[kow, "checked", 3].target == engine.CHECKED_TARGET
+    assert found[kow, "playout", 3].target == engine.PLAYOUT_TARGET
+    assert found[kow, "unchecked", 3].target is None and found[kow, "unchecked", 3].met is None
     assert all(len(r.per_run) == 2 and r.median > 0 for r in found.values())
 
 
@@ -185,9 +189,11 @@ def test_ratio_is_ours_over_open_spiel_per_decision_paired_by_run() -> None:
     """The documented ratio: (our seconds / our decisions) / (theirs / their decisions),
     run by run, then the median; below 1 means faster than OpenSpiel."""
     ours = engine.Measurement("cardtable", "checked", 5, 10, 100, 0, [2.0, 3.0, 1.0])
-    theirs = engine.Measurement("open_spiel", "python loop", 5, 10, 400, 380, [4.0, 4.0, 4.0])
+    theirs = engine.Measurement(
+        "open_spiel", "python loop", 5, 10, 400, 380, [4.0, 4.0, 4.0], "oh_hell(7)"
+    )
     found = engine.ratios([ours, theirs])
-    ratio = found["checked", 5]
+    ratio = found[engine.KNOCKOUT_WHIST, "checked", 5]
     # 0.02 s against 0.01 s per decision in run one, and so on.
     assert ratio.per_run == pytest.approx((2.0, 3.0, 1.0))
     assert ratio.median == pytest.approx(2.0)
@@ -200,7 +206,7 @@ def test_ratio_is_ours_over_open_spiel_per_decision_paired_by_run() -> None:
 def test_ratios_skip_player_counts_that_open_spiel_did_not_play() -> None:
     """Only matching player counts are compared (7-player Knockout Whist has no partner)."""
     ours = engine.Measurement("cardtable", "unchecked", 7, 2, 50, 0, [1.0])
-    theirs = engine.Measurement("open_spiel", "python loop", 5, 2, 80, 76, [1.0])
+    theirs = engine.Measurement("open_spiel", "python loop", 5, 2, 80, 76, [1.0], "oh_hell(7)")
     assert engine.ratios([ours, theirs]) == {}
 
 
@@ -219,6 +225,8 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["runs"] == 1
     measured = {(m["engine"], m["path"], m["players"]) for m in data["measurements"]}
+    for n in engine.NEUF_PLAYERS:
+        assert ("cardtable", "playout", n) in measured
     for n in engine.OUR_PLAYERS:
         assert ("cardtable", "checked", n) in measured
         assert ("cardtable", "unchecked", n) in measured
@@ -227,9 +235,13 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert data["open_spiel_measured"] is (pyspiel is not None)
     if pyspiel is not None:
         assert "ours / OpenSpiel" in printed
-        assert {(r["path"], r["players"]) for r in data["ratios"]} == {
-            (p, n) for p in ("checked", "unchecked", "playout") for n in engine.OPENSPIEL_PLAYERS
-        }
+        paths = ("checked", "unchecked", "playout")
+        assert {(r["game"], r["path"], r["players"]) for r in data["ratios"]} == {
+            (engine.KNOCKOUT_WHIST, p, n) for p in paths for n in engine.OPENSPIEL_PLAYERS
+        } | {(engine.NEUF, p, n) for p in paths for n in engine.NEUF_PLAYERS}
+        baselines = {(r["game"], r["players"]): r["baseline"] for r in data["ratios"]}
+        assert baselines[engine.NEUF, 3] == "oh_hell(13)"
+        assert baselines[engine.NEUF, 4] == "hearts"
 
 
 def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
@@ -237,7 +249,8 @@ def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
 ) -> None:
     """Without open-spiel the benchmark still measures our engine and says what it skipped."""
     monkeypatch.setattr(engine, "load_open_spiel", lambda players: None)
-    results = engine.measure(games=1, runs=1, players=(3,))
+    monkeypatch.setattr(engine, "load_open_spiel_for_neuf", lambda players: None)
+    results = engine.measure(games=1, runs=1, players=(3,), neuf_players=(3,))
     assert {m.engine for m in results} == {"cardtable"}
     text = engine.render(results, runs=1)
     assert "OpenSpiel was not measured" in text
@@ -264,3 +277,128 @@ def test_instruction_count_workload_plays_the_engine_benchmark_games(path: str) 
         else sum(_count_decisions_unchecked(3, s)[0] for s in SEEDS)
     )
     assert instructions.workload(path, 3, len(SEEDS)) == expected
+
+
+# Neuf -----------------------------------------------------------------------------------------
+
+
+def _neuf_unchecked(players: int, seed: int) -> tuple[int, str]:
+    """An independent random Neuf game with the benchmark's seeding and first dealer."""
+    state = cardtable.make("neuf", players=players, dealer=0).new_state(seed=seed)
+    rng = random.Random(seed)
+    count = 0
+    while state.to_move is not None:
+        state.apply_id(rng.choice(state.legal_action_ids()))
+        count += 1
+    return count, state.position()
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("path", ["checked", "unchecked", "playout"])
+def test_neuf6_benchmark_games_end_with_a_winner_and_count_every_decision(
+    players: int, path: str
+) -> None:
+    """NEUF-6 / NEUF-11.8: each Neuf benchmark game is played to its end (a winner, at most
+    25 or 17 deals); the decisions counted are the recorded actions, the record replays to
+    the same state, and the step paths play the same game as an independent loop."""
+    play = {
+        "checked": engine.play_checked,
+        "unchecked": engine.play_unchecked,
+        "playout": engine.play_playout,
+    }[path]
+    game = engine.neuf(players)
+    for seed in SEEDS:
+        played = play(game, seed)
+        state = played.state
+        assert state.is_over and state.to_move is None
+        result = state.result
+        assert result is not None and 1 <= len(result.winners) <= 2
+        assert len(state.view(None)["ledger"]) <= (25 if players == 3 else 17)
+        record = state.record()
+        assert played.decisions == len(record.actions) > 0 and played.chance == 0
+        assert cardtable.replay(record).position() == state.position()
+        if path != "playout":
+            assert (played.decisions, state.position()) == _neuf_unchecked(players, seed)
+
+
+@needs_pyspiel
+def test_neuf_baselines_are_oh_hell_with_13_tricks_and_hearts() -> None:
+    """3-player Neuf is set beside oh_hell with 13 tricks (one bid and 13 cards each: 42
+    decisions); 4-player Neuf beside hearts, which is 4-player only: 52 cards played, plus
+    3 cards passed by each player (12 decisions) unless the deal's pass direction is none.
+    Every chance node of both is uniform, so ``rng.choice`` samples them fairly."""
+    oh_hell = engine.load_open_spiel_for_neuf(3)
+    hearts = engine.load_open_spiel_for_neuf(4)
+    assert oh_hell is not None and hearts is not None
+    assert oh_hell.get_parameters()["num_tricks_fixed"] == 13
+    assert hearts.num_players() == 4 and str(hearts).startswith("hearts")
+    assert engine.baseline_name(engine.NEUF, 3) == "oh_hell(13)"
+    assert engine.baseline_name(engine.NEUF, 4) == "hearts"
+    hearts_counts = set()
+    for seed in range(6):
+        assert engine.play_open_spiel(oh_hell, seed).decisions == 3 + 3 * 13
+        played = engine.play_open_spiel(hearts, seed)
+        assert played.state.is_terminal()
+        history = played.state.full_history()
+        chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
+        assert played.chance == chance and played.decisions == len(history) - chance
+        hearts_counts.add(played.decisions)
+    assert hearts_counts <= {52, 64} and 64 in hearts_counts
+    for game in (oh_hell, hearts):
+        state = game.new_initial_state()
+        rng = random.Random(1)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                probabilities = [p for _, p in state.chance_outcomes()]
+                assert max(probabilities) - min(probabilities) < 1e-12
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+
+
+def test_neuf_ratios_use_their_own_baseline_not_knockout_whists() -> None:
+    """Neuf at 3 players is divided by oh_hell(13), even when oh_hell(7) was also measured
+    at 3 players for Knockout Whist; Neuf at 4 by hearts. Neuf has no target."""
+    neuf3 = engine.Measurement("cardtable", "checked", 3, 1, 100, 0, [1.0], engine.NEUF)
+    neuf4 = engine.Measurement("cardtable", "playout", 4, 1, 100, 0, [3.0], engine.NEUF)
+    kow3 = engine.Measurement("cardtable", "checked", 3, 1, 100, 0, [1.0])
+    oh7 = engine.Measurement("open_spiel", "python loop", 3, 1, 100, 0, [4.0], "oh_hell(7)")
+    oh13 = engine.Measurement("open_spiel", "python loop", 3, 1, 100, 0, [2.0], "oh_hell(13)")
+    hearts = engine.Measurement("open_spiel", "python loop", 4, 1, 50, 0, [1.0], "hearts")
+    found = engine.ratios([neuf3, neuf4, kow3, oh7, oh13, hearts])
+    assert set(found) == {
+        (engine.NEUF, "checked", 3),
+        (engine.NEUF, "playout", 4),
+        (engine.KNOCKOUT_WHIST, "checked", 3),
+    }
+    assert found[engine.NEUF, "checked", 3].median == pytest.approx(0.5)
+    assert found[engine.NEUF, "checked", 3].baseline == "oh_hell(13)"
+    assert found[engine.KNOCKOUT_WHIST, "checked", 3].median == pytest.approx(0.25)
+    # (3 s / 100) / (1 s / 50) = 1.5
+    assert found[engine.NEUF, "playout", 4].median == pytest.approx(1.5)
+    assert found[engine.NEUF, "playout", 4].target is None
+    assert found[engine.KNOCKOUT_WHIST, "checked", 3].target == engine.CHECKED_TARGET
+    lines = engine.verdicts(found)
+    assert any(line.startswith("neuf playout path, 4 players: 1.50x hearts") for line in lines)
+
+
+@needs_pyspiel
+def test_measure_with_neuf_measures_each_baseline() -> None:
+    """A tiny Neuf-only ``measure``: our three paths at 3 and 4 players, oh_hell(13) at 3
+    and hearts at 4, with the decisions of the very games the loops play."""
+    results = engine.measure(
+        games=1, runs=1, players=(), open_spiel_players=(), neuf_players=(3, 4)
+    )
+    got = {(m.engine, m.game, m.path, m.players) for m in results}
+    assert got == {
+        ("cardtable", engine.NEUF, p, n)
+        for p in ("checked", "unchecked", "playout")
+        for n in (3, 4)
+    } | {
+        ("open_spiel", "oh_hell(13)", "python loop", 3),
+        ("open_spiel", "hearts", "python loop", 4),
+    }
+    for m in results:
+        if m.engine == "cardtable" and m.path == "unchecked":
+            assert m.decisions == _neuf_unchecked(m.players, 0)[0]
+    assert len(engine.ratios(results)) == 6

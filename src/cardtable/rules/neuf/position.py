@@ -25,7 +25,7 @@ from cardtable.cards import Card, card_text
 from cardtable.errors import InvalidCardError, InvalidPositionError, InvalidScoreError
 from cardtable.rules.neuf.ledger import TRICKS, TRUMP_SEQUENCES, Ledger
 from cardtable.rules.neuf.state import EXCHANGING, OVER, PLAY, SPARE, NeufState, trump_index
-from cardtable.rules.tricks import CLOCKWISE, bits, trick_winner
+from cardtable.rules.tricks import CLOCKWISE, SUIT_MASKS, bits, trick_winner
 
 if TYPE_CHECKING:
     from cardtable.rules.neuf.game import Neuf
@@ -189,11 +189,7 @@ def parse_position(game: Neuf, text: str) -> NeufState:
     for trick in state.done:
         if len(trick) != n:
             raise _fail("done", fields["done"], f"a finished trick has {n} cards")
-        state.tricks_won[trick_winner(trick, state.trump)] += 1
-    for s, c in [p for t in [*state.done, state.trick] for p in t]:
-        if not hands[s] >> c & 1:
-            raise _fail("done", fields["done"], f"seat {s} does not hold {card_text(c)}")
-        hands[s] ^= 1 << c
+    _replay_tricks(state, hands, fields)
     state.hands = hands
     state.spare = spare
     state.led_suit = state.trick[0][1] // 13 if state.trick else -1
@@ -222,6 +218,36 @@ def parse_position(game: Neuf, text: str) -> NeufState:
         )
     state.to_move = _derive_turn(state, fields)
     return state
+
+
+def _replay_tricks(state: NeufState, hands: list[int], fields: dict[str, str]) -> None:
+    """Play ``done`` then ``trick`` from the hands after the exchange, as the rules allow
+    them: the dealer's left leads first and each winner next (NEUF-4.1, 4.4), clockwise,
+    every card held and following suit when it can (NEUF-4.2). Takes the played cards out of
+    ``hands`` and counts the tricks won."""
+    n = state.players
+    leader = (state.dealer + 1) % n
+    tricks = [("done", t) for t in state.done] + [("trick", state.trick)]
+    for number, (key, trick) in enumerate(tricks):
+        if trick and trick[0][0] != leader:
+            raise _fail(key, fields[key], f"seat {leader} leads this trick, not {trick[0][0]}")
+        led = trick[0][1] // 13 if trick else -1
+        for k, (seat, card) in enumerate(trick):
+            if seat != (leader + k) % n:
+                raise _fail(key, fields[key], "the cards of a trick go clockwise")
+            hand = hands[seat]
+            if not hand >> card & 1:
+                raise _fail(key, fields[key], f"seat {seat} does not hold {card_text(card)}")
+            if card // 13 != led and hand & SUIT_MASKS[led]:
+                raise _fail(key, fields[key], f"seat {seat} revokes with {card_text(card)}")
+            hands[seat] = hand ^ 1 << card
+        if key == "done":
+            leader = trick_winner(trick, state.trump)
+            state.tricks_won[leader] += 1
+            crossed = state.game.options["tie_avoidance"] and state._crosses(leader)
+            if crossed and (number != len(state.done) - 1 or state.phase != OVER):
+                # NEUF-8.3: a crossing ends the game at once; nothing follows it.
+                raise _fail(key, fields[key], f"seat {leader} had already won (NEUF-8.3)")
 
 
 def _derive_turn(state: NeufState, fields: dict[str, str]) -> int | None:
