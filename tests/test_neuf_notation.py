@@ -18,6 +18,7 @@ from cardtable import (
     Record,
 )
 from cardtable.core import Game, State
+from cardtable.rules.neuf import NeufState
 
 SUITS = "CDHS"
 RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -344,6 +345,7 @@ def test_neuf_position_refuses_play_after_a_house_rule_win() -> None:
     game = cardtable.make("neuf", players=3, dealer=0, tie_avoidance=True)
     for seed in range(200):
         state = game.new_state(seed=seed)
+        assert isinstance(state, NeufState)
         state.playout(random.Random(seed))
         if not state.ledger.is_over:  # ended by the house rule, mid-deal
             break
