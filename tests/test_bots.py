@@ -110,7 +110,7 @@ def test_make_bot_names_and_the_easy_level() -> None:
         ("grandmaster", GAME, "unknown bot 'grandmaster'"),
         ("medium", GAME, "not available yet"),
         ("hard", GAME, "not available yet"),
-        ("heuristic", "neuf", "no heuristic bot for 'neuf'"),
+        ("heuristic", "kryt-navalivat", "no heuristic bot for 'kryt-navalivat'"),
     ],
 )
 def test_make_bot_rejects_unknown_names_clearly(name: str, game: str, words: str) -> None:

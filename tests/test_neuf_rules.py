@@ -685,3 +685,28 @@ def test_neuf_1_1_bad_options_are_refused(options: dict[str, Any]) -> None:
     booleans; unknown options are refused. Each is an InvalidOptionError."""
     with pytest.raises(InvalidOptionError):
         neuf(**options)
+
+
+def test_neuf_9_a_redeal_keeps_the_voids_play_has_shown() -> None:
+    """NEUF-4.2 / NEUF-9: a seat that did not follow the suit led has none of it, which
+    every player saw; re-dealing the hidden cards must respect that, or the re-dealt state
+    could not have been reached (and its position would not read back)."""
+    game = cardtable.make("neuf", players=3, dealer=0)
+    checked = 0
+    for seed in range(60):
+        state = game.new_state(seed=seed)
+        assert isinstance(state, NeufState)
+        rng = random.Random(seed)
+        while state.to_move is not None and state.deal_number == 1:
+            voids = state.voids()
+            if any(voids) and state.phase == "play":
+                for observer in (None, 0, 1, 2):
+                    other = state.resample_hidden(observer, rng)
+                    for s in range(3):
+                        assert other.hands[s] & voids[s] == 0, (seed, s)
+                    assert game.state_from_position(other.position()).position() == (
+                        other.position()
+                    )
+                checked += 1
+            state.apply_id(rng.choice(state.legal_action_ids()))
+    assert checked > 100

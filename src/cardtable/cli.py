@@ -1,6 +1,7 @@
 """The ``cardtable`` command: play a game in the terminal against bots, or replay a record.
 
     cardtable play knockout-whist --players 4 --seed 7 --record game.json
+    cardtable play neuf --trump-sequence SHDC-NT --tie-avoidance
     cardtable replay game.json --step
 
 Bad input (an unknown game, an option out of range, a truncated record) ends with a
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -20,6 +21,7 @@ import cardtable
 from cardtable.bots import BOT_NAMES, make_bot
 from cardtable.core import Game, State
 from cardtable.errors import CardtableError
+from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.terminal import screen_for
 from cardtable.terminal.session import PlaySession, replay_record, save_record
 
@@ -28,6 +30,13 @@ __all__ = ["app"]
 USAGE_ERROR = 2  # the exit status Click gives to bad usage; bad options and names use it too
 DATA_ERROR = 1
 INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C
+
+# Options that belong to one game, with that game's name: refused for any other game.
+VARIANT_GAMES = {
+    "trump_sequence": "neuf",
+    "dealer_exchanges_first": "neuf",
+    "tie_avoidance": "neuf",
+}
 
 GAME_HELP = "The game: " + ", ".join(sorted(cardtable.GAMES)) + "."
 
@@ -52,12 +61,20 @@ def _fail(message: str, status: int) -> NoReturn:
     raise typer.Exit(status)
 
 
-def _make_game(name: str, players: int | None, dealer: int | None) -> Game:
-    options: dict[str, int] = {}
+def _make_game(
+    name: str, players: int | None, dealer: int | None, variants: dict[str, tuple[str, Any]]
+) -> Game:
+    """The game to play; ``variants`` maps each game-specific option given to its flag."""
+    options: dict[str, Any] = {}
     if players is not None:
         options["players"] = players
     if dealer is not None:
         options["dealer"] = dealer
+    for option, (flag, value) in variants.items():
+        owner = VARIANT_GAMES[option]
+        if name in cardtable.GAMES and name != owner:
+            _fail(f"{flag} is an option of {owner}; {name} has no such option", USAGE_ERROR)
+        options[option] = value
     try:
         game = cardtable.make(name, **options)
         screen_for(game.name)
@@ -95,9 +112,33 @@ def play(
     bot: Annotated[
         str, typer.Option(help="The bots you play against: " + ", ".join(BOT_NAMES) + ".")
     ] = "heuristic",
+    trump_sequence: Annotated[
+        str | None,
+        typer.Option(
+            "--trump-sequence",
+            help="Neuf: the trump cycle, one of " + ", ".join(TRUMP_SEQUENCES) + ".",
+        ),
+    ] = None,
+    dealer_exchanges_first: Annotated[
+        bool,
+        typer.Option("--dealer-exchanges-first", help="Neuf, 3 players: the dealer decides first."),
+    ] = False,
+    tie_avoidance: Annotated[
+        bool,
+        typer.Option(
+            "--tie-avoidance", help="Neuf, 3 players: the first to cross zero wins at once."
+        ),
+    ] = False,
 ) -> None:
     """Play a game at seat 0 against bots."""
-    table = _make_game(game, players, dealer)
+    variants: dict[str, tuple[str, Any]] = {}
+    if trump_sequence is not None:
+        variants["trump_sequence"] = ("--trump-sequence", trump_sequence)
+    if dealer_exchanges_first:
+        variants["dealer_exchanges_first"] = ("--dealer-exchanges-first", True)
+    if tie_avoidance:
+        variants["tie_avoidance"] = ("--tie-avoidance", True)
+    table = _make_game(game, players, dealer, variants)
     try:
         bots = {s: make_bot(bot, table.name) for s in range(1, table.num_players)}
     except CardtableError as exc:

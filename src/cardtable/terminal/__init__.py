@@ -61,4 +61,8 @@ def screen_for(game_name: str) -> GameScreen:
         from cardtable.terminal.knockout_whist import KnockoutWhistScreen
 
         return KnockoutWhistScreen()
+    if game_name == "neuf":
+        from cardtable.terminal.neuf import NeufScreen
+
+        return NeufScreen()
     raise UnknownGameError(f"there is no terminal table for {game_name!r} yet")

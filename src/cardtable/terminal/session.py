@@ -28,6 +28,7 @@ __all__ = ["PlaySession", "play_names", "read_entry", "replay_record", "save_rec
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "table"})
+DEFAULT_HINT = "Enter a number, an action (play 7D, 7d, knock, trump h), 'help' or 'quit'."
 
 
 def play_names(players: int, you: int = 0) -> list[str]:
@@ -125,10 +126,9 @@ class PlaySession:
         self.console.print()
         self.console.print(self.screen.table(state.view(self.you), self.names))
         self._menu(legal)
-        self.console.print(
-            "Enter a number, an action (play 7D, 7d, knock, trump h), 'help' or 'quit'.",
-            style="dim",
-        )
+        # A screen may word the hint with its own actions; the default names Knockout Whist's.
+        hint = getattr(self.screen, "hint", DEFAULT_HINT)
+        self.console.print(hint, style="dim")
         while True:
             text = self._read("Your move: ")
             if text is None:

@@ -442,31 +442,66 @@ class NeufState(State):
 
         return format_position(self)
 
+    def voids(self) -> list[int]:
+        """Per seat, a mask of the suits it has shown it lacks this deal (NEUF-4.2): those it
+        did not follow when they were led."""
+        shown = [0] * self.players
+        for trick in [*self.done, self.trick]:
+            if trick:
+                led = trick[0][1] // 13
+                for s, c in trick[1:]:
+                    if c // 13 != led:
+                        shown[s] |= SUIT_MASKS[led]
+        return shown
+
     def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         """Re-deal what ``seat`` cannot know: other seats' current cards and the spare,
-        less the cards of any hand ``seat`` has held (it knows where those went)."""
+        less the cards of any hand ``seat`` has held (it knows where those went), giving no
+        seat a card of a suit it has shown it lacks. If random dealing fails to meet those
+        constraints a few times over, the cards stay where they are."""
         other = self.copy()
         known = 0
         if seat is not None:
             for held in self.held_hands(seat):
                 known |= held
         places = [s for s in range(self.players) if s != seat]
+        voids = self.voids()
         masks = [self.hands[s] for s in places] + [self.spare]
+        barred = [voids[s] for s in places] + [0]
         pool = [c for m in masks for c in bits(m & ~known)]
-        rng.shuffle(pool)
-        new_masks = []
-        pos = 0
-        for mask in masks:
-            size = (mask & ~known).bit_count()
-            new_masks.append((mask & known) | sum(BIT[c] for c in pool[pos : pos + size]))
-            pos += size
-        for s, mask in zip(places, new_masks, strict=False):
+        sizes = [(m & ~known).bit_count() for m in masks]
+        for _ in range(20):
+            dealt = _deal_with_voids(pool, sizes, barred, rng)
+            if dealt is not None:
+                masks = [(m & known) | d for m, d in zip(masks, dealt, strict=True)]
+                break
+        for s, mask in zip(places, masks, strict=False):
             other.hands[s] = mask
-        other.spare = new_masks[-1]
+        other.spare = masks[-1]
         other.piles = _piles_consistent_with(other)
         other.stacked_decks = []
         other.seed = rng.getrandbits(63)
         return other
+
+
+def _deal_with_voids(
+    pool: list[int], sizes: list[int], barred: list[int], rng: random.Random
+) -> list[int] | None:
+    """``pool`` dealt at random into places of the given sizes, no place getting a card in
+    its ``barred`` mask; the most constrained cards go first. ``None`` on a dead end."""
+    cards = pool[:]
+    rng.shuffle(cards)
+    cards.sort(key=lambda c: sum(1 for b in barred if b >> c & 1), reverse=True)
+    room = sizes[:]
+    dealt = [0] * len(sizes)
+    for card in cards:
+        open_places = [i for i, r in enumerate(room) if r and not barred[i] >> card & 1]
+        if not open_places:
+            return None
+        place = rng.choices(open_places, weights=[room[i] for i in open_places])[0]
+        dealt[place] |= 1 << card
+        room[place] -= 1
+    return dealt
 
 
 def _piles_consistent_with(state: NeufState) -> list[int]:
