@@ -18,13 +18,18 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
 from cardtable.cards import Card, Suit
+from cardtable.chance import draw
 from cardtable.errors import (
     GameOverError,
     IllegalActionError,
     InvalidActionError,
+    InvalidCardError,
+    InvalidDeckError,
+    InvalidPositionError,
     InvalidRecordError,
     OutOfTurnError,
 )
+from cardtable.options import read_deck
 
 __all__ = ["RECORD_VERSION", "Action", "Game", "Record", "Result", "State", "View"]
 
@@ -220,20 +225,47 @@ class Game(ABC):
 
     # States -------------------------------------------------------------------------------
 
-    @abstractmethod
     def new_state(
         self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
     ) -> State:
         """A new game. ``decks`` stacks the first hands' decks (index 0 dealt first);
         after them the seeded generator shuffles. Without a seed a fresh one is drawn."""
+        if seed is None:
+            seed = self.fresh_seed()
+        stacked = [read_deck(deck, f"deck {i}") for i, deck in enumerate(decks or [])]
+        return self.begin(seed, self.resolved_dealer(seed), stacked, [])
+
+    def resolved_dealer(self, seed: int) -> int:
+        """The first dealer: the ``dealer`` option, else one drawn from the seed."""
+        dealer = self.options.get("dealer")
+        return draw(seed, "dealer", self.num_players) if dealer is None else int(dealer)
+
+    @abstractmethod
+    def begin(
+        self, seed: int, dealer: int, decks: list[list[int]], reshuffles: list[list[int]]
+    ) -> State:
+        """The state after the first deal, with the chance events given (as card indices)
+        stacked for the deals and shuffles to come; the seed deals after them."""
 
     @abstractmethod
     def state_from_position(self, text: str) -> State:
         """Rebuild a state from :meth:`State.position` text."""
 
-    @abstractmethod
     def _replay_state(self, record: Record) -> State:
         """The state a record starts from, with its chance events stacked."""
+        try:
+            decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
+            reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
+        except (InvalidDeckError, InvalidCardError) as exc:
+            raise InvalidRecordError(f"record chance events: {exc}") from exc
+        if record.start is None:
+            return self.begin(record.seed, self.resolved_dealer(record.seed), decks, reshuffles)
+        try:
+            state = self.state_from_position(record.start)
+        except InvalidPositionError as exc:
+            raise InvalidRecordError(f"record start is not a position: {exc}") from exc
+        state.stack(decks, reshuffles)
+        return state
 
     def replay(self, record: Record) -> State:
         """Rebuild the state a record describes, checking every action."""
@@ -247,9 +279,7 @@ class Game(ABC):
                 ) from exc
         return state
 
-    def check_transition(  # noqa: B027 - a hook: games without invariants keep it empty
-        self, before: State, number: int, after: State
-    ) -> None:
+    def check_transition(self, before: State, number: int, after: State) -> None:  # noqa: B027
         """Assert the game's invariants (SPEC's invariant lists) across one action.
 
         ``cardtable.testing`` calls it after every action of its random games; it raises
@@ -294,6 +324,11 @@ class State(ABC):
     @abstractmethod
     def result(self) -> Result | None:
         """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def stack(self, decks: list[list[int]], reshuffles: list[list[int]]) -> None:
+        """Stack chance events (card indices) for the deals and shuffles to come, as a
+        record holds them; :class:`InvalidRecordError` for kinds the game has not."""
 
     @abstractmethod
     def copy(self) -> Self:

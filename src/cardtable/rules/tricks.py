@@ -17,6 +17,8 @@ __all__ = [
     "SUIT_MASKS",
     "bits",
     "cards_text",
+    "follows",
+    "playable",
     "trick_winner",
 ]
 
@@ -39,6 +41,20 @@ _C, _D, _H, _S = SLICES
 def bits(mask: int) -> list[int]:
     """The card indices in ``mask``, ascending."""
     return [*_C[mask & 0x1FFF], *_D[mask >> 13 & 0x1FFF], *_H[mask >> 26 & 0x1FFF], *_S[mask >> 39]]
+
+
+def playable(hand: int, led: int) -> list[int]:
+    """The cards of ``hand`` that may be played to a trick whose led suit is ``led`` (-1
+    when leading): the led suit when the hand holds it, else anything (KOW-4.2, NEUF-4.2)."""
+    if led >= 0 and hand & SUIT_MASKS[led]:
+        return list(SLICES[led][hand >> 13 * led & 0x1FFF])
+    return bits(hand)
+
+
+def follows(hand: int, led: int, card: int) -> bool:
+    """Whether ``card``, held in ``hand``, may be played when ``led`` was led (see
+    :func:`playable`)."""
+    return led < 0 or card // 13 == led or not hand & SUIT_MASKS[led]
 
 
 def cards_text(mask: int) -> list[str]:

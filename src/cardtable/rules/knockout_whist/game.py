@@ -6,17 +6,12 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from cardtable.cards import Card, Suit
-from cardtable.chance import draw
-from cardtable.core import Action, Game, Record, State
+from cardtable.core import Action, Game, State
 from cardtable.errors import (
     InvalidActionError,
-    InvalidCardError,
-    InvalidDeckError,
     InvalidOptionError,
-    InvalidPositionError,
-    InvalidRecordError,
 )
-from cardtable.options import check_options, read_deck
+from cardtable.options import check_options
 from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 
 
@@ -61,20 +56,18 @@ class KnockoutWhist(Game):
             "'trump <C/D/H/S>' or 'knock'"
         )
 
-    def resolved_dealer(self, seed: int) -> int:
-        dealer = self.options["dealer"]
-        if dealer is None:
-            return draw(seed, "dealer", self.num_players)
-        return int(dealer)
-
     def new_state(
         self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
     ) -> KnockoutWhistState:
-        if seed is None:
-            seed = self.fresh_seed()
-        stacked = [read_deck(deck, f"deck {i}") for i, deck in enumerate(decks or [])]
+        state = super().new_state(seed, decks)
+        assert isinstance(state, KnockoutWhistState)  # narrows the type for callers
+        return state
+
+    def begin(
+        self, seed: int, dealer: int, decks: list[list[int]], reshuffles: list[list[int]]
+    ) -> KnockoutWhistState:
         return KnockoutWhistState.begin(
-            self, seed=seed, dealer=self.resolved_dealer(seed), decks=stacked
+            self, seed=seed, dealer=dealer, decks=decks, reshuffles=reshuffles
         )
 
     def state_from_position(self, text: str) -> KnockoutWhistState:
@@ -87,25 +80,3 @@ class KnockoutWhist(Game):
 
         assert isinstance(before, KnockoutWhistState) and isinstance(after, KnockoutWhistState)
         check_transition(before, number, after)
-
-    def _replay_state(self, record: Record) -> KnockoutWhistState:
-        try:
-            decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
-            reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
-        except (InvalidDeckError, InvalidCardError) as exc:
-            raise InvalidRecordError(f"record chance events: {exc}") from exc
-        if record.start is not None:
-            try:
-                state = self.state_from_position(record.start)
-            except InvalidPositionError as exc:
-                raise InvalidRecordError(f"record start is not a position: {exc}") from exc
-            state.stacked_decks = decks
-            state.stacked_reshuffles = reshuffles
-            return state
-        return KnockoutWhistState.begin(
-            self,
-            seed=record.seed,
-            dealer=self.resolved_dealer(record.seed),
-            decks=decks,
-            reshuffles=reshuffles,
-        )

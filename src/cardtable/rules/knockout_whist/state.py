@@ -27,8 +27,9 @@ from cardtable.rules.tricks import (
     CLOCKWISE,
     PACK,
     SLICES,
-    SUIT_MASKS,
     bits,
+    follows,
+    playable,
     trick_winner,
 )
 
@@ -164,6 +165,10 @@ class KnockoutWhistState(State):
         state.first_dealer = dealer
         state._deal(tied=None)
         return state
+
+    def stack(self, decks: list[list[int]], reshuffles: list[list[int]]) -> None:
+        self.stacked_decks = [list(d) for d in decks]
+        self.stacked_reshuffles = [list(r) for r in reshuffles]
 
     def copy(self) -> Self:
         other = self.__class__.__new__(self.__class__)
@@ -409,10 +414,7 @@ class KnockoutWhistState(State):
         if self.status[p] == DOG:
             # KOW-6.3: play the one card or knock, but never knock on the last trick (W-3).
             return [hand.bit_length() - 1] if self.last_trick else [hand.bit_length() - 1, KNOCK]
-        led = self.led_suit
-        if led >= 0 and hand & SUIT_MASKS[led]:
-            return list(SLICES[led][hand >> 13 * led & 0x1FFF])
-        return bits(hand)
+        return playable(hand, self.led_suit)
 
     def playout(self, rng: random.Random) -> None:
         """Random legal actions to the end of the game, drawn as :meth:`State.playout`
@@ -455,8 +457,7 @@ class KnockoutWhistState(State):
         if not hand >> number & 1:
             return False
         # A dog's single card always satisfies follow-suit (KOW-6.3).
-        led = self.led_suit
-        return led < 0 or number // 13 == led or not hand & SUIT_MASKS[led]
+        return follows(hand, self.led_suit, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move

@@ -6,16 +6,13 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from cardtable.cards import Card
-from cardtable.chance import draw
-from cardtable.core import Action, Game, Record, State
+from cardtable.core import Action, Game, State
 from cardtable.errors import (
     InvalidActionError,
-    InvalidDeckError,
     InvalidOptionError,
-    InvalidPositionError,
     InvalidRecordError,
 )
-from cardtable.options import check_options, read_deck
+from cardtable.options import check_options
 from cardtable.rules.neuf.ledger import sequence
 from cardtable.rules.neuf.state import ACTIONS, EXCHANGE, KEEP, NeufState
 
@@ -77,17 +74,19 @@ class Neuf(Game):
             f"invalid neuf action {text!r}: expected 'exchange', 'keep' or 'play <card>'"
         )
 
-    def resolved_dealer(self, seed: int) -> int:
-        dealer = self.options["dealer"]
-        return draw(seed, "dealer", self.num_players) if dealer is None else int(dealer)
-
     def new_state(
         self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
     ) -> NeufState:
-        if seed is None:
-            seed = self.fresh_seed()
-        stacked = [read_deck(deck, f"deck {i}") for i, deck in enumerate(decks or [])]
-        return NeufState.begin(self, seed=seed, dealer=self.resolved_dealer(seed), decks=stacked)
+        state = super().new_state(seed, decks)
+        assert isinstance(state, NeufState)  # narrows the type for callers
+        return state
+
+    def begin(
+        self, seed: int, dealer: int, decks: list[list[int]], reshuffles: list[list[int]]
+    ) -> NeufState:
+        if reshuffles:
+            raise InvalidRecordError("neuf shuffles only whole decks: a record has no reshuffles")
+        return NeufState.begin(self, seed=seed, dealer=dealer, decks=decks)
 
     def state_from_position(self, text: str) -> NeufState:
         from cardtable.rules.neuf.position import parse_position
@@ -99,21 +98,3 @@ class Neuf(Game):
 
         assert isinstance(before, NeufState) and isinstance(after, NeufState)
         check_transition(before, number, after)
-
-    def _replay_state(self, record: Record) -> NeufState:
-        try:
-            decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
-        except InvalidDeckError as exc:
-            raise InvalidRecordError(f"record chance events: {exc}") from exc
-        if record.reshuffles:
-            raise InvalidRecordError("a neuf record has no reshuffles")
-        if record.start is not None:
-            try:
-                state = self.state_from_position(record.start)
-            except InvalidPositionError as exc:
-                raise InvalidRecordError(f"record start is not a position: {exc}") from exc
-            state.stacked_decks = decks
-            return state
-        return NeufState.begin(
-            self, seed=record.seed, dealer=self.resolved_dealer(record.seed), decks=decks
-        )

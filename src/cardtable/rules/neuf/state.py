@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Self
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
 from cardtable.core import Action, Record, Result, State, View
+from cardtable.errors import InvalidRecordError
 from cardtable.rules.neuf.ledger import NO_TRUMP, TRICKS, Ledger, quota, trump_of
 from cardtable.rules.tricks import (
     BIT,
@@ -29,6 +30,8 @@ from cardtable.rules.tricks import (
     SUIT_MASKS,
     bits,
     cards_text,
+    follows,
+    playable,
     trick_winner,
 )
 
@@ -120,6 +123,11 @@ class NeufState(State):
         state.previous = None
         state._deal()
         return state
+
+    def stack(self, decks: list[list[int]], reshuffles: list[list[int]]) -> None:
+        if reshuffles:
+            raise InvalidRecordError("neuf shuffles only whole decks: a record has no reshuffles")
+        self.stacked_decks = [list(d) for d in decks]
 
     def copy(self) -> Self:
         other = self.__class__.__new__(self.__class__)
@@ -243,10 +251,7 @@ class NeufState(State):
         if self.phase == EXCHANGING:
             return _DECISIONS[:]
         hand = self.hands[p]
-        led = self.led_suit
-        if led >= 0 and hand & SUIT_MASKS[led]:
-            return list(SLICES[led][hand >> 13 * led & 0x1FFF])
-        return bits(hand)
+        return playable(hand, self.led_suit)
 
     def legal_actions(self) -> list[Action]:
         return list(map(ACTIONS.__getitem__, self.legal_action_ids()))
@@ -262,8 +267,7 @@ class NeufState(State):
         hand = self.hands[p]
         if not hand >> number & 1:
             return False
-        led = self.led_suit
-        return led < 0 or number // 13 == led or not hand & SUIT_MASKS[led]
+        return follows(hand, self.led_suit, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move
