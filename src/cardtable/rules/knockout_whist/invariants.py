@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.cards import card_text
+from cardtable.rules.checks import FULL_DECK, SUIT_MASKS, broken, cards_of
 from cardtable.rules.knockout_whist.state import (
     ACTIVE,
     DOG,
@@ -33,24 +34,8 @@ from cardtable.rules.knockout_whist.state import (
 __all__ = ["check_state", "check_transition"]
 
 _STATUS = {ACTIVE: "ACTIVE", DOG: "DOG", OUT: "OUT"}
-_FULL_DECK = (1 << 52) - 1
-_SUIT_MASKS = tuple(0x1FFF << (13 * suit) for suit in range(4))
 
 Plays = Sequence[tuple[int, int]]
-
-
-def _broken(rule: str, message: str) -> AssertionError:
-    return AssertionError(f"{rule}: {message}")
-
-
-def _cards(mask: int) -> list[int]:
-    """The cards of a bitmask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _cards_twice(cards: Sequence[int]) -> int:
@@ -70,7 +55,7 @@ def _winner(plays: Plays, trump: int) -> int:
     suit led. A card's index grows with its rank inside a suit."""
     cards = [(card, seat) for seat, card in plays if card != KNOCKED]
     if not cards:
-        raise _broken("KOW-4.5", f"trick {_plays_text(plays)} holds no card")
+        raise broken("KOW-4.5", f"trick {_plays_text(plays)} holds no card")
     trumps = [cs for cs in cards if cs[0] // 13 == trump]
     if trumps:
         return max(trumps)[1]
@@ -117,7 +102,7 @@ def _replay_hand(state: KnockoutWhistState, verified: int) -> _Hand:
         if j >= verified:
             order = _clockwise_from(lead_from, [s for s in range(n) if holding[s]], n)
             if [s for s, _ in trick] != order:
-                raise _broken(
+                raise broken(
                     "KOW-11.9",
                     f"hand {state.hand_no} trick {j + 1} {_plays_text(trick)} should be played "
                     f"by {order} in that order (KOW-4.1, KOW-4.4, KOW-6.4)",
@@ -131,7 +116,7 @@ def _replay_hand(state: KnockoutWhistState, verified: int) -> _Hand:
                 holding[s] &= ~(1 << c)
     _check_plays(state, len(state.done), state.trick, holding, dealt, over)
     if not over and len(state.done) >= size:
-        raise _broken("KOW-11.3", f"hand {state.hand_no} has {len(state.done)} tricks, not {size}")
+        raise broken("KOW-11.3", f"hand {state.hand_no} has {len(state.done)} tricks, not {size}")
     return _Hand(holding, lead_from, won)
 
 
@@ -149,15 +134,15 @@ def _check_plays(
     for s, c in trick:
         if c == KNOCKED:
             if j == size - 1:
-                raise _broken("W-3", f"seat {s} knocked on the last trick of hand {state.hand_no}")
+                raise broken("W-3", f"seat {s} knocked on the last trick of hand {state.hand_no}")
             if dealt[s] != 1 or (not over and state.status[s] != DOG):
-                raise _broken("KOW-6.3", f"seat {s} knocked but is not on a dog's life")
+                raise broken("KOW-6.3", f"seat {s} knocked but is not on a dog's life")
             continue
         if led < 0:
             led = c // 13
-        elif c // 13 != led and holding[s] & _SUIT_MASKS[led]:
-            could = _cards(holding[s] & _SUIT_MASKS[led])
-            raise _broken(
+        elif c // 13 != led and holding[s] & SUIT_MASKS[led]:
+            could = cards_of(holding[s] & SUIT_MASKS[led])
+            raise broken(
                 "KOW-11.4",
                 f"seat {s} played {card_text(c)} to trick {j + 1} of hand {state.hand_no} "
                 f"holding {_names(could)} of the suit led (KOW-4.2)",
@@ -165,7 +150,7 @@ def _check_plays(
         if over or state.status[s] == ACTIVE:
             active_card = True
     if j < len(state.done) and not over and not active_card:
-        raise _broken("KOW-4.5", f"trick {_plays_text(trick)} holds no ACTIVE player's card")
+        raise broken("KOW-4.5", f"trick {_plays_text(trick)} holds no ACTIVE player's card")
 
 
 def _expected_turn_and_legal(
@@ -181,16 +166,16 @@ def _expected_turn_and_legal(
     order = _clockwise_from(hand.lead_from, [s for s in range(n) if hand.holding[s]], n)
     acted = [s for s, _ in state.trick]
     if acted != order[: len(acted)]:
-        raise _broken(
+        raise broken(
             "KOW-11.9",
             f"trick so far {_plays_text(state.trick)} is not in turn: the seats holding "
             f"cards, clockwise from the lead candidate, are {order} (KOW-4.1, KOW-4.4, "
             "KOW-6.4)",
         )
     if len(acted) == len(order):
-        raise _broken("KOW-10", "every card holder has acted but the trick was not taken")
+        raise broken("KOW-10", "every card holder has acted but the trick was not taken")
     mover = order[len(acted)]
-    cards = _cards(state.hands[mover])
+    cards = cards_of(state.hands[mover])
     if state.status[mover] == DOG:
         last_trick = len(state.done) == size - 1
         return mover, cards if last_trick else [*cards, KNOCK]
@@ -209,14 +194,14 @@ def _check_state(state: KnockoutWhistState, verified: int) -> None:
     n = state.players
     k = state.hand_no
     if n != state.game.num_players or not 2 <= n <= 7:
-        raise _broken("KOW-1.1", f"{n} players in a game made for {state.game.num_players}")
+        raise broken("KOW-1.1", f"{n} players in a game made for {state.game.num_players}")
     for name in ("status", "hands", "tricks_won", "dealt_in"):
         if len(getattr(state, name)) != n:
-            raise _broken("KOW-2.1", f"{name} has {len(getattr(state, name))} entries, not {n}")
+            raise broken("KOW-2.1", f"{name} has {len(getattr(state, name))} entries, not {n}")
     if not 1 <= k <= HANDS:
-        raise _broken("KOW-11.8", f"hand {k} is outside 1-{HANDS}")
+        raise broken("KOW-11.8", f"hand {k} is outside 1-{HANDS}")
     if state.phase not in (TRUMP, PLAY, OVER):
-        raise _broken("KOW-10", f"unknown phase {state.phase!r}")
+        raise broken("KOW-10", f"unknown phase {state.phase!r}")
     size = HANDS + 1 - k
     over = state.phase == OVER
 
@@ -247,30 +232,30 @@ def _check_state(state: KnockoutWhistState, verified: int) -> None:
     twice |= seen & stock
     seen |= stock
     if twice:
-        raise _broken(
-            "KOW-11.1", f"{_names(_cards(twice))} found twice among hands, tricks, stock, turned"
+        raise broken(
+            "KOW-11.1", f"{_names(cards_of(twice))} found twice among hands, tricks, stock, turned"
         )
     cut = 0
     for round_ in state.cuts:
         for _, c in round_:
             cut |= 1 << c
     if cut & dealt_or_turned:
-        raise _broken("KOW-11.1", f"cut cards {_names(_cards(cut & dealt_or_turned))} in play")
+        raise broken("KOW-11.1", f"cut cards {_names(cards_of(cut & dealt_or_turned))} in play")
     if state.reshuffles_drawn == 0 and cut & seen:
-        raise _broken("KOW-11.1", "a cut card is back in the remainder without a reshuffle")
-    if seen | cut != _FULL_DECK:
-        raise _broken("KOW-11.1", f"{_names(_cards(_FULL_DECK & ~(seen | cut)))} missing")
+        raise broken("KOW-11.1", "a cut card is back in the remainder without a reshuffle")
+    if seen | cut != FULL_DECK:
+        raise broken("KOW-11.1", f"{_names(cards_of(FULL_DECK & ~(seen | cut)))} missing")
 
     # KOW-11.2: holdings plus cards played this hand are the share of KOW-2.2.
     if over:
         if held:
-            raise _broken("KOW-11.1", f"the game is over but {_names(_cards(held))} were unplayed")
+            raise broken("KOW-11.1", f"the game is over but {_names(cards_of(held))} were unplayed")
     else:
         for s in range(n):
             have = state.hands[s].bit_count() + per_seat_played[s]
             want = _share(state.status[s], size)
             if have != want:
-                raise _broken(
+                raise broken(
                     "KOW-11.2",
                     f"seat {s} ({_STATUS[state.status[s]]}) was dealt {have} cards in hand {k}, "
                     f"not {want}",
@@ -280,67 +265,67 @@ def _check_state(state: KnockoutWhistState, verified: int) -> None:
     out_seats = {s for s in range(n) if state.status[s] == OUT}
     listed = [s for s, _ in state.eliminated]
     if len(set(listed)) != len(listed) or set(listed) != out_seats:
-        raise _broken(
+        raise broken(
             "KOW-11.5", f"OUT seats {sorted(out_seats)} but elimination list {state.eliminated}"
         )
     if any(h > k or h < 1 for _, h in state.eliminated):
-        raise _broken("KOW-11.5", f"elimination list {state.eliminated} names a future hand")
+        raise broken("KOW-11.5", f"elimination list {state.eliminated} names a future hand")
     if DOG in state.status and not state.dog_used:
-        raise _broken("KOW-11.6", "a player is on a dog's life that was never awarded")
+        raise broken("KOW-11.6", "a player is on a dog's life that was never awarded")
     in_hand = [state.status[s] != OUT or (s, k) in state.eliminated for s in range(n)]
     if list(state.dealt_in) != in_hand:
-        raise _broken("KOW-5.4", f"seats dealt in {state.dealt_in}, expected {in_hand}")
+        raise broken("KOW-5.4", f"seats dealt in {state.dealt_in}, expected {in_hand}")
     if k == 1 and not over and state.status != [ACTIVE] * n:
-        raise _broken("KOW-2.1", f"statuses {[_STATUS[s] for s in state.status]} in hand 1")
+        raise broken("KOW-2.1", f"statuses {[_STATUS[s] for s in state.status]} in hand 1")
     alive = n - len(out_seats)
     if over and alive != 1:
-        raise _broken("KOW-11.8", f"the game is over with {alive} players not OUT")
+        raise broken("KOW-11.8", f"the game is over with {alive} players not OUT")
     if not over and alive < 2:
-        raise _broken("KOW-5.2", f"only {alive} player is left but the game goes on")
+        raise broken("KOW-5.2", f"only {alive} player is left but the game goes on")
 
     # Trumps, the turned card and the chooser (KOW-3, KOW-11.7).
     if k == 1:
         if state.turned is None or state.trump != state.turned // 13:
-            raise _broken("KOW-11.7", "hand 1's trump is the turned card's suit (KOW-3.1)")
+            raise broken("KOW-11.7", "hand 1's trump is the turned card's suit (KOW-3.1)")
         if state.chooser is not None or state.cuts or state.phase == TRUMP:
-            raise _broken("KOW-3.1", "hand 1 has no chooser, cut or trump choice")
+            raise broken("KOW-3.1", "hand 1 has no chooser, cut or trump choice")
         if len(state.used_decks) == 1 and state.decks_drawn == 1:
             top = state.used_decks[0][size * n]
             if state.turned != top:
-                raise _broken(
+                raise broken(
                     "KOW-3.1", f"turned {card_text(state.turned)}, but the top is {card_text(top)}"
                 )
     else:
         if state.turned is not None:
-            raise _broken("KOW-3.2", f"hand {k} has a turned card")
+            raise broken("KOW-3.2", f"hand {k} has a turned card")
         if state.chooser is None or (not over and state.status[state.chooser] == OUT):
-            raise _broken("KOW-5.3", f"hand {k} needs a chooser still in the game")
+            raise broken("KOW-5.3", f"hand {k} needs a chooser still in the game")
         if (state.phase == TRUMP) != (state.trump is None):
-            raise _broken("KOW-3.3", f"phase {state.phase} with trump {state.trump}")
+            raise broken("KOW-3.3", f"phase {state.phase} with trump {state.trump}")
         if state.phase == TRUMP and (state.done or state.trick):
-            raise _broken("KOW-3.3", "trumps are named before the first lead")
+            raise broken("KOW-3.3", "trumps are named before the first lead")
 
     # Tricks and their winners (KOW-11.3, KOW-11.4).
     if (state.done or state.trick) and state.trump is None:
-        raise _broken("KOW-3.3", "cards were played before trumps were named")
+        raise broken("KOW-3.3", "cards were played before trumps were named")
     hand = _replay_hand(state, verified)
     if state.tricks_won != hand.won:
-        raise _broken("KOW-11.4", f"tricks won {state.tricks_won}, but KOW-4.3 gives {hand.won}")
+        raise broken("KOW-11.4", f"tricks won {state.tricks_won}, but KOW-4.3 gives {hand.won}")
     if over:
         if len(state.done) != size or sum(state.tricks_won) != size or state.trick:
-            raise _broken("KOW-11.3", f"hand {k} ended after {len(state.done)} of {size} tricks")
+            raise broken("KOW-11.3", f"hand {k} ended after {len(state.done)} of {size} tricks")
         _check_result(state)
 
     # Whose turn, and what they may do (KOW-4.2, KOW-6.3, KOW-6.4, W-3, KOW-11.9).
     mover, legal = _expected_turn_and_legal(state, hand)
     if state.to_move != mover:
-        raise _broken(
+        raise broken(
             "KOW-11.9", f"seat {state.to_move} is to move, but the rules give seat {mover}"
         )
     actual = state.legal_action_ids()
     if actual != legal:
         rule = "W-3" if KNOCK in actual and KNOCK not in legal else "KOW-4.2"
-        raise _broken(rule, f"legal actions {actual} for seat {mover}; the rules give {legal}")
+        raise broken(rule, f"legal actions {actual} for seat {mover}; the rules give {legal}")
 
 
 def _check_result(state: KnockoutWhistState) -> None:
@@ -349,15 +334,15 @@ def _check_result(state: KnockoutWhistState) -> None:
     result = state.result
     winner = next(s for s in range(n) if state.status[s] != OUT)
     if result is None or result.winners != (winner,):
-        raise _broken("KOW-11.8", f"the game is over; the winner is seat {winner}, got {result}")
+        raise broken("KOW-11.8", f"the game is over; the winner is seat {winner}, got {result}")
     hands = sorted({h for _, h in state.eliminated}, reverse=True)
     places = [{winner}, *({s for s, h in state.eliminated if h == hand} for hand in hands)]
     if [set(p) for p in result.places] != places:
-        raise _broken("KOW-7", f"places {result.places}, expected {places}")
+        raise broken("KOW-7", f"places {result.places}, expected {places}")
     loss = -1.0 / (n - 1)
     want = [1.0 if s == winner else loss for s in range(n)]
     if any(abs(a - b) > 1e-9 for a, b in zip(result.returns, want, strict=True)):
-        raise _broken("KOW-7", f"returns {result.returns}, expected {want}")
+        raise broken("KOW-7", f"returns {result.returns}, expected {want}")
 
 
 def check_transition(before: KnockoutWhistState, number: int, after: KnockoutWhistState) -> None:
@@ -366,26 +351,26 @@ def check_transition(before: KnockoutWhistState, number: int, after: KnockoutWhi
         # The first state of a game (or of a position) is checked once, here.
         check_state(before)
     if before.phase == OVER:
-        raise _broken("KOW-7", "an action was applied after the game ended")
+        raise broken("KOW-7", "an action was applied after the game ended")
     if number not in before.legal_action_ids():
-        raise _broken("KOW-10", f"action {number} was not legal")
+        raise broken("KOW-10", f"action {number} was not legal")
     n = before.players
     k = before.hand_no
     if after.players != n or len(after.status) != n:
-        raise _broken("KOW-1.1", "the number of players changed")
+        raise broken("KOW-1.1", "the number of players changed")
 
     # KOW-11.5: OUT is permanent and the field never grows; the dog's life, once used, stays used.
     for s in range(n):
         if before.status[s] == OUT and after.status[s] != OUT:
-            raise _broken("KOW-11.5", f"seat {s} came back after being knocked out")
+            raise broken("KOW-11.5", f"seat {s} came back after being knocked out")
     if before.dog_used and not after.dog_used:
-        raise _broken("KOW-11.6", "the dog's life became unused again")
+        raise broken("KOW-11.6", "the dog's life became unused again")
     if after.eliminated[: len(before.eliminated)] != before.eliminated:
-        raise _broken("KOW-11.5", "the elimination record was rewritten")
+        raise broken("KOW-11.5", "the elimination record was rewritten")
 
     same_hand = after.hand_no == k and after.phase != OVER
     if same_hand and after.done[: len(before.done)] != before.done:
-        raise _broken("KOW-11.3", f"finished tricks of hand {k} were changed")
+        raise broken("KOW-11.3", f"finished tricks of hand {k} were changed")
     # The tricks ``before`` already held were checked with it; only new ones need replaying.
     _check_state(after, verified=len(before.done) if same_hand else 0)
 
@@ -394,7 +379,7 @@ def check_transition(before: KnockoutWhistState, number: int, after: KnockoutWhi
         _check_within_hand(before, number, after)
         return
     if after.hand_no not in (k, k + 1) or (after.phase != OVER and after.hand_no != k + 1):
-        raise _broken("KOW-11.8", f"hand {k} was followed by hand {after.hand_no}")
+        raise broken("KOW-11.8", f"hand {k} was followed by hand {after.hand_no}")
     _check_hand_end(before, number, after)
 
 
@@ -402,38 +387,38 @@ def _check_within_hand(before: KnockoutWhistState, number: int, after: KnockoutW
     fixed = ("dealer", "status", "dog_used", "eliminated", "cuts", "chooser", "turned", "previous")
     for name in fixed:
         if getattr(before, name) != getattr(after, name):
-            raise _broken(
+            raise broken(
                 "KOW-5", f"{name} changed during hand {before.hand_no}; it changes only at its end"
             )
     p = before.to_move
     assert p is not None
     if before.phase == TRUMP:
         if not TRUMP_BASE <= number < KNOCK or after.trump != number - TRUMP_BASE:
-            raise _broken("KOW-3.2", f"action {number} did not name trumps {after.trump}")
+            raise broken("KOW-3.2", f"action {number} did not name trumps {after.trump}")
         if after.phase != PLAY or after.hands != before.hands:
-            raise _broken("KOW-10", "naming trumps starts the play and moves no card")
+            raise broken("KOW-10", "naming trumps starts the play and moves no card")
         return
     if after.trump != before.trump:
-        raise _broken("KOW-3", f"trumps changed from {before.trump} to {after.trump} mid-hand")
+        raise broken("KOW-3", f"trumps changed from {before.trump} to {after.trump} mid-hand")
     card = KNOCKED if number == KNOCK else number
     hands = list(before.hands)
     if card != KNOCKED:
         hands[p] &= ~(1 << card)
     if after.hands != hands:
-        raise _broken("KOW-11.1", f"seat {p}'s action {number} moved the wrong cards")
+        raise broken("KOW-11.1", f"seat {p}'s action {number} moved the wrong cards")
     trick = [*before.trick, (p, card)]
     if len(after.done) == len(before.done):
         if after.trick != trick or after.tricks_won != before.tricks_won:
-            raise _broken("KOW-10", f"trick became {after.trick}, expected {trick}")
+            raise broken("KOW-10", f"trick became {after.trick}, expected {trick}")
         return
     if len(after.done) != len(before.done) + 1 or after.done[-1] != trick or after.trick:
-        raise _broken("KOW-10", f"trick {_plays_text(trick)} was not taken as played")
+        raise broken("KOW-10", f"trick {_plays_text(trick)} was not taken as played")
     assert before.trump is not None
     winner = _winner(trick, before.trump)
     won = list(before.tricks_won)
     won[winner] += 1
     if after.tricks_won != won:
-        raise _broken("KOW-11.4", f"trick {_plays_text(trick)} is seat {winner}'s (KOW-4.3)")
+        raise broken("KOW-11.4", f"trick {_plays_text(trick)} is seat {winner}'s (KOW-4.3)")
 
 
 def _check_hand_end(before: KnockoutWhistState, number: int, after: KnockoutWhistState) -> None:
@@ -444,26 +429,26 @@ def _check_hand_end(before: KnockoutWhistState, number: int, after: KnockoutWhis
     p = before.to_move
     assert p is not None and before.trump is not None
     if before.phase != PLAY or number == KNOCK:
-        raise _broken("W-3", "a hand ends only when the last trick's last card is played")
+        raise broken("W-3", "a hand ends only when the last trick's last card is played")
     final = [*before.trick, (p, number)]
     tricks = [*before.done, final]
     if len(tricks) != size:
-        raise _broken("KOW-11.3", f"hand {k} ended after {len(tricks)} tricks, not {size}")
+        raise broken("KOW-11.3", f"hand {k} ended after {len(tricks)} tricks, not {size}")
     rest = list(before.hands)
     rest[p] &= ~(1 << number)
     if any(rest):
-        left = [c for h in rest for c in _cards(h)]
-        raise _broken("KOW-11.1", f"hand {k} ended with {_names(left)} unplayed")
+        left = [c for h in rest for c in cards_of(h)]
+        raise broken("KOW-11.1", f"hand {k} ended with {_names(left)} unplayed")
     won = [0] * n
     for t in tricks:
         won[_winner(t, before.trump)] += 1
     if sum(won) != size:
-        raise _broken("KOW-11.3", f"tricks won add up to {sum(won)}, not {size}")
+        raise broken("KOW-11.3", f"tricks won add up to {sum(won)}, not {size}")
     start = list(before.status)
     dealt = [s for s in range(n) if start[s] != OUT]
 
     if after.phase == OVER and (after.done != tricks or after.tricks_won != won):
-        raise _broken("KOW-11.3", "the last hand's tricks were not kept")
+        raise broken("KOW-11.3", "the last hand's tricks were not kept")
 
     # KOW-5.1 (or W-7 after hand 7).
     status = start[:]
@@ -490,7 +475,7 @@ def _check_hand_end(before: KnockoutWhistState, number: int, after: KnockoutWhis
         status[s] = OUT
     dogs = [s for s in range(n) if after.status[s] == DOG]
     if dogs and (before.dog_used or k == HANDS):
-        raise _broken(
+        raise broken(
             "KOW-11.6",
             f"seats {dogs} were given a dog's life after hand {k}, a second award"
             if k < HANDS
@@ -498,38 +483,38 @@ def _check_hand_end(before: KnockoutWhistState, number: int, after: KnockoutWhis
         )
     for s in range(n):
         if start[s] == DOG and after.status[s] not in (ACTIVE, OUT):
-            raise _broken("KOW-11.6", f"seat {s} was a DOG for hand {k} and is still one")
+            raise broken("KOW-11.6", f"seat {s} was a DOG for hand {k} and is still one")
     if after.status != status:
-        raise _broken(
+        raise broken(
             "KOW-5.1",
             f"statuses after hand {k} with tricks {won}: "
             f"{[_STATUS[s] for s in after.status]}, expected {[_STATUS[s] for s in status]}",
         )
     if after.dog_used != dog_used:
-        raise _broken("KOW-11.6", f"dog's life used {after.dog_used}, expected {dog_used}")
+        raise broken("KOW-11.6", f"dog's life used {after.dog_used}, expected {dog_used}")
     new = after.eliminated[len(before.eliminated) :]
     if sorted(new) != sorted((s, k) for s in out_now):
-        raise _broken("KOW-7", f"knocked out in hand {k}: {new}, expected {out_now}")
+        raise broken("KOW-7", f"knocked out in hand {k}: {new}, expected {out_now}")
     alive = [s for s in range(n) if status[s] != OUT]
 
     # KOW-5.2: the game ends with one player left, or after hand 7.
     if len(alive) == 1 or k == HANDS:
         if after.phase != OVER or after.hand_no != k:
-            raise _broken("KOW-5.2", f"the game should have ended after hand {k}")
+            raise broken("KOW-5.2", f"the game should have ended after hand {k}")
         return
     if after.phase == OVER:
-        raise _broken("KOW-5.2", f"{len(alive)} players are left; the game goes on")
+        raise broken("KOW-5.2", f"{len(alive)} players are left; the game goes on")
 
     # KOW-9: every card played is public, the finished hand included, until the next ends.
     if after.previous != (before.trump, tricks):
-        raise _broken("KOW-9", f"the finished hand {k} is not kept on view as it was played")
+        raise broken("KOW-9", f"the finished hand {k} is not kept on view as it was played")
 
     # KOW-5.4: the next dealer was dealt cards in the hand just finished.
     dealer = next(
         (before.dealer + i) % n for i in range(1, n + 1) if start[(before.dealer + i) % n] != OUT
     )
     if after.dealer != dealer:
-        raise _broken(
+        raise broken(
             "KOW-5.4", f"hand {k + 1} is dealt by seat {after.dealer}, not seat {dealer} (W-5)"
         )
 
@@ -538,13 +523,13 @@ def _check_hand_end(before: KnockoutWhistState, number: int, after: KnockoutWhis
     for s in range(n):
         want = _share(status[s], new_size)
         if after.hands[s].bit_count() != want:
-            raise _broken(
+            raise broken(
                 "KOW-11.2",
                 f"seat {s} ({_STATUS[status[s]]}) holds {after.hands[s].bit_count()} cards at "
                 f"the start of hand {k + 1}, not {want}",
             )
     if after.done or after.trick or any(after.tricks_won) or after.trump is not None:
-        raise _broken("KOW-10", f"hand {k + 1} starts with no tricks and no trumps")
+        raise broken("KOW-10", f"hand {k + 1} starts with no tricks and no trumps")
 
     # KOW-2.3: the deal, one card at a time clockwise from the dealer's left.
     deck: list[int] | None = None
@@ -560,37 +545,35 @@ def _check_hand_end(before: KnockoutWhistState, number: int, after: KnockoutWhis
                     expect[s] |= 1 << deck[pos]
                     pos += 1
         if after.hands != expect:
-            raise _broken("KOW-2.3", f"hand {k + 1} was not dealt in the reference order")
+            raise broken("KOW-2.3", f"hand {k + 1} was not dealt in the reference order")
 
     # KOW-5.3 / W-2 / KOW-11.7: the chooser took the most tricks; ties cut.
     most = max(won)
     tied = [s for s in range(n) if won[s] == most]
     chooser = after.chooser
     if chooser is None or won[chooser] != most:
-        raise _broken(
+        raise broken(
             "KOW-11.7", f"chooser {chooser} for hand {k + 1}, but tricks in hand {k} were {won}"
         )
     if len(tied) == 1:
         if after.cuts:
-            raise _broken("KOW-5.3", "a cut was made without a tie")
+            raise broken("KOW-5.3", "a cut was made without a tie")
     else:
         cutters = _clockwise_from((dealer + 1) % n, tied, n)
         for number_, round_ in enumerate(after.cuts):
             if [s for s, _ in round_] != cutters:
-                raise _broken(
+                raise broken(
                     "W-2", f"cut round {number_ + 1} was {round_}, the cutters are {cutters}"
                 )
             best = max(c % 13 for _, c in round_)
             cutters = [s for s, c in round_ if c % 13 == best]
         if len(cutters) != 1 or cutters[0] != chooser:
-            raise _broken(
-                "W-2", f"the cut {after.cuts} gives {cutters}, but seat {chooser} chooses"
-            )
+            raise broken("W-2", f"the cut {after.cuts} gives {cutters}, but seat {chooser} chooses")
         if deck is not None and after.reshuffles_drawn == before.reshuffles_drawn:
             drawn = [c for round_ in after.cuts for _, c in round_]
             dealt_count = sum(_share(s, new_size) for s in status)
             remainder = deck[dealt_count:]
             if drawn != remainder[: len(drawn)] or after.stock != remainder[len(drawn) :]:
-                raise _broken("W-2", "the cut cards are not the top of the undealt remainder")
+                raise broken("W-2", "the cut cards are not the top of the undealt remainder")
     if after.phase != TRUMP or after.to_move != chooser:
-        raise _broken("KOW-3.3", f"hand {k + 1} starts with seat {chooser} naming trumps")
+        raise broken("KOW-3.3", f"hand {k + 1} starts with seat {chooser} naming trumps")

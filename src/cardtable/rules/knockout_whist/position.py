@@ -22,12 +22,10 @@ Whose turn it is follows from the rest, so it is not written.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable.cards import Card, card_text, parse_cards
-from cardtable.errors import InvalidCardError, InvalidPositionError
 from cardtable.rules.knockout_whist.state import (
     ACTIVE,
     DOG,
@@ -39,6 +37,7 @@ from cardtable.rules.knockout_whist.state import (
     TRUMP,
     KnockoutWhistState,
 )
+from cardtable.rules.notation import Fields, cards_field, is_count, plays_field, tricks_field
 from cardtable.rules.tricks import CLOCKWISE, bits, trick_winner
 
 if TYPE_CHECKING:
@@ -53,23 +52,6 @@ OPTIONAL_FIELDS = ("previous", "stacked")
 _STATUS_LETTERS = "ADO"
 
 
-def _is_count(text: str) -> bool:
-    """ASCII digits only: `int()` also reads other scripts' digits and rejects `²`."""
-    return text.isascii() and text.isdigit()
-
-
-def _cards(cards: list[int]) -> str:
-    return ",".join(card_text(c) for c in cards) or "-"
-
-
-def _plays(plays: list[tuple[int, int]]) -> str:
-    return ",".join(f"{s}:{'x' if c == KNOCKED else card_text(c)}" for s, c in plays) or "-"
-
-
-def _rounds(rounds: list[list[tuple[int, int]]]) -> str:
-    return "/".join(_plays(r) for r in rounds) or "-"
-
-
 def format_position(state: KnockoutWhistState) -> str:
     fields = {
         "players": str(state.players),
@@ -82,21 +64,21 @@ def format_position(state: KnockoutWhistState) -> str:
         "status": "".join(_STATUS_LETTERS[s] for s in state.status),
         "out": ",".join(f"{s}@{h}" for s, h in state.eliminated) or "-",
         "won": ",".join(map(str, state.tricks_won)),
-        "cuts": _rounds(state.cuts),
+        "cuts": tricks_field(state.cuts),
         "chooser": "-" if state.chooser is None else str(state.chooser),
-        "hands": "/".join(_cards(bits(h)) for h in state.hands),
-        "stock": _cards(state.stock),
-        "done": _rounds(state.done),
-        "trick": _plays(state.trick),
+        "hands": "/".join(cards_field(bits(h)) for h in state.hands),
+        "stock": cards_field(state.stock),
+        "done": tricks_field(state.done),
+        "trick": plays_field(state.trick),
         "seed": str(state.seed),
         "chance": f"{state.decks_drawn},{state.reshuffles_drawn}",
     }
     text = HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
     if state.previous is not None:
         trump, tricks = state.previous
-        text += f" previous={'CDHS'[trump]}:{_rounds(tricks)}"
+        text += f" previous={'CDHS'[trump]}:{tricks_field(tricks)}"
     if state.stacked_decks:
-        text += " stacked=" + "/".join(_cards(d) for d in state.stacked_decks)
+        text += " stacked=" + "/".join(cards_field(d) for d in state.stacked_decks)
     return text
 
 
@@ -153,8 +135,8 @@ def compose_position(
         "won": ",".join(map(str, won or [0] * players)),
         "cuts": cuts,
         "chooser": "-" if chooser is None else str(chooser),
-        "hands": "/".join(_cards([c.index for c in group]) for group in held),
-        "stock": _cards(stock),
+        "hands": "/".join(cards_field([c.index for c in group]) for group in held),
+        "stock": cards_field(stock),
         "done": done,
         "trick": trick,
         "seed": str(seed),
@@ -162,7 +144,9 @@ def compose_position(
     }
     text = HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
     if stacked:
-        text += " stacked=" + "/".join(_cards([c.index for c in parse_cards(d)]) for d in stacked)
+        text += " stacked=" + "/".join(
+            cards_field([c.index for c in parse_cards(d)]) for d in stacked
+        )
     return text
 
 
@@ -172,69 +156,8 @@ def _cards_played(text: str) -> list[int]:
     return [Card.parse(card).index for _, card in (i.split(":") for i in items) if card != "x"]
 
 
-class _Reader:
-    """Parses one field at a time so that every error names its field."""
-
-    def __init__(self, fields: dict[str, str]) -> None:
-        self.fields = fields
-
-    def fail(self, key: str, why: str) -> InvalidPositionError:
-        return InvalidPositionError(f"position field {key}={self.fields.get(key)!r}: {why}")
-
-    def number(self, key: str, low: int, high: int) -> int:
-        text = self.fields[key]
-        if not re.fullmatch(r"-?[0-9]+", text) or not low <= int(text) <= high:
-            raise self.fail(key, f"expected a whole number {low}-{high}")
-        return int(text)
-
-    def optional_int(self, key: str, low: int, high: int) -> int | None:
-        return None if self.fields[key] == "-" else self.number(key, low, high)
-
-    def cards(self, key: str, text: str | None = None) -> list[int]:
-        text = self.fields[key] if text is None else text
-        if text == "-":
-            return []
-        try:
-            return [Card.parse(c).index for c in text.split(",")]
-        except InvalidCardError as exc:
-            raise self.fail(key, str(exc)) from exc
-
-    def plays(self, key: str, text: str, players: int) -> list[tuple[int, int]]:
-        if text == "-":
-            return []
-        out = []
-        for item in text.split(","):
-            seat, _, card = item.partition(":")
-            if not _is_count(seat) or int(seat) >= players or not card:
-                raise self.fail(key, f"{item!r} is not seat:card")
-            try:
-                out.append((int(seat), KNOCKED if card == "x" else Card.parse(card).index))
-            except InvalidCardError as exc:
-                raise self.fail(key, str(exc)) from exc
-        return out
-
-    def rounds(self, key: str, players: int) -> list[list[tuple[int, int]]]:
-        text = self.fields[key]
-        return [] if text == "-" else [self.plays(key, r, players) for r in text.split("/")]
-
-
 def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
-    if not isinstance(text, str):
-        raise InvalidPositionError(f"a position is text, not {type(text).__name__}")
-    words = text.split()
-    if not words or words[0] != HEADER:
-        raise InvalidPositionError(f"a knockout-whist position starts with {HEADER!r}")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        key, sep, value = word.partition("=")
-        if not sep or key in fields:
-            raise InvalidPositionError(f"position item {word!r} is not a new key=value")
-        fields[key] = value
-    missing = [k for k in FIELDS if k not in fields]
-    extra = sorted(set(fields) - set(FIELDS) - set(OPTIONAL_FIELDS))
-    if missing or extra:
-        raise InvalidPositionError(f"position fields missing: {missing}; unknown: {extra}")
-    r = _Reader(fields)
+    r = Fields(text, HEADER, "knockout-whist", FIELDS, OPTIONAL_FIELDS)
     n = r.number("players", 2, 7)
     if n != game.num_players:
         raise r.fail("players", f"this game has {game.num_players} players")
@@ -245,35 +168,35 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     state.clockwise = CLOCKWISE[n]
     state.hand_no = r.number("hand", 1, HANDS)
     state.dealer = r.number("dealer", 0, n - 1)
-    if fields["phase"] not in (TRUMP, PLAY, OVER):
+    if r["phase"] not in (TRUMP, PLAY, OVER):
         raise r.fail("phase", "expected trump, play or over")
-    state.phase = fields["phase"]
-    if fields["trump"] not in ("-", "C", "D", "H", "S"):
+    state.phase = r["phase"]
+    if r["trump"] not in ("-", "C", "D", "H", "S"):
         raise r.fail("trump", "expected C, D, H, S or -")
-    state.trump = None if fields["trump"] == "-" else "CDHS".index(fields["trump"])
+    state.trump = None if r["trump"] == "-" else "CDHS".index(r["trump"])
     turned = r.cards("turned")
     state.turned = turned[0] if turned else None
-    if fields["dog"] not in ("used", "unused"):
+    if r["dog"] not in ("used", "unused"):
         raise r.fail("dog", "expected used or unused")
-    state.dog_used = fields["dog"] == "used"
-    status_text = fields["status"]
+    state.dog_used = r["dog"] == "used"
+    status_text = r["status"]
     if len(status_text) != n or set(status_text) - set(_STATUS_LETTERS):
         raise r.fail("status", f"expected {n} letters from A, D, O")
     state.status = [_STATUS_LETTERS.index(ch) for ch in status_text]
     state.eliminated = []
-    if fields["out"] != "-":
-        for item in fields["out"].split(","):
+    if r["out"] != "-":
+        for item in r["out"].split(","):
             seat, _, hand = item.partition("@")
-            if not (_is_count(seat) and _is_count(hand)) or int(seat) >= n:
+            if not (is_count(seat) and is_count(hand)) or int(seat) >= n:
                 raise r.fail("out", f"{item!r} is not seat@hand")
             state.eliminated.append((int(seat), int(hand)))
-    won = fields["won"].split(",")
-    if len(won) != n or not all(map(_is_count, won)):
+    won = r["won"].split(",")
+    if len(won) != n or not all(map(is_count, won)):
         raise r.fail("won", f"expected {n} trick counts")
     state.tricks_won = [int(w) for w in won]
-    state.cuts = r.rounds("cuts", n)
-    state.chooser = r.optional_int("chooser", 0, n - 1)
-    hand_texts = fields["hands"].split("/")
+    state.cuts = r.tricks("cuts", n, knocks=True)
+    state.chooser = r.optional_number("chooser", 0, n - 1)
+    hand_texts = r["hands"].split("/")
     if len(hand_texts) != n:
         raise r.fail("hands", f"expected {n} hands separated by /")
     state.hands = []
@@ -283,23 +206,26 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
             mask |= 1 << c
         state.hands.append(mask)
     state.stock = r.cards("stock")
-    state.done = r.rounds("done", n)
-    state.trick = r.plays("trick", fields["trick"], n)
+    state.done = r.tricks("done", n, knocks=True)
+    state.trick = r.plays("trick", r["trick"], n, knocks=True)
     state.seed = r.number("seed", -(2**63), 2**63)
-    chance = fields["chance"].split(",")
-    if len(chance) != 2 or not all(map(_is_count, chance)):
+    chance = r["chance"].split(",")
+    if len(chance) != 2 or not all(map(is_count, chance)):
         raise r.fail("chance", "expected decks,reshuffles")
     state.decks_drawn, state.reshuffles_drawn = int(chance[0]), int(chance[1])
-    stacked = fields.get("stacked")
+    stacked = r.get("stacked")
     state.stacked_decks = [r.cards("stacked", d) for d in stacked.split("/")] if stacked else []
     state.stacked_reshuffles = []
     state.previous = None
-    if "previous" in fields:
-        suit, _, tricks = fields["previous"].partition(":")
+    if "previous" in r:
+        suit, _, tricks = r["previous"].partition(":")
         if suit not in ("C", "D", "H", "S") or state.hand_no == 1:
             raise r.fail("previous", "expected <trump>:<tricks>, and only after hand 1")
         rounds = [] if tricks == "-" else tricks.split("/")
-        state.previous = ("CDHS".index(suit), [r.plays("previous", t, n) for t in rounds])
+        state.previous = (
+            "CDHS".index(suit),
+            [r.plays("previous", t, n, knocks=True) for t in rounds],
+        )
     state.used_decks = []
     state.used_reshuffles = []
     state.history = []
@@ -332,7 +258,7 @@ def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
     return state
 
 
-def _check_cards(r: _Reader, state: KnockoutWhistState, played: list[int]) -> None:
+def _check_cards(r: Fields, state: KnockoutWhistState, played: list[int]) -> None:
     """Every card once among hands, stock, played and turned; the cut cards fill the rest."""
     held = [c for h in state.hands for c in bits(h)]
     placed = held + state.stock + played + ([state.turned] if state.turned is not None else [])
@@ -344,7 +270,7 @@ def _check_cards(r: _Reader, state: KnockoutWhistState, played: list[int]) -> No
         raise r.fail("stock", "cards are missing: " + " ".join(card_text(c) for c in missing))
 
 
-def _check_counts(r: _Reader, state: KnockoutWhistState) -> None:
+def _check_counts(r: Fields, state: KnockoutWhistState) -> None:
     size = HANDS + 1 - state.hand_no
     if sum(state.tricks_won) != len(state.done):
         raise r.fail(
@@ -374,7 +300,7 @@ def _check_counts(r: _Reader, state: KnockoutWhistState) -> None:
             )
 
 
-def _derive_turn(r: _Reader, state: KnockoutWhistState) -> int | None:
+def _derive_turn(r: Fields, state: KnockoutWhistState) -> int | None:
     if state.phase == OVER:
         if sum(1 for s in state.status if s != OUT) != 1:
             raise r.fail("status", "a finished game has exactly one player left")

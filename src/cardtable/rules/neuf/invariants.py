@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from cardtable.cards import card_text
+from cardtable.rules.checks import FULL_DECK, SUIT_MASKS, broken, cards_of
 from cardtable.rules.neuf.ledger import Row
 from cardtable.rules.neuf.state import EXCHANGE, EXCHANGING, KEEP, OVER, PLAY, NeufState
 
@@ -33,27 +34,12 @@ _SEQUENCES = {
 _SUITS = "CDHS"  # suit order of the card indices (cardtable.cards)
 _START = 9  # NEUF-5.1, and each team's start in NEUF-8.4
 _TRICKS = 13
-_FULL_DECK = (1 << 52) - 1
-_SUIT_MASKS = tuple(0x1FFF << (13 * suit) for suit in range(4))
 
 Trick = Sequence[tuple[int, int]]
 
 
-def _broken(rule: str, message: str) -> AssertionError:
-    return AssertionError(f"{rule}: {message}")
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def _names(mask: int) -> str:
-    return " ".join(card_text(c) for c in _cards(mask)) or "none"
+    return " ".join(card_text(c) for c in cards_of(mask)) or "none"
 
 
 def _plays_text(trick: Trick) -> str:
@@ -133,21 +119,21 @@ def check_state(state: NeufState) -> None:
     ``state`` breaks."""
     n = state.players
     if n not in (3, 4) or n != state.game.num_players:
-        raise _broken("NEUF-1.1", f"{n} players in a game made for {state.game.num_players}")
+        raise broken("NEUF-1.1", f"{n} players in a game made for {state.game.num_players}")
     for name in ("hands", "tricks_won"):
         if len(getattr(state, name)) != n:
-            raise _broken("NEUF-1.1", f"{name} has {len(getattr(state, name))} entries, not {n}")
+            raise broken("NEUF-1.1", f"{name} has {len(getattr(state, name))} entries, not {n}")
     if state.phase not in (EXCHANGING, PLAY, OVER):
-        raise _broken("NEUF-10", f"unknown phase {state.phase!r}")
+        raise broken("NEUF-10", f"unknown phase {state.phase!r}")
     if n == 4 and state.phase == EXCHANGING:
-        raise _broken("NEUF-8.4", "the 4-player game has no exchange phase")
+        raise broken("NEUF-8.4", "the 4-player game has no exchange phase")
     deal = _check_ledger(state)
     _check_cards(state, deal)
     _check_turn(state, deal)
     if state.phase == OVER:
         _check_result(state, deal)
     elif state.result is not None:
-        raise _broken("NEUF-6.1", f"the game is not over but has result {state.result}")
+        raise broken("NEUF-6.1", f"the game is not over but has result {state.result}")
 
 
 def _check_ledger(state: NeufState) -> _Deal:
@@ -157,11 +143,11 @@ def _check_ledger(state: NeufState) -> _Deal:
     cycle = _SEQUENCES[options["trump_sequence"]]
     first = state.ledger.first_dealer
     if options["dealer"] is not None and first != options["dealer"]:
-        raise _broken("NEUF-2.2", f"first dealer {first}, but the options say {options['dealer']}")
+        raise broken("NEUF-2.2", f"first dealer {first}, but the options say {options['dealer']}")
     if first not in range(n):
-        raise _broken("NEUF-2.2", f"first dealer {first} is not a seat")
+        raise broken("NEUF-2.2", f"first dealer {first} is not a seat")
     if state.ledger.trump_sequence != options["trump_sequence"]:
-        raise _broken("NEUF-8.1", "the score sheet's trump sequence is not the game's")
+        raise broken("NEUF-8.1", "the score sheet's trump sequence is not the game's")
     sides = _sides(n)
     quota = _quota(n)
     scores = [_START] * sides
@@ -169,41 +155,41 @@ def _check_ledger(state: NeufState) -> _Deal:
     for i, row in enumerate(rows):
         deal_no = i + 1
         if i and min(scores) <= 0:
-            raise _broken("NEUF-6.1", f"deal {deal_no} was played after scores {scores}")
+            raise broken("NEUF-6.1", f"deal {deal_no} was played after scores {scores}")
         if row.deal != deal_no:
-            raise _broken("NEUF-5.5", f"row {deal_no} is numbered {row.deal}")
+            raise broken("NEUF-5.5", f"row {deal_no} is numbered {row.deal}")
         if row.trump != cycle[i % len(cycle)] or row.dealer != (first + i) % n:
-            raise _broken(
+            raise broken(
                 "NEUF-11.9",
                 f"deal {deal_no} is recorded with trump {row.trump} and dealer {row.dealer}; "
                 f"NEUF-2.1/2.2 give {cycle[i % len(cycle)]} and {(first + i) % n}",
             )
         tricks = list(row.tricks)
         if len(tricks) != sides or sum(tricks) != _TRICKS or min(tricks) < 0:
-            raise _broken("NEUF-11.4", f"deal {deal_no} is recorded with tricks {tricks}")
+            raise broken("NEUF-11.4", f"deal {deal_no} is recorded with tricks {tricks}")
         if sum(row.scores) != _START * sides - deal_no:
-            raise _broken(
+            raise broken(
                 "NEUF-11.7",
                 f"after deal {deal_no} the scores add up to {sum(row.scores)}, "
                 f"not {_START * sides - deal_no}",
             )
         scores = [s - (t - quota) for s, t in zip(scores, tricks, strict=True)]
         if list(row.scores) != scores:
-            raise _broken(
+            raise broken(
                 "NEUF-5.2",
                 f"deal {deal_no}, tricks {tricks}: scores {scores}, not {list(row.scores)}",
             )
     if len(rows) > _max_deals(n):
-        raise _broken("NEUF-11.8", f"{len(rows)} deals completed; at most {_max_deals(n)}")
+        raise broken("NEUF-11.8", f"{len(rows)} deals completed; at most {_max_deals(n)}")
     if list(state.ledger.scores) != scores:
-        raise _broken("NEUF-5.5", f"the sheet's scores {state.ledger.scores} are not {scores}")
+        raise broken("NEUF-5.5", f"the sheet's scores {state.ledger.scores} are not {scores}")
     deal = _Deal()
     deal.over_by_ledger = bool(rows) and min(scores) <= 0
     if deal.over_by_ledger and state.phase != OVER:
-        raise _broken("NEUF-6.1", f"scores {scores} after deal {len(rows)}, but play goes on")
+        raise broken("NEUF-6.1", f"scores {scores} after deal {len(rows)}, but play goes on")
     deal.number = len(rows) if deal.over_by_ledger else len(rows) + 1
     if deal.number > _max_deals(n):
-        raise _broken("NEUF-11.8", f"deal {deal.number} started; at most {_max_deals(n)}")
+        raise broken("NEUF-11.8", f"deal {deal.number} started; at most {_max_deals(n)}")
     deal.dealer = (first + deal.number - 1) % n
     letter = cycle[(deal.number - 1) % len(cycle)]
     deal.trump = -1 if letter == "NT" else _SUITS.index(letter)
@@ -213,7 +199,7 @@ def _check_ledger(state: NeufState) -> _Deal:
         or state.trump != deal.trump
         or state.trump_name != letter
     ):
-        raise _broken(
+        raise broken(
             "NEUF-11.9",
             f"deal {state.deal_number} has dealer {state.dealer} and trump {state.trump_name} "
             f"({state.trump}); NEUF-2.1/2.2 give deal {deal.number}, dealer {deal.dealer}, "
@@ -226,12 +212,12 @@ def _check_ledger(state: NeufState) -> _Deal:
         last = len(rows) - 1
         want = cycle[last % len(cycle)]
         if previous_trump != (-1 if want == "NT" else _SUITS.index(want)):
-            raise _broken("NEUF-11.9", f"the previous deal's trump {previous_trump} is not {want}")
+            raise broken("NEUF-11.9", f"the previous deal's trump {previous_trump} is not {want}")
         won = [0] * n
         for t in previous_tricks:
             won[_winner(t, previous_trump)] += 1
         if _side_tricks(n, won) != list(rows[-1].tricks):
-            raise _broken(
+            raise broken(
                 "NEUF-11.6",
                 f"deal {len(rows)} is recorded with tricks {list(rows[-1].tricks)}, but its "
                 f"tricks' winners (NEUF-4.3) give {_side_tricks(n, won)}",
@@ -256,29 +242,29 @@ def _check_cards(state: NeufState, deal: _Deal) -> None:
         twice |= seen & state.spare
         seen |= state.spare
     elif state.spare:
-        raise _broken("NEUF-11.1", f"the 4-player game has a spare: {_names(state.spare)}")
+        raise broken("NEUF-11.1", f"the 4-player game has a spare: {_names(state.spare)}")
     for t in tricks:
         for s, c in t:
             if not 0 <= s < n or not 0 <= c < 52:
-                raise _broken("NEUF-11.1", f"play {s}:{c} is not a seat and a card")
+                raise broken("NEUF-11.1", f"play {s}:{c} is not a seat and a card")
             bit = 1 << c
             twice |= seen & bit
             seen |= bit
             played[s] |= bit
     if twice:
-        raise _broken("NEUF-11.1", f"{_names(twice)} found twice among hands, spare and tricks")
-    if seen != _FULL_DECK:
-        raise _broken("NEUF-11.1", f"{_names(_FULL_DECK & ~seen)} missing")
+        raise broken("NEUF-11.1", f"{_names(twice)} found twice among hands, spare and tricks")
+    if seen != FULL_DECK:
+        raise broken("NEUF-11.1", f"{_names(FULL_DECK & ~seen)} missing")
 
     # NEUF-11.2: the piles are a 13-card split of the pack, dealt by NEUF-2.3.
     piles = state.piles
     if len(piles) != 4 or any(p.bit_count() != _TRICKS for p in piles):
-        raise _broken("NEUF-11.2", f"piles of {[p.bit_count() for p in piles]} cards, not 4 x 13")
+        raise broken("NEUF-11.2", f"piles of {[p.bit_count() for p in piles]} cards, not 4 x 13")
     union = 0
     for p in piles:
         union |= p
-    if union != _FULL_DECK:
-        raise _broken("NEUF-11.2", "the dealt piles are not the whole pack")
+    if union != FULL_DECK:
+        raise broken("NEUF-11.2", "the dealt piles are not the whole pack")
     if (
         state.phase != OVER
         and not state.done
@@ -286,7 +272,7 @@ def _check_cards(state: NeufState, deal: _Deal) -> None:
         and len(state.used_decks) == len(state.ledger.rows) + 1
         and _dealt_piles(state.used_decks[-1], n, deal.dealer) != piles
     ):
-        raise _broken(
+        raise broken(
             "NEUF-11.2", f"the piles are not dealt from the deck by NEUF-2.3 ({n} players)"
         )
 
@@ -296,30 +282,30 @@ def _check_cards(state: NeufState, deal: _Deal) -> None:
     decided = len(acted)
     want = order if state.phase != EXCHANGING else order[:decided]
     if acted != want or (state.phase == EXCHANGING and decided >= len(order)):
-        raise _broken(
+        raise broken(
             "NEUF-11.3",
             f"exchange decisions by seats {acted}; the order is {order} (NEUF-3.1, NEUF-8.2)",
         )
     if state.phase == EXCHANGING and any(tricks):
-        raise _broken("NEUF-10", "cards were played before every exchange decision")
+        raise broken("NEUF-10", "cards were played before every exchange decision")
 
     # NEUF-11.2: the exchange moved whole hands; replaying it gives the hands as played from.
     holding = piles[:n]
     spare = piles[3] if n == 3 else 0
     for s, exchanged in state.acted_exchange:
         if type(exchanged) is not bool:
-            raise _broken("NEUF-3.2", f"seat {s}'s decision {exchanged!r} is not exchange or keep")
+            raise broken("NEUF-3.2", f"seat {s}'s decision {exchanged!r} is not exchange or keep")
         if exchanged:
             holding[s], spare = spare, holding[s]
     for s in range(n):
         if state.hands[s] | played[s] != holding[s] or state.hands[s] & played[s]:
-            raise _broken(
+            raise broken(
                 "NEUF-11.2",
                 f"seat {s} holds {_names(state.hands[s])} and played {_names(played[s])}; after "
                 f"the exchanges {state.acted_exchange} it was given {_names(holding[s])}",
             )
     if spare != state.spare:
-        raise _broken(
+        raise broken(
             "NEUF-11.2",
             f"the spare is {_names(state.spare)}; the exchanges {state.acted_exchange} leave "
             f"{_names(spare)}",
@@ -327,28 +313,28 @@ def _check_cards(state: NeufState, deal: _Deal) -> None:
 
     # NEUF-11.4 to NEUF-11.6 and NEUF-8.3: replay the tricks.
     if len(state.done) > _TRICKS:
-        raise _broken("NEUF-11.4", f"deal {deal.number} has {len(state.done)} tricks")
+        raise broken("NEUF-11.4", f"deal {deal.number} has {len(state.done)} tricks")
     leader = (deal.dealer + 1) % n
     won = [0] * n
     house = state.game.options["tie_avoidance"]
     for j, trick in enumerate(tricks):
         complete = j < len(state.done)
         if (len(trick) != n) if complete else (len(trick) >= n):
-            raise _broken("NEUF-11.4", f"trick {j + 1} {_plays_text(trick)} has {len(trick)} cards")
+            raise broken("NEUF-11.4", f"trick {j + 1} {_plays_text(trick)} has {len(trick)} cards")
         seats = [s for s, _ in trick]
         if seats != [(leader + i) % n for i in range(len(seats))]:
             rule = "NEUF-4.1" if j == 0 else "NEUF-4.4"
-            raise _broken(
+            raise broken(
                 rule,
                 f"trick {j + 1} {_plays_text(trick)} should be led by seat {leader}, clockwise",
             )
         led = trick[0][1] // 13 if trick else -1
         for s, c in trick[1:]:
-            if c // 13 != led and holding[s] & _SUIT_MASKS[led]:
-                raise _broken(
+            if c // 13 != led and holding[s] & SUIT_MASKS[led]:
+                raise broken(
                     "NEUF-11.5",
                     f"seat {s} played {card_text(c)} to trick {j + 1} holding "
-                    f"{_names(holding[s] & _SUIT_MASKS[led])} of the suit led (NEUF-4.2)",
+                    f"{_names(holding[s] & SUIT_MASKS[led])} of the suit led (NEUF-4.2)",
                 )
         for s, c in trick:
             holding[s] &= ~(1 << c)
@@ -361,32 +347,32 @@ def _check_cards(state: NeufState, deal: _Deal) -> None:
         crossed = house and deal.scores[side] - surplus <= 0
         last = j == len(state.done) - 1
         if crossed and not (last and state.phase == OVER):
-            raise _broken(
+            raise broken(
                 "NEUF-8.3",
                 f"seat {leader} won trick {j + 1}, its {won[leader]}th, from {deal.scores[side]}: "
                 "the game should have stopped there",
             )
         if last and state.phase == OVER and not deal.over_by_ledger and not crossed:
-            raise _broken(
+            raise broken(
                 "NEUF-8.3",
                 f"the game stopped after trick {j + 1} of deal {deal.number}, but its winner, "
                 f"seat {leader}, had not crossed"
                 + ("" if house else " (and the house rule is off)"),
             )
     if list(state.tricks_won) != won:
-        raise _broken("NEUF-11.6", f"tricks won {list(state.tricks_won)}, but NEUF-4.3 gives {won}")
+        raise broken("NEUF-11.6", f"tricks won {list(state.tricks_won)}, but NEUF-4.3 gives {won}")
     deal.won = won
     if deal.over_by_ledger:
         if len(state.done) != _TRICKS or state.trick:
-            raise _broken("NEUF-11.4", f"deal {deal.number} ended after {len(state.done)} tricks")
+            raise broken("NEUF-11.4", f"deal {deal.number} ended after {len(state.done)} tricks")
         if _side_tricks(n, won) != list(state.ledger.rows[-1].tricks):
-            raise _broken(
+            raise broken(
                 "NEUF-11.6",
                 f"the last deal is recorded with {list(state.ledger.rows[-1].tricks)} tricks, "
                 f"but NEUF-4.3 gives {_side_tricks(n, won)}",
             )
     elif state.phase != OVER and len(state.done) == _TRICKS:
-        raise _broken("NEUF-11.4", f"deal {deal.number} has 13 tricks but was not scored")
+        raise broken("NEUF-11.4", f"deal {deal.number} has 13 tricks but was not scored")
 
 
 def _check_turn(state: NeufState, deal: _Deal) -> None:
@@ -406,16 +392,16 @@ def _check_turn(state: NeufState, deal: _Deal) -> None:
             mover = (deal.dealer + 1) % n  # NEUF-4.1
         hand = state.hands[mover]
         led = state.trick[0][1] // 13 if state.trick else -1
-        follow = hand & _SUIT_MASKS[led] if led >= 0 else 0
-        legal = _cards(follow or hand)
+        follow = hand & SUIT_MASKS[led] if led >= 0 else 0
+        legal = cards_of(follow or hand)
     if state.to_move != mover:
         rule = "NEUF-11.3" if state.phase == EXCHANGING else "NEUF-4.4"
-        raise _broken(rule, f"seat {state.to_move} is to move, but the rules give seat {mover}")
+        raise broken(rule, f"seat {state.to_move} is to move, but the rules give seat {mover}")
     actual = state.legal_action_ids()
     if actual != legal:
         revoke = state.phase == PLAY and any(c < EXCHANGE and c not in legal for c in actual)
         rule = "NEUF-11.5" if revoke and state.trick else "NEUF-4.2"
-        raise _broken(rule, f"legal actions {actual} for seat {mover}; the rules give {legal}")
+        raise broken(rule, f"legal actions {actual} for seat {mover}; the rules give {legal}")
 
 
 def _check_result(state: NeufState, deal: _Deal) -> None:
@@ -424,19 +410,19 @@ def _check_result(state: NeufState, deal: _Deal) -> None:
     final = list(state.ledger.scores)
     if not deal.over_by_ledger:
         if not state.done:
-            raise _broken("NEUF-6.1", "the game ended before any trick")
+            raise broken("NEUF-6.1", "the game ended before any trick")
         winner = _winner(state.done[-1], deal.trump)
         final[winner] -= max(0, deal.won[winner] - _quota(n))  # N-7
     if list(state.final_scores) != final:
-        raise _broken("NEUF-8.3", f"final scores {list(state.final_scores)}, expected {final}")
+        raise broken("NEUF-8.3", f"final scores {list(state.final_scores)}, expected {final}")
     best = min(final)
     sides = [side for side, score in enumerate(final) if score == best and score <= 0]
     if not sides or (n == 3 and len(sides) > 2) or (n == 4 and len(sides) != 1):
-        raise _broken("NEUF-11.8", f"final scores {final} give winning sides {sides}")
+        raise broken("NEUF-11.8", f"final scores {final} give winning sides {sides}")
     seats = sides if n == 3 else sorted(seat for side in sides for seat in (side, side + 2))
     result = state.result
     if result is None or list(result.winners) != seats or list(state.winners) != seats:
-        raise _broken("NEUF-6.3", f"final scores {final}: the winners are seats {seats}")
+        raise broken("NEUF-6.3", f"final scores {final}: the winners are seats {seats}")
 
 
 def check_transition(before: NeufState, number: int, after: NeufState) -> None:
@@ -449,15 +435,15 @@ def check_transition(before: NeufState, number: int, after: NeufState) -> None:
         # The first state of a game (or of a position) is checked once, here.
         check_state(before)
     if before.phase == OVER:
-        raise _broken("NEUF-10", "an action was applied after the game ended")
+        raise broken("NEUF-10", "an action was applied after the game ended")
     if number not in before.legal_action_ids():
-        raise _broken("NEUF-10", f"action {number} was not legal")
+        raise broken("NEUF-10", f"action {number} was not legal")
     n = before.players
     p = before.to_move
     assert p is not None
     rows_before = len(before.ledger.rows)
     if after.ledger.rows[:rows_before] != before.ledger.rows:
-        raise _broken("NEUF-5.5", "rows of the score sheet were rewritten")
+        raise broken("NEUF-5.5", "rows of the score sheet were rewritten")
     if after.phase != before.phase or len(after.ledger.rows) != rows_before:
         check_state(after)
     if before.phase == EXCHANGING:
@@ -467,11 +453,11 @@ def check_transition(before: NeufState, number: int, after: NeufState) -> None:
         return
     if before.trick:
         led = before.trick[0][1] // 13
-        if number // 13 != led and before.hands[p] & _SUIT_MASKS[led]:
-            raise _broken(
+        if number // 13 != led and before.hands[p] & SUIT_MASKS[led]:
+            raise broken(
                 "NEUF-11.5",
                 f"seat {p} played {card_text(number)} holding "
-                f"{_names(before.hands[p] & _SUIT_MASKS[led])} of the suit led (NEUF-4.2)",
+                f"{_names(before.hands[p] & SUIT_MASKS[led])} of the suit led (NEUF-4.2)",
             )
     hands = before.hands[:]
     hands[p] &= ~(1 << number)
@@ -479,9 +465,9 @@ def check_transition(before: NeufState, number: int, after: NeufState) -> None:
     rows_after = len(after.ledger.rows)
     if len(trick) < n:
         if after.trick != trick or after.hands != hands or after.done != before.done:
-            raise _broken("NEUF-10", f"seat {p} played {card_text(number)} but the trick is wrong")
+            raise broken("NEUF-10", f"seat {p} played {card_text(number)} but the trick is wrong")
         if rows_after != rows_before or after.phase != PLAY:
-            raise _broken("NEUF-10", "a deal changed in the middle of a trick")
+            raise broken("NEUF-10", "a deal changed in the middle of a trick")
         _check_light(before, after)
         return
     winner = _winner(trick, before.trump)
@@ -495,15 +481,15 @@ def check_transition(before: NeufState, number: int, after: NeufState) -> None:
     )
     if crossed or len(done) < _TRICKS:
         if after.done != done or after.tricks_won != won or after.hands != hands or after.trick:
-            raise _broken("NEUF-11.6", f"trick {_plays_text(trick)} is seat {winner}'s (NEUF-4.3)")
+            raise broken("NEUF-11.6", f"trick {_plays_text(trick)} is seat {winner}'s (NEUF-4.3)")
         if rows_after != rows_before:
-            raise _broken(
+            raise broken(
                 "NEUF-8.3" if crossed else "NEUF-11.4",
                 f"a score sheet row was added after trick {len(done)}"
                 + (" of an abandoned deal (N-7)" if crossed else ""),
             )
         if crossed != (after.phase == OVER):
-            raise _broken(
+            raise broken(
                 "NEUF-8.3",
                 f"seat {winner} won trick {len(done)} from {start[side]} with {won[winner]} "
                 f"tricks: the game {'must' if crossed else 'must not'} stop now",
@@ -531,19 +517,19 @@ def _check_light(before: NeufState, after: NeufState) -> None:
         or after.trump != before.trump
         or after.dealer != before.dealer
     ):
-        raise _broken("NEUF-10", "the deal's trump, dealer, deck or exchanges changed mid-deal")
+        raise broken("NEUF-10", "the deal's trump, dealer, deck or exchanges changed mid-deal")
     if after.spare != before.spare or after.piles != before.piles:
-        raise _broken("NEUF-3.4", "the spare or the dealt piles changed during the play")
+        raise broken("NEUF-3.4", "the spare or the dealt piles changed during the play")
     if after.result is not None:
-        raise _broken("NEUF-6.1", f"the game is not over but has result {after.result}")
+        raise broken("NEUF-6.1", f"the game is not over but has result {after.result}")
     _check_turn(after, _deal_of(before))
 
 
 def _check_exchange(before: NeufState, number: int, after: NeufState, p: int) -> None:
     if number not in (EXCHANGE, KEEP):
-        raise _broken("NEUF-3.2", f"action {number} in the exchange phase")
+        raise broken("NEUF-3.2", f"action {number} in the exchange phase")
     if after.acted_exchange != [*before.acted_exchange, (p, number == EXCHANGE)]:
-        raise _broken(
+        raise broken(
             "NEUF-11.3", f"seat {p} chose {number}, but the decisions are {after.acted_exchange}"
         )
     hands = before.hands[:]
@@ -551,9 +537,9 @@ def _check_exchange(before: NeufState, number: int, after: NeufState, p: int) ->
     if number == EXCHANGE:
         hands[p], spare = spare, hands[p]
     if after.hands != hands or after.spare != spare or after.piles != before.piles:
-        raise _broken("NEUF-3.2", f"seat {p}'s decision moved the wrong cards")
+        raise broken("NEUF-3.2", f"seat {p}'s decision moved the wrong cards")
     if len(after.ledger.rows) != len(before.ledger.rows) or after.used_decks != before.used_decks:
-        raise _broken("NEUF-10", "an exchange decision changed the deal")
+        raise broken("NEUF-10", "an exchange decision changed the deal")
 
 
 def _check_deal_end(
@@ -567,33 +553,31 @@ def _check_deal_end(
     n = before.players
     rows = after.ledger.rows
     if len(rows) != len(before.ledger.rows) + 1:
-        raise _broken("NEUF-11.7", f"deal {before.deal_number} ended with no score sheet row")
+        raise broken("NEUF-11.7", f"deal {before.deal_number} ended with no score sheet row")
     side = _side_tricks(n, won)
     if list(rows[-1].tricks) != side:
-        raise _broken(
-            "NEUF-11.6", f"deal {before.deal_number} scored {rows[-1].tricks}, not {side}"
-        )
+        raise broken("NEUF-11.6", f"deal {before.deal_number} scored {rows[-1].tricks}, not {side}")
     scores = [s - (t - _quota(n)) for s, t in zip(start, side, strict=True)]
     if list(rows[-1].scores) != scores:
-        raise _broken("NEUF-5.2", f"tricks {side} from {start} give {scores}")
+        raise broken("NEUF-5.2", f"tricks {side} from {start} give {scores}")
     if after.previous is None:
-        raise _broken("NEUF-9", "the finished deal is not kept as the previous deal")
+        raise broken("NEUF-9", "the finished deal is not kept as the previous deal")
     trump, tricks, spare = after.previous
     if trump != before.trump or tricks != done or spare != before.spare:
-        raise _broken("NEUF-9", "the previous deal is not the deal just finished (N-5)")
+        raise broken("NEUF-9", "the previous deal is not the deal just finished (N-5)")
     if min(scores) <= 0:
         if after.phase != OVER:
-            raise _broken("NEUF-6.1", f"scores {scores}: the game is over")
+            raise broken("NEUF-6.1", f"scores {scores}: the game is over")
         return
     if after.phase == OVER:
-        raise _broken("NEUF-6.1", f"scores {scores}: nobody reached 0, yet the game ended")
+        raise broken("NEUF-6.1", f"scores {scores}: nobody reached 0, yet the game ended")
     if after.dealer != (before.dealer + 1) % n or after.deal_number != before.deal_number + 1:
-        raise _broken("NEUF-11.9", "the deal did not pass to the left (NEUF-2.2, NEUF-7)")
+        raise broken("NEUF-11.9", "the deal did not pass to the left (NEUF-2.2, NEUF-7)")
     if len(after.used_decks) != len(before.used_decks) + 1:
-        raise _broken("NEUF-7", "the next deal did not take a new deck")
+        raise broken("NEUF-7", "the next deal did not take a new deck")
     if _dealt_piles(after.used_decks[-1], n, after.dealer) != after.piles:
-        raise _broken(
+        raise broken(
             "NEUF-11.2", f"deal {after.deal_number} is not dealt from its deck by NEUF-2.3"
         )
     if after.done or after.trick or any(after.tricks_won) or after.acted_exchange:
-        raise _broken("NEUF-7", "the next deal did not start afresh")
+        raise broken("NEUF-7", "the next deal did not start afresh")

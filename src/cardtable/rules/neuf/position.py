@@ -18,13 +18,13 @@ Whose turn it is follows from the rest, so it is not written.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING
 
-from cardtable.cards import Card, card_text
-from cardtable.errors import InvalidCardError, InvalidPositionError, InvalidScoreError
+from cardtable.cards import card_text
+from cardtable.errors import InvalidScoreError
 from cardtable.rules.neuf.ledger import TRICKS, TRUMP_SEQUENCES, Ledger
 from cardtable.rules.neuf.state import EXCHANGING, OVER, PLAY, SPARE, NeufState, trump_index
+from cardtable.rules.notation import Fields, cards_field, is_count, plays_field, tricks_field
 from cardtable.rules.tricks import CLOCKWISE, SUIT_MASKS, bits, trick_winner
 
 if TYPE_CHECKING:
@@ -38,18 +38,6 @@ FIELDS = (
 OPTIONAL_FIELDS = ("previous", "stacked")
 
 
-def _cards(cards: list[int]) -> str:
-    return ",".join(card_text(c) for c in cards) or "-"
-
-
-def _plays(plays: list[tuple[int, int]]) -> str:
-    return ",".join(f"{s}:{card_text(c)}" for s, c in plays) or "-"
-
-
-def _tricks(tricks: list[list[tuple[int, int]]]) -> str:
-    return "/".join(_plays(t) for t in tricks) or "-"
-
-
 def format_position(state: NeufState) -> str:
     ledger = state.ledger
     fields = {
@@ -59,9 +47,9 @@ def format_position(state: NeufState) -> str:
         "ledger": "/".join(",".join(map(str, row.tricks)) for row in ledger.rows) or "-",
         "phase": state.phase,
         "exchanges": ",".join(f"{s}:{'e' if e else 'k'}" for s, e in state.acted_exchange) or "-",
-        "piles": "/".join(_cards(bits(p)) for p in state.piles),
-        "done": _tricks(state.done),
-        "trick": _plays(state.trick),
+        "piles": "/".join(cards_field(bits(p)) for p in state.piles),
+        "done": tricks_field(state.done),
+        "trick": plays_field(state.trick),
         "seed": str(state.seed),
         "chance": str(state.decks_drawn),
     }
@@ -69,113 +57,58 @@ def format_position(state: NeufState) -> str:
     if state.previous is not None:
         trump, tricks, spare = state.previous
         name = "NT" if trump < 0 else "CDHS"[trump]
-        text += f" previous={name}:{_tricks(tricks)}:{_cards(bits(spare))}"
+        text += f" previous={name}:{tricks_field(tricks)}:{cards_field(bits(spare))}"
     if state.stacked_decks:
-        text += " stacked=" + "/".join(_cards(d) for d in state.stacked_decks)
+        text += " stacked=" + "/".join(cards_field(d) for d in state.stacked_decks)
     return text
 
 
-def _fail(key: str, value: str, why: str) -> InvalidPositionError:
-    return InvalidPositionError(f"position field {key}={value!r}: {why}")
-
-
-def _number(key: str, value: str, low: int, high: int) -> int:
-    if not re.fullmatch(r"-?[0-9]+", value) or not low <= int(value) <= high:
-        raise _fail(key, value, f"expected a whole number {low}-{high}")
-    return int(value)
-
-
-def _card_list(key: str, value: str) -> list[int]:
-    if value == "-":
-        return []
-    try:
-        return [Card.parse(c).index for c in value.split(",")]
-    except InvalidCardError as exc:
-        raise _fail(key, value, str(exc)) from exc
-
-
-def _play_list(key: str, value: str, players: int) -> list[tuple[int, int]]:
-    if value == "-":
-        return []
-    out = []
-    for item in value.split(","):
-        seat, _, card = item.partition(":")
-        if not re.fullmatch(r"[0-9]", seat) or int(seat) >= players:
-            raise _fail(key, value, f"{item!r} is not seat:card")
-        try:
-            out.append((int(seat), Card.parse(card).index))
-        except InvalidCardError as exc:
-            raise _fail(key, value, str(exc)) from exc
-    return out
-
-
-def _trick_list(key: str, value: str, players: int) -> list[list[tuple[int, int]]]:
-    return [] if value == "-" else [_play_list(key, t, players) for t in value.split("/")]
-
-
 def parse_position(game: Neuf, text: str) -> NeufState:
-    if not isinstance(text, str):
-        raise InvalidPositionError(f"a position is text, not {type(text).__name__}")
-    words = text.split()
-    if not words or words[0] != HEADER:
-        raise InvalidPositionError(f"a neuf position starts with {HEADER!r}")
-    fields: dict[str, str] = {}
-    for word in words[1:]:
-        key, sep, value = word.partition("=")
-        if not sep or key in fields:
-            raise InvalidPositionError(f"position item {word!r} is not a new key=value")
-        fields[key] = value
-    missing = [k for k in FIELDS if k not in fields]
-    extra = sorted(set(fields) - set(FIELDS) - set(OPTIONAL_FIELDS))
-    if missing or extra:
-        raise InvalidPositionError(f"position fields missing: {missing}; unknown: {extra}")
-
-    n = _number("players", fields["players"], 3, 4)
+    r = Fields(text, HEADER, "neuf", FIELDS, OPTIONAL_FIELDS)
+    n = r.number("players", 3, 4)
     if n != game.num_players:
-        raise _fail("players", fields["players"], f"this game has {game.num_players} players")
-    if fields["sequence"] != game.options["trump_sequence"]:
-        raise _fail(
-            "sequence", fields["sequence"], f"this game plays {game.options['trump_sequence']}"
-        )
-    assert fields["sequence"] in TRUMP_SEQUENCES
+        raise r.fail("players", f"this game has {game.num_players} players")
+    if r["sequence"] != game.options["trump_sequence"]:
+        raise r.fail("sequence", f"this game plays {game.options['trump_sequence']}")
+    assert r["sequence"] in TRUMP_SEQUENCES
     state = NeufState.__new__(NeufState)
     state.game = game
     state.players = n
     state.clockwise = CLOCKWISE[n]
-    state.ledger = Ledger(n, _number("first", fields["first"], 0, n - 1), fields["sequence"])
-    if fields["ledger"] != "-":
-        for row in fields["ledger"].split("/"):
+    state.ledger = Ledger(n, r.number("first", 0, n - 1), r["sequence"])
+    if r["ledger"] != "-":
+        for row in r["ledger"].split("/"):
             counts = row.split(",")
-            if not all(re.fullmatch(r"[0-9]+", c) for c in counts):
-                raise _fail("ledger", fields["ledger"], f"{row!r} is not trick counts")
+            if not all(map(is_count, counts)):
+                raise r.fail("ledger", f"{row!r} is not trick counts")
             try:
                 state.ledger.record([int(c) for c in counts])
             except InvalidScoreError as exc:
-                raise _fail("ledger", fields["ledger"], str(exc)) from exc
-    if fields["phase"] not in (EXCHANGING, PLAY, OVER):
-        raise _fail("phase", fields["phase"], "expected exchange, play or over")
-    state.phase = fields["phase"]
+                raise r.fail("ledger", str(exc)) from exc
+    if r["phase"] not in (EXCHANGING, PLAY, OVER):
+        raise r.fail("phase", "expected exchange, play or over")
+    state.phase = r["phase"]
     state.trump = trump_index(state.trump_name)
 
-    piles = fields["piles"].split("/")
+    piles = r["piles"].split("/")
     if len(piles) != 4:
-        raise _fail("piles", fields["piles"], "expected four piles separated by /")
+        raise r.fail("piles", "expected four piles separated by /")
     state.piles = []
     for pile in piles:
-        cards = _card_list("piles", pile)
+        cards = r.cards("piles", pile)
         if len(cards) != 13:
-            raise _fail("piles", fields["piles"], "every pile holds 13 cards")
+            raise r.fail("piles", "every pile holds 13 cards")
         state.piles.append(sum(1 << c for c in cards))
     if len({c for p in state.piles for c in bits(p)}) != 52:
-        raise _fail("piles", fields["piles"], "the piles must hold each card of the pack once")
+        raise r.fail("piles", "the piles must hold each card of the pack once")
 
     state.acted_exchange = []
     order = state.exchange_order
-    if fields["exchanges"] != "-":
-        for k, item in enumerate(fields["exchanges"].split(",")):
+    if r["exchanges"] != "-":
+        for k, item in enumerate(r["exchanges"].split(",")):
             seat, _, choice = item.partition(":")
             if k >= len(order) or seat != str(order[k]) or choice not in ("e", "k"):
-                raise _fail("exchanges", fields["exchanges"], f"the order is {list(order)}")
+                raise r.fail("exchanges", f"the order is {list(order)}")
             state.acted_exchange.append((int(seat), choice == "e"))
     hands = state.piles[:n]
     spare = state.piles[SPARE] if n == 3 else 0
@@ -183,44 +116,42 @@ def parse_position(game: Neuf, text: str) -> NeufState:
         if exchanged:
             hands[s], spare = spare, hands[s]
 
-    state.done = _trick_list("done", fields["done"], n)
-    state.trick = _play_list("trick", fields["trick"], n)
+    state.done = r.tricks("done", n)
+    state.trick = r.plays("trick", r["trick"], n)
     state.tricks_won = [0] * n
     for trick in state.done:
         if len(trick) != n:
-            raise _fail("done", fields["done"], f"a finished trick has {n} cards")
-    _replay_tricks(state, hands, fields)
+            raise r.fail("done", f"a finished trick has {n} cards")
+    _replay_tricks(state, hands, r)
     state.hands = hands
     state.spare = spare
     state.led_suit = state.trick[0][1] // 13 if state.trick else -1
-    state.seed = _number("seed", fields["seed"], -(2**63), 2**63)
-    state.decks_drawn = _number("chance", fields["chance"], 0, 10**6)
+    state.seed = r.number("seed", -(2**63), 2**63)
+    state.decks_drawn = r.number("chance", 0, 10**6)
     state.stacked_decks = (
-        [_card_list("stacked", d) for d in fields["stacked"].split("/")]
-        if "stacked" in fields
-        else []
+        [r.cards("stacked", d) for d in r["stacked"].split("/")] if "stacked" in r else []
     )
     state.used_decks = []
     state.history = []
     state.start = text
     state.previous = None
-    if "previous" in fields:
-        parts = fields["previous"].split(":", 1)
-        trump_text, _, rest = fields["previous"].partition(":")
+    if "previous" in r:
+        parts = r["previous"].split(":", 1)
+        trump_text, _, rest = r["previous"].partition(":")
         tricks_text, _, spare_text = rest.rpartition(":")
         if trump_text not in ("C", "D", "H", "S", "NT") or len(parts) < 2:
-            raise _fail("previous", fields["previous"], "expected <trump>:<tricks>:<spare>")
-        previous_spare = sum(1 << c for c in _card_list("previous", spare_text))
+            raise r.fail("previous", "expected <trump>:<tricks>:<spare>")
+        previous_spare = sum(1 << c for c in r.cards("previous", spare_text))
         state.previous = (
             -1 if trump_text == "NT" else "CDHS".index(trump_text),
-            _trick_list("previous", tricks_text, n),
+            r.tricks("previous", n, tricks_text),
             previous_spare,
         )
-    state.to_move = _derive_turn(state, fields)
+    state.to_move = _derive_turn(state, r)
     return state
 
 
-def _replay_tricks(state: NeufState, hands: list[int], fields: dict[str, str]) -> None:
+def _replay_tricks(state: NeufState, hands: list[int], r: Fields) -> None:
     """Play ``done`` then ``trick`` from the hands after the exchange, as the rules allow
     them: the dealer's left leads first and each winner next (NEUF-4.1, 4.4), clockwise,
     every card held and following suit when it can (NEUF-4.2). Takes the played cards out of
@@ -230,16 +161,16 @@ def _replay_tricks(state: NeufState, hands: list[int], fields: dict[str, str]) -
     tricks = [("done", t) for t in state.done] + [("trick", state.trick)]
     for number, (key, trick) in enumerate(tricks):
         if trick and trick[0][0] != leader:
-            raise _fail(key, fields[key], f"seat {leader} leads this trick, not {trick[0][0]}")
+            raise r.fail(key, f"seat {leader} leads this trick, not {trick[0][0]}")
         led = trick[0][1] // 13 if trick else -1
         for k, (seat, card) in enumerate(trick):
             if seat != (leader + k) % n:
-                raise _fail(key, fields[key], "the cards of a trick go clockwise")
+                raise r.fail(key, "the cards of a trick go clockwise")
             hand = hands[seat]
             if not hand >> card & 1:
-                raise _fail(key, fields[key], f"seat {seat} does not hold {card_text(card)}")
+                raise r.fail(key, f"seat {seat} does not hold {card_text(card)}")
             if card // 13 != led and hand & SUIT_MASKS[led]:
-                raise _fail(key, fields[key], f"seat {seat} revokes with {card_text(card)}")
+                raise r.fail(key, f"seat {seat} revokes with {card_text(card)}")
             hands[seat] = hand ^ 1 << card
         if key == "done":
             leader = trick_winner(trick, state.trump)
@@ -247,27 +178,27 @@ def _replay_tricks(state: NeufState, hands: list[int], fields: dict[str, str]) -
             crossed = state.game.options["tie_avoidance"] and state._crosses(leader)
             if crossed and (number != len(state.done) - 1 or state.phase != OVER):
                 # NEUF-8.3: a crossing ends the game at once; nothing follows it.
-                raise _fail(key, fields[key], f"seat {leader} had already won (NEUF-8.3)")
+                raise r.fail(key, f"seat {leader} had already won (NEUF-8.3)")
 
 
-def _derive_turn(state: NeufState, fields: dict[str, str]) -> int | None:
+def _derive_turn(state: NeufState, r: Fields) -> int | None:
     n = state.players
     if state.phase == OVER:
         return None
     if state.ledger.is_over:
-        raise _fail("phase", fields["phase"], "the ledger has a winner: the game is over")
+        raise r.fail("phase", "the ledger has a winner: the game is over")
     order = state.exchange_order
     if state.phase == EXCHANGING:
         if state.done or state.trick or len(state.acted_exchange) >= len(order):
-            raise _fail("phase", fields["phase"], "the exchange comes before any trick")
+            raise r.fail("phase", "the exchange comes before any trick")
         return order[len(state.acted_exchange)]
     if len(state.acted_exchange) != len(order):
-        raise _fail("exchanges", fields["exchanges"], "every player decides before the play")
+        raise r.fail("exchanges", "every player decides before the play")
     if len(state.done) >= TRICKS:
-        raise _fail("done", fields["done"], "a deal has 13 tricks")
+        raise r.fail("done", "a deal has 13 tricks")
     if state.trick:
         if len(state.trick) >= n:
-            raise _fail("trick", fields["trick"], "a full trick should have been taken")
+            raise r.fail("trick", "a full trick should have been taken")
         return state.clockwise[state.trick[-1][0]][0]
     if not state.done:
         return (state.dealer + 1) % n
