@@ -18,10 +18,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import cardtable
 from cardtable.cards import DECK_52
-from cardtable.core import State
-from cardtable.testing import perft
+from cardtable.testing import perft_fixture
 
 FIXTURE = (
     Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "perft_knockout_whist.json"
@@ -105,30 +103,19 @@ POSITIONS: list[dict[str, Any]] = [
 ]
 
 
-def start(entry: dict[str, Any]) -> State:
-    game = cardtable.make("knockout-whist", **entry["options"])
-    if "position" in entry:
-        return game.state_from_position(entry["position"])
-    return game.new_state(seed=0, decks=[entry["deck"].split()])
-
-
 def main() -> None:
-    fixture: dict[str, Any] = {
-        "about": "Knockout Whist perft counts: the number of action sequences of exactly "
+    began = time.perf_counter()
+    fixture = perft_fixture(
+        "knockout-whist",
+        "Knockout Whist perft counts: the number of action sequences of exactly "
         "each depth from each start (scripts/regenerate_perft.py).",
-        "positions": [],
-    }
-    for entry in POSITIONS:
-        began = time.perf_counter()
-        counts = perft(start(entry), entry["depth"])
-        took = time.perf_counter() - began
-        print(f"{entry['name']}: {counts} ({took:.2f} s)")
-        record = {k: v for k, v in entry.items() if k != "depth"}
-        record["counts"] = {str(d): n for d, n in enumerate(counts, 1)}
-        fixture["positions"].append(record)
+        POSITIONS,
+    )
+    for entry in fixture["positions"]:
+        print(f"{entry['name']}: {list(entry['counts'].values())}")
     FIXTURE.parent.mkdir(parents=True, exist_ok=True)
     FIXTURE.write_text(json.dumps(fixture, indent=2) + "\n", encoding="utf-8")
-    print(f"wrote {FIXTURE}")
+    print(f"wrote {FIXTURE} in {time.perf_counter() - began:.2f} s")
 
 
 if __name__ == "__main__":

@@ -17,9 +17,8 @@ from typing import Any
 
 import pytest
 
-import cardtable
 from cardtable.core import State
-from cardtable.testing import perft
+from cardtable.testing import checked_perft, perft, perft_start
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "perft_neuf.json"
 ENTRIES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["positions"]
@@ -27,27 +26,12 @@ BY_NAME = {entry["name"]: entry for entry in ENTRIES}
 
 
 def start(entry: dict[str, Any]) -> State:
-    game = cardtable.make("neuf", **entry["options"])
-    if "position" in entry:
-        return game.state_from_position(entry["position"])
-    return game.new_state(seed=0, decks=[entry["deck"].split()])
+    return perft_start("neuf", entry)
 
 
 def stored(name: str, depth: int) -> list[int]:
     counts = BY_NAME[name]["counts"]
     return [counts[str(d)] for d in range(1, depth + 1)]
-
-
-def checked_perft(state: State, depth: int) -> int:
-    """``perft(state, depth)`` through the checked path: ``legal_actions()`` and ``apply()``."""
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.copy()
-        child.apply(action)
-        total += checked_perft(child, depth - 1)
-    return total
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry["name"] for entry in ENTRIES])

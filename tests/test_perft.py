@@ -18,9 +18,8 @@ from typing import Any
 
 import pytest
 
-import cardtable
 from cardtable.core import State
-from cardtable.testing import perft
+from cardtable.testing import checked_perft, perft, perft_start
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "perft_knockout_whist.json"
 ENTRIES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["positions"]
@@ -29,22 +28,7 @@ KNOCK = "knock"
 
 
 def start(entry: dict[str, Any]) -> State:
-    game = cardtable.make("knockout-whist", **entry["options"])
-    if "position" in entry:
-        return game.state_from_position(entry["position"])
-    return game.new_state(seed=0, decks=[entry["deck"].split()])
-
-
-def checked_perft(state: State, depth: int) -> int:
-    """``perft(state, depth)`` through the checked path: ``legal_actions()`` and ``apply()``."""
-    if depth == 0:
-        return 1
-    total = 0
-    for action in state.legal_actions():
-        child = state.copy()
-        child.apply(action)
-        total += checked_perft(child, depth - 1)
-    return total
+    return perft_start("knockout-whist", entry)
 
 
 def last_actions(state: State, depth: int) -> Counter[str]:

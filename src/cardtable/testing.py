@@ -71,10 +71,10 @@ import contextlib
 import itertools
 import json
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from cardtable.core import Action, Game, Record, Result, State, View
 from cardtable.errors import GameOverError, IllegalActionError, OutOfTurnError
@@ -754,3 +754,39 @@ def perft(state: State, depth: int) -> list[int]:
 
     walk(state, 0)
     return counts
+
+
+def checked_perft(state: State, depth: int) -> int:
+    """The last of :func:`perft`'s counts through the checked path (``legal_actions()`` and
+    ``apply()``), to show both paths generate the same moves."""
+    if depth == 0:
+        return 1
+    total = 0
+    for action in state.legal_actions():
+        child = state.copy()
+        child.apply(action)
+        total += checked_perft(child, depth - 1)
+    return total
+
+
+def perft_start(game: str, entry: Mapping[str, Any]) -> State:
+    """The start of a perft fixture entry: the game made with ``entry["options"]``, then
+    ``entry["position"]``, or a first deal of ``entry["deck"]`` (card text, seed 0)."""
+    from cardtable import make
+
+    made = make(game, **entry["options"])
+    if "position" in entry:
+        return made.state_from_position(entry["position"])
+    return made.new_state(seed=0, decks=[entry["deck"].split()])
+
+
+def perft_fixture(game: str, about: str, entries: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A perft fixture: each entry (``name``, ``options``, ``position`` or ``deck``,
+    ``depth``, …) with its counts at depths 1 … ``depth`` instead of the depth."""
+    positions = []
+    for entry in entries:
+        counts = perft(perft_start(game, entry), entry["depth"])
+        record = {k: v for k, v in entry.items() if k != "depth"}
+        record["counts"] = {str(d): n for d, n in enumerate(counts, 1)}
+        positions.append(record)
+    return {"about": about, "positions": positions}

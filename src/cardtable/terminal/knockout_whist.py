@@ -17,69 +17,17 @@ from rich.text import Text
 from cardtable.cards import Card, Suit
 from cardtable.core import Action, View
 from cardtable.errors import InvalidCardError
+from cardtable.terminal.cards import (
+    card_markup,
+    hand_markup,
+    plays_markup,
+    suit_markup,
+    trick_winner,
+)
 
-__all__ = ["KnockoutWhistScreen", "card_markup", "trick_winner"]
+__all__ = ["KnockoutWhistScreen"]
 
 HANDS = 7
-
-
-def card_markup(text: str) -> str:
-    """A card as Rich markup: rank and suit symbol, red for diamonds and hearts.
-
-    >>> card_markup("10H"), card_markup("7C")
-    ('[red]10♥[/red]', '7♣')
-    """
-    card = Card.parse(text)
-    return f"[red]{card.symbol}[/red]" if card.suit.is_red else card.symbol
-
-
-def suit_markup(letter: str) -> str:
-    """A suit as its symbol and name: ``♥ hearts``, in red for the red suits."""
-    suit = Suit.parse(letter)
-    words = f"{suit.symbol} {suit.name.lower()}"
-    return f"[red]{words}[/red]" if suit.is_red else words
-
-
-def trick_winner(plays: Sequence[Sequence[object]], trump: str) -> int:
-    """KOW-4.3 on a view's trick (``[[seat, card or "knock"], …]``): the winning seat.
-
-    >>> trick_winner([[1, "7C"], [2, "knock"], [0, "2H"], [3, "9C"]], "H")
-    0
-    """
-    trump_suit = Suit.parse(trump)
-    best_seat, best = -1, None
-    for seat, text in plays:
-        if text == "knock":
-            continue
-        card = Card.parse(str(text))
-        if (
-            best is None
-            or (card.suit == best.suit and card.rank > best.rank)
-            or (card.suit == trump_suit and best.suit != trump_suit)
-        ):
-            best_seat, best = int(str(seat)), card
-    if best is None:
-        raise ValueError("a trick holds at least one card (KOW-4.5)")
-    return best_seat
-
-
-def _hand_text(cards: Sequence[str]) -> str:
-    """A hand grouped by suit (clubs, diamonds, hearts, spades), low to high."""
-    groups: dict[Suit, list[Card]] = {}
-    for card in sorted(Card.parse(c) for c in cards):
-        groups.setdefault(card.suit, []).append(card)
-    return "   ".join(
-        " ".join(card_markup(str(c)) for c in group) for _, group in sorted(groups.items())
-    )
-
-
-def _plays_text(plays: Sequence[Sequence[object]], names: Sequence[str]) -> str:
-    return ", ".join(
-        f"{names[int(str(s))]} knocks"
-        if c == "knock"
-        else f"{names[int(str(s))]} {card_markup(str(c))}"
-        for s, c in plays
-    )
 
 
 class KnockoutWhistScreen:
@@ -102,7 +50,7 @@ class KnockoutWhistScreen:
             facts.append(f"Trumps: not named yet; {names[view['chooser']]} chooses")
         facts.append(f"Dealer: {names[view['dealer']]}")
         if view["cuts"]:
-            rounds = " / ".join(_plays_text(r, names) for r in view["cuts"])
+            rounds = " / ".join(plays_markup(r, names) for r in view["cuts"])
             facts.append(f"Cut for the trump choice: {rounds}")
         facts.append("Dog's life: " + ("used" if view["dog_used"] else "not used yet"))
 
@@ -137,10 +85,10 @@ class KnockoutWhistScreen:
         lines.append(seats)
         if view["phase"] == "play":
             number = len(view["tricks"]) + 1
-            so_far = _plays_text(view["trick"], names) or "no cards yet"
+            so_far = plays_markup(view["trick"], names) or "no cards yet"
             lines.append(Text.from_markup(f"Trick {number} of {size}: {so_far}"))
         if view.get("hand") is not None:
-            hand = _hand_text(view["hand"]) or "no cards"
+            hand = hand_markup(view["hand"]) or "no cards"
             lines.append(Text.from_markup(f"Your hand: {hand}"))
         if view["phase"] == "over":
             lines.append(Text("The game is over."))
@@ -173,7 +121,7 @@ class KnockoutWhistScreen:
             )
         for round_no, round_ in enumerate(view["cuts"], 1):
             again = " again" if round_no > 1 else ""
-            lines.append(f"Tied for most tricks, they cut{again}: {_plays_text(round_, names)}.")
+            lines.append(f"Tied for most tricks, they cut{again}: {plays_markup(round_, names)}.")
         if view["chooser"] is not None:
             lines.append(f"{names[view['chooser']]} chooses trumps.")
         return lines

@@ -18,9 +18,15 @@ from rich.text import Text
 from cardtable.cards import Card, Suit
 from cardtable.core import Action, View
 from cardtable.errors import InvalidCardError
-from cardtable.terminal.knockout_whist import card_markup, suit_markup
+from cardtable.terminal.cards import (
+    card_markup,
+    hand_markup,
+    plays_markup,
+    suit_markup,
+    trick_winner,
+)
 
-__all__ = ["NeufScreen", "score_sheet", "trick_winner"]
+__all__ = ["NeufScreen", "score_sheet"]
 
 TRICKS = 13
 HINT = "Enter a number, an action (exchange, keep, play 7D, 7d), 'help' or 'quit'."
@@ -31,44 +37,8 @@ def trump_markup(trump: str) -> str:
     return "no trump" if trump == "NT" else suit_markup(trump)
 
 
-def trick_winner(plays: Sequence[Sequence[object]], trump: str) -> int:
-    """NEUF-4.3 on a view's trick (``[[seat, card], …]``): the winning seat.
-
-    >>> trick_winner([[1, "7C"], [2, "2H"], [0, "AC"]], "H"), trick_winner([[1, "7C"],
-    ...     [2, "2H"], [0, "AC"]], "NT")
-    (2, 0)
-    """
-    trump_suit = None if trump == "NT" else Suit.parse(trump)
-    best_seat, best = -1, None
-    for seat, text in plays:
-        card = Card.parse(str(text))
-        if (
-            best is None
-            or (card.suit == best.suit and card.rank > best.rank)
-            or (card.suit == trump_suit and best.suit != trump_suit)
-        ):
-            best_seat, best = int(str(seat)), card
-    if best is None:
-        raise ValueError("a trick holds at least one card (NEUF-4.2)")
-    return best_seat
-
-
-def _hand_text(cards: Sequence[str], trump: str) -> str:
-    """A hand grouped by suit, low to high, with the trump suit first."""
-    groups: dict[Suit, list[Card]] = {}
-    for card in sorted(Card.parse(c) for c in cards):
-        groups.setdefault(card.suit, []).append(card)
-    first = None if trump == "NT" else Suit.parse(trump)
-    order = sorted(groups, key=lambda s: (s != first, s))
-    return "   ".join(" ".join(card_markup(str(c)) for c in groups[s]) for s in order)
-
-
 def _cards_text(cards: Sequence[str]) -> str:
     return " ".join(card_markup(c) for c in sorted(cards, key=lambda c: Card.parse(c)))
-
-
-def _plays_text(plays: Sequence[Sequence[object]], names: Sequence[str]) -> str:
-    return ", ".join(f"{names[int(str(s))]} {card_markup(str(c))}" for s, c in plays)
 
 
 def _side_names(players: int, names: Sequence[str], *, short: bool = False) -> list[str]:
@@ -164,10 +134,10 @@ class NeufScreen:
         lines.append(Text.from_markup(f"Scores: {scores}"))
         if view["phase"] == "play":
             number = len(view["tricks"]) + 1
-            so_far = _plays_text(view["trick"], names) or "no cards yet"
+            so_far = plays_markup(view["trick"], names) or "no cards yet"
             lines.append(Text.from_markup(f"Trick {number} of {TRICKS}: {so_far}"))
         if view.get("hand") is not None:
-            hand = _hand_text(view["hand"], view["trump"]) or "no cards"
+            hand = hand_markup(view["hand"], view["trump"]) or "no cards"
             lines.append(Text.from_markup(f"Your hand: {hand}"))
             put_down = self._put_down(view, names)
             if put_down:
@@ -191,7 +161,7 @@ class NeufScreen:
         mine = next(i for i, (s, d) in enumerate(decisions) if s == seat and d == "exchange")
         takers = [s for s, d in decisions[mine + 1 :] if d == "exchange"]
         where = f"taken by {names[takers[0]]}" if takers else "the spare"
-        return f"You put down: {_hand_text(held[-2], view['trump'])} ({where})"
+        return f"You put down: {hand_markup(held[-2], view['trump'])} ({where})"
 
     def action_text(self, action: Action) -> str:
         if action.verb == "play" and isinstance(action.arg, Card):
