@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardtable.bots.reading import card_index, rank_of, suit_of
 from cardtable.cards import Card, Suit
 from cardtable.core import Action, View
 
@@ -37,26 +38,14 @@ __all__ = ["KnockoutWhistHeuristic", "suit_strength"]
 _HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # rank offsets (rank - 2) of A, K, Q, J
 
 
-def _index(text: str) -> int:
-    return Card.parse(text).index
-
-
-def _suit(card: int) -> int:
-    return card // 13
-
-
-def _rank(card: int) -> int:
-    return card % 13
-
-
 def suit_strength(hand: Sequence[int], suit: int) -> int:
     """Length and honours of ``suit`` in ``hand``: ``2 x cards + A 4, K 3, Q 2, J 1``.
 
-    >>> suit_strength([_index(c) for c in ("AH", "7H", "KS")], 2)
+    >>> suit_strength([card_index(c) for c in ("AH", "7H", "KS")], 2)
     8
     """
-    cards = [c for c in hand if _suit(c) == suit]
-    return 2 * len(cards) + sum(_HONOURS.get(_rank(c), 0) for c in cards)
+    cards = [c for c in hand if suit_of(c) == suit]
+    return 2 * len(cards) + sum(_HONOURS.get(rank_of(c), 0) for c in cards)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,17 +63,17 @@ class _Table:
     @classmethod
     def read(cls, view: View) -> _Table:
         seat = int(view["seat"])
-        hand = tuple(_index(c) for c in view["hand"])
+        hand = tuple(card_index(c) for c in view["hand"])
         trump = "CDHS".index(view["trump"])
-        plays = tuple((int(s), _index(c)) for s, c in view["trick"] if c != "knock")
+        plays = tuple((int(s), card_index(c)) for s, c in view["trick"] if c != "knock")
         seen = set(hand)
         for trick in view["tricks"]:
-            seen.update(_index(c) for _, c in trick["plays"] if c != "knock")
+            seen.update(card_index(c) for _, c in trick["plays"] if c != "knock")
         seen.update(c for _, c in plays)
         if view["turned"] is not None:
-            seen.add(_index(view["turned"]))
+            seen.add(card_index(view["turned"]))
         for round_ in view["cuts"]:
-            seen.update(_index(c) for _, c in round_)
+            seen.update(card_index(c) for _, c in round_)
         acted = {int(s) for s, _ in view["trick"]}
         still = sum(
             1
@@ -103,9 +92,9 @@ class _Table:
 
     def beats(self, card: int, best: int) -> bool:
         """KOW-4.3: would ``card`` take the trick from ``best``?"""
-        if _suit(card) == _suit(best):
+        if suit_of(card) == suit_of(best):
             return card > best
-        return _suit(card) == self.trump
+        return suit_of(card) == self.trump
 
     def best(self) -> int | None:
         """The card winning the trick so far."""
@@ -117,7 +106,7 @@ class _Table:
 
     def is_boss(self, card: int) -> bool:
         """No unseen card of the same suit ranks higher."""
-        top = (_suit(card) + 1) * 13
+        top = (suit_of(card) + 1) * 13
         return not any(c in self.unseen for c in range(card + 1, top))
 
 
@@ -148,7 +137,7 @@ class KnockoutWhistHeuristic:
 
     @staticmethod
     def _name_trumps(view: View, legal_actions: Sequence[Action]) -> Action:
-        hand = [_index(c) for c in view["hand"]]
+        hand = [card_index(c) for c in view["hand"]]
         # max() keeps the first of equal scores, so ties go to the lower suit: deterministic.
         return max(
             legal_actions,
@@ -166,8 +155,8 @@ class KnockoutWhistHeuristic:
 
     @staticmethod
     def _lead(table: _Table, cards: list[int]) -> int:
-        trumps = [c for c in cards if _suit(c) == table.trump]
-        side = [c for c in cards if _suit(c) != table.trump]
+        trumps = [c for c in cards if suit_of(c) == table.trump]
+        side = [c for c in cards if suit_of(c) != table.trump]
         boss_trumps = [c for c in trumps if table.is_boss(c)]
         if table.tricks_won == 0 and boss_trumps:
             return boss_trumps[0]
@@ -176,34 +165,37 @@ class KnockoutWhistHeuristic:
             # The suit with the most unseen cards is the one least likely to be ruffed.
             return max(
                 side_bosses,
-                key=lambda c: (sum(1 for u in table.unseen if _suit(u) == _suit(c)), _rank(c)),
+                key=lambda c: (
+                    sum(1 for u in table.unseen if suit_of(u) == suit_of(c)),
+                    rank_of(c),
+                ),
             )
         if boss_trumps:
             return boss_trumps[0]
         if not side:
             return trumps[0]
         longest = max(
-            {_suit(c) for c in side},
-            key=lambda s: (sum(1 for c in side if _suit(c) == s), suit_strength(side, s)),
+            {suit_of(c) for c in side},
+            key=lambda s: (sum(1 for c in side if suit_of(c) == s), suit_strength(side, s)),
         )
-        return min(c for c in side if _suit(c) == longest)
+        return min(c for c in side if suit_of(c) == longest)
 
     @staticmethod
     def _follow(table: _Table, cards: list[int], best: int) -> int:
         beaters = [c for c in cards if table.beats(c, best)]
-        led = _suit(table.plays[0][1])
-        ruffing = bool(beaters) and _suit(beaters[0]) == table.trump != led
+        led = suit_of(table.plays[0][1])
+        ruffing = bool(beaters) and suit_of(beaters[0]) == table.trump != led
         if ruffing:
-            trumps_held = sum(1 for c in table.hand if _suit(c) == table.trump)
+            trumps_held = sum(1 for c in table.hand if suit_of(c) == table.trump)
             worth = table.tricks_won == 0 or table.still_to_play == 0 or trumps_held > 1
             if not worth:
                 beaters = []
         if beaters:
-            cheapest = min(beaters, key=_rank)
+            cheapest = min(beaters, key=rank_of)
             if table.tricks_won == 0 and table.still_to_play > 0:
                 bosses = [c for c in beaters if table.is_boss(c)]
                 if bosses:
-                    return min(bosses, key=_rank)
+                    return min(bosses, key=rank_of)
             return cheapest
-        side = [c for c in cards if _suit(c) != table.trump]
-        return min(side or cards, key=_rank)
+        side = [c for c in cards if suit_of(c) != table.trump]
+        return min(side or cards, key=rank_of)

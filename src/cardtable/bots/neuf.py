@@ -31,6 +31,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cardtable.bots.reading import card_index, rank_of, suit_of
 from cardtable.cards import Card
 from cardtable.core import Action, View
 
@@ -38,18 +39,6 @@ __all__ = ["NeufHeuristic", "expected_tricks"]
 
 SUITS = "CDHS"
 _ACE, _KING, _QUEEN, _JACK = 12, 11, 10, 9  # rank offsets (rank - 2)
-
-
-def _index(text: str) -> int:
-    return Card.parse(text).index
-
-
-def _suit(card: int) -> int:
-    return card // 13
-
-
-def _rank(card: int) -> int:
-    return card % 13
 
 
 def _trump_index(trump: str) -> int:
@@ -75,8 +64,8 @@ def expected_tricks(hand: Sequence[str], trump: str) -> float:
     trump_suit = _trump_index(trump)
     by_suit: dict[int, list[int]] = {s: [] for s in range(4)}
     for text in hand:
-        card = _index(text)
-        by_suit[_suit(card)].append(_rank(card))
+        card = card_index(text)
+        by_suit[suit_of(card)].append(rank_of(card))
     trumps = len(by_suit[trump_suit]) if trump_suit >= 0 else 0
     total = 0.0
     for suit, ranks in by_suit.items():
@@ -123,11 +112,11 @@ class _Table:
     def read(cls, view: View) -> _Table:
         seat = int(view["seat"])
         players = int(view["players"])
-        hand = tuple(_index(c) for c in view["hand"])
-        plays = tuple((int(s), _index(c)) for s, c in view["trick"])
+        hand = tuple(card_index(c) for c in view["hand"])
+        plays = tuple((int(s), card_index(c)) for s, c in view["trick"])
         seen = set(hand)
         for trick in view["tricks"]:
-            seen.update(_index(c) for _, c in trick["plays"])
+            seen.update(card_index(c) for _, c in trick["plays"])
         seen.update(c for _, c in plays)
         seen.update(_dead_cards(view))
         acted = {s for s, _ in plays}
@@ -149,9 +138,9 @@ class _Table:
 
     def beats(self, card: int, best: int) -> bool:
         """NEUF-4.3: would ``card`` take the trick from ``best``?"""
-        if _suit(card) == _suit(best):
+        if suit_of(card) == suit_of(best):
             return card > best
-        return _suit(card) == self.trump
+        return suit_of(card) == self.trump
 
     def winning(self) -> tuple[int, int] | None:
         """The seat and card winning the trick so far."""
@@ -163,11 +152,11 @@ class _Table:
 
     def is_boss(self, card: int) -> bool:
         """No unseen card of the same suit ranks higher."""
-        top = (_suit(card) + 1) * 13
+        top = (suit_of(card) + 1) * 13
         return not any(c in self.unseen for c in range(card + 1, top))
 
     def unseen_in(self, suit: int) -> int:
-        return sum(1 for c in self.unseen if _suit(c) == suit)
+        return sum(1 for c in self.unseen if suit_of(c) == suit)
 
 
 def _dead_cards(view: View) -> set[int]:
@@ -184,7 +173,7 @@ def _dead_cards(view: View) -> set[int]:
     mine = next(i for i, (s, d) in enumerate(decisions) if s == seat and d == "exchange")
     if any(d == "exchange" for _, d in decisions[mine + 1 :]):
         return set()
-    return {_index(c) for c in held[-2]}
+    return {card_index(c) for c in held[-2]}
 
 
 class NeufHeuristic:
@@ -226,32 +215,32 @@ class NeufHeuristic:
 
     @staticmethod
     def _lead(table: _Table, cards: list[int]) -> int:
-        trumps = [c for c in cards if _suit(c) == table.trump]
-        side = [c for c in cards if _suit(c) != table.trump]
+        trumps = [c for c in cards if suit_of(c) == table.trump]
+        side = [c for c in cards if suit_of(c) != table.trump]
         side_bosses = [c for c in side if table.is_boss(c)]
         if side_bosses:
             # The suit with the most unseen cards is the one least likely to be ruffed.
-            return max(side_bosses, key=lambda c: (table.unseen_in(_suit(c)), _rank(c)))
+            return max(side_bosses, key=lambda c: (table.unseen_in(suit_of(c)), rank_of(c)))
         boss_trumps = [c for c in trumps if table.is_boss(c)]
         others_trumps = table.unseen_in(table.trump) if table.trump >= 0 else 0
         if boss_trumps and (len(trumps) > others_trumps / 2 or not side):
             return boss_trumps[0]
         pool = side or trumps
         longest = max(
-            {_suit(c) for c in pool},
-            key=lambda s: (sum(1 for c in pool if _suit(c) == s), -s),
+            {suit_of(c) for c in pool},
+            key=lambda s: (sum(1 for c in pool if suit_of(c) == s), -s),
         )
-        return min(c for c in pool if _suit(c) == longest)
+        return min(c for c in pool if suit_of(c) == longest)
 
     @staticmethod
     def _follow(table: _Table, cards: list[int]) -> int:
         winning = table.winning()
         assert winning is not None
         leader, best = winning
-        low_side = [c for c in cards if _suit(c) != table.trump]
+        low_side = [c for c in cards if suit_of(c) != table.trump]
 
         def lowest() -> int:
-            return min(low_side or cards, key=_rank)
+            return min(low_side or cards, key=rank_of)
 
         partner = table.partner()
         if leader == partner and (not table.still_to_play or table.is_boss(best)):
@@ -260,7 +249,7 @@ class NeufHeuristic:
         if not beaters:
             return lowest()
         if table.still_to_play:
-            bosses = [c for c in beaters if table.is_boss(c) or _suit(c) == table.trump]
+            bosses = [c for c in beaters if table.is_boss(c) or suit_of(c) == table.trump]
             if bosses:
-                return min(bosses, key=lambda c: (_suit(c) == table.trump, _rank(c)))
-        return min(beaters, key=lambda c: (_suit(c) == table.trump, _rank(c)))
+                return min(bosses, key=lambda c: (suit_of(c) == table.trump, rank_of(c)))
+        return min(beaters, key=lambda c: (suit_of(c) == table.trump, rank_of(c)))
