@@ -13,13 +13,12 @@ explain in the commit why the counts moved.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
 from cardtable.cards import DECK_52
-from cardtable.testing import perft_fixture
+from cardtable.testing import write_perft_fixture
 
 FIXTURE = (
     Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "perft_knockout_whist.json"
@@ -105,7 +104,8 @@ POSITIONS: list[dict[str, Any]] = [
 
 def main() -> None:
     began = time.perf_counter()
-    fixture = perft_fixture(
+    fixture = write_perft_fixture(
+        FIXTURE,
         "knockout-whist",
         "Knockout Whist perft counts: the number of action sequences of exactly "
         "each depth from each start (scripts/regenerate_perft.py).",
@@ -113,8 +113,6 @@ def main() -> None:
     )
     for entry in fixture["positions"]:
         print(f"{entry['name']}: {list(entry['counts'].values())}")
-    FIXTURE.parent.mkdir(parents=True, exist_ok=True)
-    FIXTURE.write_text(json.dumps(fixture, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {FIXTURE} in {time.perf_counter() - began:.2f} s")
 
 

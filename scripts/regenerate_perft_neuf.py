@@ -14,12 +14,11 @@ explain in the commit why the counts moved.
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 from typing import Any
 
-from cardtable.testing import perft_fixture
+from cardtable.testing import write_perft_fixture
 
 FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "perft_neuf.json"
 
@@ -93,7 +92,8 @@ POSITIONS: list[dict[str, Any]] = [
 
 def main() -> None:
     began = time.perf_counter()
-    fixture = perft_fixture(
+    fixture = write_perft_fixture(
+        FIXTURE,
         "neuf",
         "Neuf perft counts: the number of action sequences of exactly each depth "
         "from each start (scripts/regenerate_perft_neuf.py).",
@@ -101,8 +101,6 @@ def main() -> None:
     )
     for entry in fixture["positions"]:
         print(f"{entry['name']}: {list(entry['counts'].values())}")
-    FIXTURE.parent.mkdir(parents=True, exist_ok=True)
-    FIXTURE.write_text(json.dumps(fixture, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {FIXTURE} in {time.perf_counter() - began:.2f} s")
 
 

@@ -9,10 +9,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -26,12 +23,12 @@ from cardtable.core import Action, State
 from cardtable.errors import CardtableError
 from cardtable.terminal.knockout_whist import KnockoutWhistScreen
 from cardtable.terminal.session import play_names, read_entry
+from terminal_io import PROMPT, first_screen, mentions, run_cli
 
 GAME = "knockout-whist"
 SEED = 5
 # Dealer 2 of 3 puts seat 0, the person, on the lead of the first trick (KOW-4.1).
 TABLE = ["--players", "3", "--seed", str(SEED), "--dealer", "2"]
-PROMPT = "Your move:"
 WINNER = re.compile(r"^(seat \d+)(?: \(you\))? wins the game\.$", re.MULTILINE)
 ELIMINATED = re.compile(r"^Elimination order: (.*)\.$", re.MULTILINE)
 
@@ -39,31 +36,6 @@ ELIMINATED = re.compile(r"^Elimination order: (.*)\.$", re.MULTILINE)
 def start_state() -> State:
     """The state the command deals for ``TABLE``: the same game, seed and dealer."""
     return cardtable.make(GAME, players=3, dealer=2).new_state(seed=SEED)
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env |= {"PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
-    return subprocess.run(
-        [sys.executable, "-m", "cardtable.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=60,
-        check=False,
-    )
-
-
-def first_screen(output: str) -> str:
-    return output.split(PROMPT, 1)[0]
-
-
-def mentions(text: str, card: str) -> bool:
-    """Whether ``card`` appears as notation (``7C``) or as a symbol (``7♣``)."""
-    symbol = Card.parse(card).symbol
-    return bool(re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])", text)) or symbol in text
 
 
 @pytest.fixture(scope="module")

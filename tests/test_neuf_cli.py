@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +23,7 @@ from cardtable.rules.tricks import cards_text
 from cardtable.terminal import screen_for
 from cardtable.terminal.neuf import NeufScreen
 from cardtable.terminal.session import play_names, read_entry
+from terminal_io import first_screen, mentions, run_cli
 
 GAME = "neuf"
 SEED = 5
@@ -36,7 +34,6 @@ TABLE = ["--seed", str(SEED), "--dealer", "2"]
 TABLE_4 = ["--players", "4", "--seed", str(SEED), "--dealer", "3"]
 ANSWERS = "1\n" * 400
 HINT_LINE = "(exchange, keep"
-PROMPT = "Your move:"
 NARRATED = re.compile(r"^seat \d+(?: \(you\))? (leads|plays|exchanges|keeps)\b", re.MULTILINE)
 
 
@@ -45,31 +42,6 @@ def start_state() -> NeufState:
     state = cardtable.make(GAME, players=3, dealer=2).new_state(seed=SEED)
     assert isinstance(state, NeufState)
     return state
-
-
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
-    env |= {"PYTHONIOENCODING": "utf-8", "COLUMNS": "120"}
-    return subprocess.run(
-        [sys.executable, "-m", "cardtable.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        encoding="utf-8",
-        env=env,
-        timeout=60,
-        check=False,
-    )
-
-
-def first_screen(output: str) -> str:
-    return output.split(PROMPT, 1)[0]
-
-
-def mentions(text: str, card: str) -> bool:
-    """Whether ``card`` appears as notation (``7C``) or as a symbol (``7♣``)."""
-    symbol = Card.parse(card).symbol
-    return bool(re.search(rf"(?<![0-9A-Za-z]){card}(?![0-9A-Za-z])", text)) or symbol in text
 
 
 @pytest.fixture(scope="module")

@@ -74,6 +74,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from typing import Any, TypeVar
 
 from cardtable.core import Action, Game, Record, Result, State, View
@@ -790,3 +791,13 @@ def perft_fixture(game: str, about: str, entries: Sequence[Mapping[str, Any]]) -
         record["counts"] = {str(d): n for d, n in enumerate(counts, 1)}
         positions.append(record)
     return {"about": about, "positions": positions}
+
+
+def write_perft_fixture(
+    path: Path, game: str, about: str, entries: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """Compute :func:`perft_fixture` and write it to ``path`` as JSON; returns it too."""
+    fixture = perft_fixture(game, about, entries)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(fixture, indent=2) + "\n", encoding="utf-8")
+    return fixture

@@ -440,9 +440,6 @@ class KnockoutWhistState(State):
             cards = slices[led][follow] if follow else bits(hand)
             self.apply_id(cards[int(draw() * len(cards))])
 
-    def legal_actions(self) -> list[Action]:
-        return list(map(ACTIONS.__getitem__, self.legal_action_ids()))
-
     def is_legal(self, number: int) -> bool:
         p = self.to_move
         if p is None:

@@ -253,9 +253,6 @@ class NeufState(State):
         hand = self.hands[p]
         return playable(hand, self.led_suit)
 
-    def legal_actions(self) -> list[Action]:
-        return list(map(ACTIONS.__getitem__, self.legal_action_ids()))
-
     def is_legal(self, number: int) -> bool:
         p = self.to_move
         if p is None:
