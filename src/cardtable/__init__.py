@@ -70,6 +70,7 @@ __version__ = "0.1.0"
 # name -> "module:class"; games are imported on first use so that `import cardtable` stays light.
 GAMES: dict[str, str] = {
     "knockout-whist": "cardtable.rules.knockout_whist:KnockoutWhist",
+    "kryt-navalivat": "cardtable.rules.kryt_navalivat:KrytNavalivat",
     "neuf": "cardtable.rules.neuf:Neuf",
 }
 

@@ -29,7 +29,7 @@ from cardtable.errors import (
     InvalidRecordError,
     OutOfTurnError,
 )
-from cardtable.options import read_deck
+from cardtable.options import PACK_52, read_deck
 
 __all__ = ["RECORD_VERSION", "Action", "Game", "Record", "Result", "State", "View"]
 
@@ -174,6 +174,8 @@ class Game(ABC):
     name: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    pack: ClassVar[tuple[int, ...]] = PACK_52
+    """The card indices of the game's pack: a stacked deck holds each of them once."""
     actions: tuple[Action, ...]
     """Every action of the game, indexed by its number (a plain attribute: hot paths read it)."""
 
@@ -232,7 +234,7 @@ class Game(ABC):
         after them the seeded generator shuffles. Without a seed a fresh one is drawn."""
         if seed is None:
             seed = self.fresh_seed()
-        stacked = [read_deck(deck, f"deck {i}") for i, deck in enumerate(decks or [])]
+        stacked = [read_deck(deck, f"deck {i}", self.pack) for i, deck in enumerate(decks or [])]
         return self.begin(seed, self.resolved_dealer(seed), stacked, [])
 
     def resolved_dealer(self, seed: int) -> int:
@@ -254,7 +256,10 @@ class Game(ABC):
     def _replay_state(self, record: Record) -> State:
         """The state a record starts from, with its chance events stacked."""
         try:
-            decks = [read_deck(deck, f"recorded deck {i}") for i, deck in enumerate(record.decks)]
+            decks = [
+                read_deck(deck, f"recorded deck {i}", self.pack)
+                for i, deck in enumerate(record.decks)
+            ]
             reshuffles = [[Card.parse(c).index for c in r] for r in record.reshuffles]
         except (InvalidDeckError, InvalidCardError) as exc:
             raise InvalidRecordError(f"record chance events: {exc}") from exc

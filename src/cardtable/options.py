@@ -8,7 +8,9 @@ from typing import Any
 from cardtable.cards import Card
 from cardtable.errors import InvalidCardError, InvalidDeckError, InvalidOptionError
 
-__all__ = ["check_options", "read_deck"]
+__all__ = ["PACK_52", "check_options", "read_deck"]
+
+PACK_52 = tuple(range(52))
 
 
 def check_options(
@@ -24,8 +26,11 @@ def check_options(
     return {**defaults, **given}
 
 
-def read_deck(deck: Sequence[str | Card], label: str = "deck", size: int = 52) -> list[int]:
-    """Card indices of a stacked deck, which must hold each of the ``size`` cards once."""
+def read_deck(
+    deck: Sequence[str | Card], label: str = "deck", pack: Sequence[int] = PACK_52
+) -> list[int]:
+    """Card indices of a stacked deck, which must hold each card of ``pack`` (card indices;
+    the full 52 by default) exactly once."""
     if isinstance(deck, str):
         deck = deck.replace(",", " ").split()
     cards: list[int] = []
@@ -41,10 +46,14 @@ def read_deck(deck: Sequence[str | Card], label: str = "deck", size: int = 52) -
         raise InvalidDeckError(
             f"{label} repeats {' '.join(str(Card.from_index(c)) for c in repeated)}"
         )
-    if len(cards) != size:
-        missing = sorted(set(range(52)) - seen) if size == 52 else []
-        names = " ".join(str(Card.from_index(c)) for c in missing)
+    foreign = sorted(seen - set(pack))
+    if foreign:
+        names = " ".join(str(Card.from_index(c)) for c in foreign)
+        raise InvalidDeckError(f"{label} holds {names}, which this game's pack has not")
+    if len(cards) != len(pack):
+        names = " ".join(str(Card.from_index(c)) for c in sorted(set(pack) - seen))
         raise InvalidDeckError(
-            f"{label} has {len(cards)} cards, not {size}" + (f"; missing {names}" if names else "")
+            f"{label} has {len(cards)} cards, not {len(pack)}"
+            + (f"; missing {names}" if names else "")
         )
     return cards
