@@ -1,4 +1,4 @@
-"""Engine benchmark: random full games of Knockout Whist and Neuf, side by side with OpenSpiel.
+"""Engine benchmark: random full games of our three games, side by side with OpenSpiel.
 
 Run it from the repository root::
 
@@ -7,7 +7,7 @@ Run it from the repository root::
     .venv/bin/python benchmarks/engine.py --json bench.json
 
 Every game is played to the end by uniformly random choices from ``random.Random(seed)``.
-Knockout Whist and Neuf are each driven three ways: the checked public path
+Knockout Whist, Neuf and Kryt'-navalivat' are each driven three ways: the checked public path
 (``legal_actions()`` then ``apply(action)``, full validation), the unchecked step path
 (``legal_action_ids()`` then ``apply_id(number)``, driven by the same Python loop as
 OpenSpiel) and the playout path
@@ -16,7 +16,9 @@ legal actions itself, unchecked, to the end). When ``pyspiel`` imports, OpenSpie
 nearest games are driven by a Python loop over the same kind of calls: ``oh_hell``
 (``num_tricks_fixed=7``) beside Knockout Whist at 3 and 5 players, ``oh_hell``
 (``num_tricks_fixed=13``, a whole pack's tricks) beside 3-player Neuf, and ``hearts``
-(4 players only, with its card-passing phase) beside 4-player Neuf.
+(4 players only, with its card-passing phase) beside 4-player Neuf, and ``crazy_eights``
+(default parameters), OpenSpiel's shedding game, beside Kryt'-navalivat' at the same
+player count.
 
 "Per action" means per player decision, for both engines: a game's whole wall time, new
 state and every chance event included, divided by the decisions players made in it. Our
@@ -53,8 +55,13 @@ NEUF_PLAYERS = (3, 4)
 # with 3 players, so it can play the same 13. OpenSpiel's hearts is its only 4-player
 # whole-pack trick game (13 tricks, after a pass of 3 cards each in most deals).
 NEUF_OPENSPIEL_TRICKS = 13
+# Kryt'-navalivat' (2-6 players) is a shedding game; OpenSpiel's nearest is crazy_eights
+# (2-15 players), also won by emptying one's hand, played here with its default parameters.
+KRYT_PLAYERS = (2, 3, 4)
+KRYT_OPENSPIEL_GAME = "crazy_eights"
 KNOCKOUT_WHIST = "knockout-whist"
 NEUF = "neuf"
+KRYT = "kryt-navalivat"
 CHECKED_TARGET = 1.0
 # "Well below" OpenSpiel-through-Python, read here as at most half its cost per action.
 PLAYOUT_TARGET = 0.5
@@ -109,10 +116,11 @@ def play_playout(game: Game, seed: int) -> Played:
 def play_open_spiel(game: Any, seed: int) -> Played:
     """A random game of an OpenSpiel game through its Python bindings.
 
-    Every chance node of ``oh_hell`` (a card dealt, the trump card turned) is uniform over
-    its outcomes, so the loop draws one with ``rng.choice``: the cheapest fair sampler, which
-    keeps the baseline as fast as Python can drive it. Chance events are counted apart from
-    player decisions. ``tests/test_benchmarks.py`` checks that the outcomes are uniform.
+    Every chance node of ``oh_hell`` (a card dealt, the trump card turned), of ``hearts``
+    and of ``crazy_eights`` (a card dealt) is uniform over its outcomes, so the loop draws
+    one with ``rng.choice``: the cheapest fair sampler, which keeps the baseline as fast as
+    Python can drive it. Chance events are counted apart from player decisions.
+    ``tests/test_benchmarks.py`` checks that the outcomes are uniform.
     """
     rng = random.Random(seed)
     state = game.new_initial_state()
@@ -135,6 +143,11 @@ def knockout_whist(players: int) -> Game:
 
 def neuf(players: int) -> Game:
     return cardtable.make(NEUF, players=players, dealer=0)
+
+
+def kryt(players: int) -> Game:
+    """Kryt'-navalivat' with trumps turned (the default mode); one hand is one game."""
+    return cardtable.make(KRYT, players=players, dealer=0)
 
 
 def load_open_spiel(players: int) -> Any | None:
@@ -162,8 +175,19 @@ def load_open_spiel_for_neuf(players: int) -> Any | None:
     )
 
 
+def load_open_spiel_for_kryt(players: int) -> Any | None:
+    """OpenSpiel's ``crazy_eights`` for ``players``, or ``None`` without pyspiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    return pyspiel.load_game(KRYT_OPENSPIEL_GAME, {"players": players})
+
+
 def baseline_name(our_game: str, players: int) -> str:
     """The label of the OpenSpiel game that ``our_game`` is compared with."""
+    if our_game == KRYT:
+        return KRYT_OPENSPIEL_GAME
     if our_game == NEUF:
         if players == 4:
             return "hearts"
@@ -248,6 +272,7 @@ def cases(
     players: Sequence[int],
     open_spiel_players: Sequence[int],
     neuf_players: Sequence[int] = (),
+    kryt_players: Sequence[int] = (),
 ) -> list[Case]:
     out: list[Case] = []
     for n in players:
@@ -263,6 +288,12 @@ def cases(
         if spiel is not None:
             label = baseline_name(NEUF, n)
             out.append(Case("open_spiel", "python loop", n, spiel, play_open_spiel, label))
+    for n in kryt_players:
+        out += _our_cases(KRYT, n, kryt(n))
+        spiel = load_open_spiel_for_kryt(n)
+        if spiel is not None:
+            label = baseline_name(KRYT, n)
+            out.append(Case("open_spiel", "python loop", n, spiel, play_open_spiel, label))
     return out
 
 
@@ -274,6 +305,7 @@ def measure(
     players: Sequence[int] = OUR_PLAYERS,
     open_spiel_players: Sequence[int] = OPENSPIEL_PLAYERS,
     neuf_players: Sequence[int] = NEUF_PLAYERS,
+    kryt_players: Sequence[int] = KRYT_PLAYERS,
 ) -> list[Measurement]:
     """Time ``games`` seeded games, ``runs`` times, on every path.
 
@@ -283,7 +315,7 @@ def measure(
     if games < 1 or runs < 1:
         raise ValueError(f"games and runs must be at least 1, not {games} and {runs}")
     seeds = range(seed, seed + games)
-    chosen = cases(players, open_spiel_players, neuf_players)
+    chosen = cases(players, open_spiel_players, neuf_players, kryt_players)
     results: list[Measurement] = []
     for case in chosen:
         play_all(case, range(seed, seed + min(WARMUP_GAMES, games)))
@@ -328,7 +360,8 @@ class Ratio:
 
     @property
     def target(self) -> float | None:
-        # The targets were set for Knockout Whist; Neuf's ratios are reported, not judged.
+        # The targets were set for Knockout Whist; the other games' ratios are reported,
+        # not judged.
         return TARGETS.get(self.path) if self.game == KNOCKOUT_WHIST else None
 
     @property
@@ -380,7 +413,8 @@ def render(results: Sequence[Measurement], *, runs: int) -> str:
         f"{'us/action':>10} {'actions/game':>12} {'chance/game':>11} {'ours/OpenSpiel':>14}"
     )
     lines = [
-        f"Knockout Whist and Neuf engine benchmark: {results[0].games if results else 0} "
+        f"Knockout Whist, Neuf and Kryt'-navalivat' engine benchmark: "
+        f"{results[0].games if results else 0} "
         f"random games per run, median of {runs} runs",
         f"Python {platform.python_version()} on {platform.machine()}",
         "",
@@ -406,12 +440,14 @@ def render(results: Sequence[Measurement], *, runs: int) -> str:
             f"OpenSpiel through pyspiel and a Python loop: {OPENSPIEL_GAME}(N) is oh_hell with "
             f"num_tricks_fixed=N ({OPENSPIEL_TRICKS} beside Knockout Whist, "
             f"{NEUF_OPENSPIEL_TRICKS} beside 3-player Neuf); hearts (4 players only, with its "
-            "pass phase) beside 4-player Neuf."
+            f"pass phase) beside 4-player Neuf; {KRYT_OPENSPIEL_GAME} (default parameters) "
+            "beside Kryt'-navalivat'."
         )
         lines.append("Ratio = ours / OpenSpiel per action, below 1 is faster.")
         lines.append(
             f"Targets (Knockout Whist): checked path <= {CHECKED_TARGET:.2f}x OpenSpiel per "
-            f"action; playout path well below it (<= {PLAYOUT_TARGET:.2f}x). Neuf: no target."
+            f"action; playout path well below it (<= {PLAYOUT_TARGET:.2f}x). Neuf and "
+            "Kryt'-navalivat': no target."
         )
         lines.extend(verdicts(found))
     else:

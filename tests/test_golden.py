@@ -44,7 +44,8 @@ def _first_difference(want: str, got: str) -> str:
 
 @pytest.mark.parametrize("entry", golden.TRANSCRIPTS, ids=lambda e: e[0])
 def test_golden_transcript_is_unchanged(entry: tuple[str, str, dict[str, object], int]) -> None:
-    """KOW-9 and KOW-10 through a whole game: every view at every step as recorded."""
+    """KOW-9 / KOW-10, NEUF-9 / NEUF-10 and KRYT-9 / KRYT-10 through a whole game: every
+    view at every step as recorded."""
     name, game_name, options, seed = entry
     want = (ROOT / "tests" / "golden" / name).read_text(encoding="utf-8").splitlines()
     got = list(golden.transcript(game_name, options, seed))
@@ -64,3 +65,26 @@ def test_golden_transcripts_cover_dogs_knocks_and_cuts() -> None:
     assert '"dog"' in text
     assert '"cuts":[[' in text
     assert text.count('"action":null') == len(golden.TRANSCRIPTS)
+
+
+def test_kryt_golden_transcripts_reach_swap_free_turn_draw_and_both_trump_modes() -> None:
+    """KRYT-6 (the six of trumps swapped), KRYT-4.3 (a free turn), KRYT-7.3 (a drawn hand)
+    and KRYT-8 (permanent trumps, spades anti-trumps) are all in the recorded games, and
+    each game ends (KRYT-7.2) with the stock empty and at most one seat holding cards."""
+    kryt = [e for e in golden.TRANSCRIPTS if e[1] == "kryt-navalivat"]
+    assert {e[2].get("trump_mode", "turned") for e in kryt} == {"turned", "permanent"}
+    lines = [
+        json.loads(line)
+        for name, *_ in kryt
+        for line in (ROOT / "tests" / "golden" / name).read_text(encoding="utf-8").splitlines()[1:]
+    ]
+    spectators = [line["views"]["spectator"] for line in lines]
+    assert any(line["action"] == "swap" for line in lines)
+    assert any(view["mode"] == "free" for view in spectators)
+    assert any(view["anti_trump"] == "S" and view["trump"] == "D" for view in spectators)
+    ends = [line["views"]["spectator"] for line in lines if line["action"] is None]
+    assert len(ends) == len(kryt)
+    assert any(view["draw"] and view["loser"] is None for view in ends)
+    for view in ends:
+        assert view["mode"] == "over" and view["stock"] == 0
+        assert sum(1 for size in view["hand_sizes"] if size) == 1

@@ -11,9 +11,26 @@ over every game, variant and player count::
 
 Each random game is played to its end with random legal actions drawn from
 ``random.Random(seed)``; the checks draw from a generator of their own, so the game
-played depends on the seed alone. The checks come in three tiers.
+played depends on the seed alone, whatever is checked along the way.
 
-After **every** action:
+**Two kinds of game.** :func:`check_random_game` plays a game under every check below;
+:func:`check_fast_game` plays one under the *fast* checks only, for games too long or too
+many to check in full (SPEC §5 asks for hundreds of games per variant; a Kryt'-navalivat'
+random game runs to a thousand actions). :func:`run_conformance` mixes them: with
+``full_every=k``, the games at seed offsets 0, k, 2k, … get every check and the others
+the fast ones; the default ``full_every=1`` checks every game in full.
+
+The **fast** checks, after every action: the game's own invariants
+(``game.check_transition(before, number, after)``); a seat is to move exactly when the
+game is not over, and it has a legal action; the chosen action is applied through the
+checked :meth:`~cardtable.core.State.apply`, which must accept it; one probe number a step
+(the probes walk through every action number in turn) gets the same answer from
+:meth:`~cardtable.core.State.is_legal` as from the legal list; and every 16th step the
+legal list gets :func:`check_legal_actions` without the sweep over every number. At the
+start, the game is a function of its seed and its legal list gets the full check; at the
+end, :func:`check_result` and one action refused with :class:`~cardtable.GameOverError`.
+
+**Every check**, in three tiers. After **every** action:
 
 - the game's own invariants, ``game.check_transition(before, number, after)``;
 - the legal actions: ascending and unique action numbers, each one converting to an
@@ -54,10 +71,23 @@ At **deep** steps (the first state, the last one, and each other state with prob
   ``cardtable.replay(Record.from_json(state.record().to_json()))`` gives the same
   position, legal actions and views, and the same record text (SPEC §0.4 (3)).
 
-At the end: the game ended within ``max_actions`` actions (SPEC §5, termination); there
-are no legal actions, a :class:`~cardtable.core.Result` that places every seat once with
-zero-sum returns (SPEC §0.4 (5)), and every action number is refused with
+At the end: there are no legal actions, a :class:`~cardtable.core.Result` that places every
+seat once with zero-sum returns (SPEC §0.4 (5)), and every action number is refused with
 :class:`~cardtable.GameOverError`.
+
+**The cap** (SPEC §5 termination; KRYT-7.7 and K-14 for a game with no move limit). A game
+that has not ended after ``max_actions`` actions raises :class:`CappedGameError`, an
+``AssertionError`` naming the seed and the position reached, so a single game that does
+not end fails. :func:`run_conformance` catches it, lists the seed in
+:attr:`ConformanceReport.capped` (which the report's text prints) and plays on; once every
+game has been played it fails, listing the capped seeds, unless ``allow_capped=True`` asks
+for the report instead (to count the capped games, or to test the cap itself). Every
+check up to the cap has been made on a capped game; its end checks are not.
+
+**Watching.** ``watch(before, number, after)``, given to any of the three, is called after
+each action's checks, with a copy of the state before the action and the state itself
+(read it there and then: it moves on), so that a test can count what the random games
+reached (a rare rule, a kind of ending) without playing them again.
 
 Every failure is an ``AssertionError`` that names the game, the seed, the action and the
 position the failing step began from, so ``game.state_from_position`` rebuilds it. The
@@ -82,9 +112,12 @@ from cardtable.errors import GameOverError, IllegalActionError, OutOfTurnError
 
 __all__ = [
     "DEFAULT_MAX_ACTIONS",
+    "CappedGameError",
     "ConformanceReport",
     "GameReport",
+    "Watch",
     "check_copy_independent",
+    "check_fast_game",
     "check_game_over",
     "check_illegal_actions_rejected",
     "check_legal_actions",
@@ -94,6 +127,7 @@ __all__ = [
     "check_random_game",
     "check_redeal",
     "check_replay",
+    "check_result",
     "check_views_json",
     "perft",
     "run_conformance",
@@ -103,6 +137,12 @@ DEFAULT_MAX_ACTIONS = 10_000
 """The default bound on a random game's length; every game here ends far sooner."""
 
 _T = TypeVar("_T")
+
+Watch = Callable[[State, int, State], None]
+"""``watch(before, number, after)``: told of each action once its checks have passed."""
+
+_LEGAL_EVERY = 16  # the fast tier's full look at the legal list, every this many steps
+_PROBE_STRIDE = 7919  # a prime: the fast tier's is_legal probes walk through every number
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +154,8 @@ class GameReport:
     deep_steps: int
     redeals: int
     result: Result
+    full: bool = True
+    """Every check ran (:func:`check_random_game`), not the fast ones only."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,13 +169,39 @@ class ConformanceReport:
     deep_steps: int
     redeals: int
     wins: tuple[int, ...]
+    full_games: int = 0
+    """How many of the games got every check; the others got the fast ones."""
+    max_actions: int = DEFAULT_MAX_ACTIONS
+    capped: tuple[int, ...] = ()
+    """The seeds of the games stopped at ``max_actions`` without ending."""
 
     def __str__(self) -> str:
-        return (
-            f"{self.game}: {self.games} games, {self.actions} actions (longest "
-            f"{self.longest}), {self.deep_steps} deep steps, {self.redeals} re-deals; "
-            f"wins by seat {list(self.wins)}"
+        text = (
+            f"{self.game}: {self.games} games ({self.full_games} with every check), "
+            f"{self.actions} actions (longest {self.longest}), {self.deep_steps} deep steps, "
+            f"{self.redeals} re-deals; wins by seat {list(self.wins)}"
         )
+        if self.capped:
+            seeds = ", ".join(map(str, self.capped))
+            text += (
+                f"; {len(self.capped)} games reached the cap of {self.max_actions} actions "
+                f"without ending: seeds {seeds}"
+            )
+        return text
+
+
+class CappedGameError(AssertionError):
+    """A random game reached ``max_actions`` actions without ending (SPEC §5; KRYT-7.7 and
+    K-14 for a game with no move limit). An ``AssertionError``, so a single game that does
+    not end fails; :func:`run_conformance` catches it, lists the seed and plays on."""
+
+    def __init__(self, game: Game, seed: int, actions: int, state: State) -> None:
+        super().__init__(
+            f"{game!r}, seed {seed}: the game did not end within {actions} actions "
+            f"(SPEC §5), at position {_position_of(state)}"
+        )
+        self.seed = seed
+        self.actions = actions
 
 
 def _fail(message: str) -> AssertionError:
@@ -313,22 +381,7 @@ def check_game_over(state: State) -> int:
     state is unchanged. Returns how many actions were tried."""
     game = state.game
     n = game.num_players
-    if state.to_move is not None or not state.is_over:
-        raise _fail(f"the game should be over; seat {state.to_move} is to move")
-    if state.legal_action_ids() != [] or state.legal_actions() != []:
-        raise _fail(f"a finished game lists legal actions {state.legal_action_ids()}")
-    result = state.result
-    if not isinstance(result, Result):
-        raise _fail(f"a finished game has result {result!r}")
-    placed = sorted(s for place in result.places for s in place)
-    if placed != list(range(n)):
-        raise _fail(f"result places {result.places} do not list each of the {n} seats once")
-    if result.winners and set(result.winners) != set(result.places[0]):
-        raise _fail(f"winners {result.winners} are not the first place {result.places[0]}")
-    if len(result.returns) != n or abs(sum(result.returns)) > 1e-9:
-        raise _fail(f"returns {result.returns} are not one zero-sum number per seat")
-    if not result.summary:
-        raise _fail("a result needs a summary")
+    check_result(state)
     position = state.position()
     seen = _views_text(state)
     for number in range(game.num_distinct_actions):
@@ -347,6 +400,30 @@ def check_game_over(state: State) -> int:
     if state.position() != position or _views_text(state) != seen:
         raise _fail("refusing actions after the end changed the state")
     return game.num_distinct_actions
+
+
+def check_result(state: State) -> Result:
+    """SPEC §0.4 (5), without the refusals of :func:`check_game_over`: a finished game has
+    no seat to move, no legal actions and a :class:`Result` that places every seat once,
+    with its winners first and zero-sum returns. Returns the result."""
+    n = state.game.num_players
+    if state.to_move is not None or not state.is_over:
+        raise _fail(f"the game should be over; seat {state.to_move} is to move")
+    if state.legal_action_ids() != [] or state.legal_actions() != []:
+        raise _fail(f"a finished game lists legal actions {state.legal_action_ids()}")
+    result = state.result
+    if not isinstance(result, Result):
+        raise _fail(f"a finished game has result {result!r}")
+    placed = sorted(s for place in result.places for s in place)
+    if placed != list(range(n)):
+        raise _fail(f"result places {result.places} do not list each of the {n} seats once")
+    if result.winners and set(result.winners) != set(result.places[0]):
+        raise _fail(f"winners {result.winners} are not the first place {result.places[0]}")
+    if len(result.returns) != n or abs(sum(result.returns)) > 1e-9:
+        raise _fail(f"returns {result.returns} are not one zero-sum number per seat")
+    if not result.summary:
+        raise _fail("a result needs a summary")
+    return result
 
 
 def check_views_json(state: State) -> list[View]:
@@ -588,11 +665,14 @@ def check_random_game(
     snapshot_rate: float = 0.25,
     illegal_per_step: int = 2,
     hidden_at_start: bool = True,
+    watch: Watch | None = None,
 ) -> GameReport:
     """Play one game from ``seed`` to its end with random legal actions
     (``random.Random(seed)``), checking everything listed in the module docstring.
 
-    ``max_actions`` bounds the game's length (termination); ``deep_rate`` is the
+    ``max_actions`` bounds the game's length (termination): a game still going after that
+    many actions raises :class:`CappedGameError`; ``watch`` is told of every action (module
+    docstring); ``deep_rate`` is the
     probability that a step gets the expensive checks (the first and last states always
     do); ``snapshot_rate`` the probability that a step compares whole positions around
     its refusals and its action (deep steps always do; the others compare the turn and
@@ -618,7 +698,7 @@ def check_random_game(
         redeals += _deep_checks(state, checks, observers, first=True, must_hide=hidden_at_start)
         while not state.is_over:
             if steps >= max_actions:
-                raise _fail(f"the game did not end within {max_actions} actions")
+                raise CappedGameError(game, seed, steps, state)
             deep = checks.random() < deep_rate
             ids = check_legal_actions(state, known, every_number=deep)
             mover = state.to_move
@@ -657,6 +737,8 @@ def check_random_game(
             ):
                 _explain_change(state, checks)
             game.check_transition(before, number, state)
+            if watch is not None:
+                watch(before, number, state)
             steps += 1
             if deep:
                 if [json.dumps(v, sort_keys=True) for v in held] != held_text:
@@ -675,6 +757,8 @@ def check_random_game(
         check_legal_actions(state)
         redeals += _deep_checks(state, checks, [None, checks.randrange(n)])
         deep_steps += 1
+    except CappedGameError:
+        raise
     except AssertionError as exc:
         raise AssertionError(
             f"{game!r}, seed {seed}, {last}, from position {_position_of(at)}:\n{exc}"
@@ -682,6 +766,79 @@ def check_random_game(
     result = state.result
     assert result is not None  # check_game_over established it
     return GameReport(seed, steps, deep_steps, redeals, result)
+
+
+def check_fast_game(
+    game: Game,
+    seed: int,
+    *,
+    max_actions: int = DEFAULT_MAX_ACTIONS,
+    watch: Watch | None = None,
+) -> GameReport:
+    """Play the game :func:`check_random_game` plays from ``seed`` (the same actions),
+    under the fast checks of the module docstring only: the game's invariants after every
+    action, the checked apply, and cheap samples of the legal-action promises.
+    ``max_actions`` and ``watch`` are as there."""
+    play = random.Random(seed)
+    known: set[int] = set()
+    actions = game.actions
+    count = game.num_distinct_actions
+    transition = game.check_transition
+    steps = 0
+    at: State | None = None
+    last = "at the deal"
+    try:
+        state = at = check_new_game(game, seed)
+        check_legal_actions(state, known)
+        # The state before each action is a second state kept one action behind, moved on
+        # by apply_id: cheaper than a copy a step, which copies the whole action log. It
+        # is taken afresh from the state every _LEGAL_EVERY steps.
+        before = state.copy()
+        while not state.is_over:
+            if steps >= max_actions:
+                raise CappedGameError(game, seed, steps, state)
+            if steps % _LEGAL_EVERY == 0:
+                check_legal_actions(state, known, every_number=False)
+                before = state.copy()
+            ids = state.legal_action_ids()
+            mover = state.to_move
+            if not ids or mover is None:
+                raise _fail(f"seat {mover} is to move with legal actions {ids}")
+            probe = steps * _PROBE_STRIDE % count
+            if state.is_legal(probe) != (probe in ids):
+                raise _fail(f"is_legal({probe}) disagrees with legal_action_ids() {ids}")
+            number = play.choice(ids)
+            at = before  # where the failing step began, for the message
+            action = actions[number]
+            last = f"at action {steps + 1}, {action} by seat {mover}"
+            try:
+                state.apply(action, seat=mover)
+            except ValueError as exc:
+                raise _fail(
+                    f"apply({action}) of a legal action raised {type(exc).__name__}: {exc}"
+                ) from exc
+            transition(before, number, state)
+            if watch is not None:
+                watch(before, number, state)
+            before.apply_id(number)
+            steps += 1
+        at = state
+        last = f"at the end, after {steps} actions"
+        check_legal_actions(state)
+        result = check_result(state)
+        try:
+            state.apply(actions[steps % count], seat=steps % game.num_players)
+        except GameOverError:
+            pass
+        else:
+            raise _fail("an action was accepted after the game ended")
+    except CappedGameError:
+        raise
+    except AssertionError as exc:
+        raise AssertionError(
+            f"{game!r}, seed {seed} (fast checks), {last}, from position {_position_of(at)}:\n{exc}"
+        ) from exc
+    return GameReport(seed, steps, 0, 0, result, full=False)
 
 
 def _position_of(state: State | None) -> str:
@@ -703,29 +860,52 @@ def run_conformance(
     snapshot_rate: float = 0.25,
     illegal_per_step: int = 2,
     hidden_at_start: bool = True,
+    full_every: int = 1,
+    allow_capped: bool = False,
+    watch: Watch | None = None,
 ) -> ConformanceReport:
-    """Run :func:`check_random_game` for seeds ``seed … seed + games - 1`` and sum up.
+    """Play the games of seeds ``seed … seed + games - 1`` and sum up: the game at offset
+    ``i`` gets every check (:func:`check_random_game`) when ``i % full_every == 0``, the
+    fast checks (:func:`check_fast_game`) otherwise.
 
-    Raises ``AssertionError`` at the first failure, naming the seed and position."""
-    actions = longest = deep_steps = redeals = 0
+    Raises ``AssertionError`` at the first failure, naming the seed and position. A game
+    that reaches ``max_actions`` is stopped there and its seed listed in the report's
+    ``capped``; once every game has been played, any capped game is a failure too, unless
+    ``allow_capped``, when the report is returned for the caller to judge."""
+    if full_every < 1:
+        raise ValueError(f"full_every must be 1 or more, not {full_every}")
+    actions = longest = deep_steps = redeals = full_games = 0
     wins = [0] * game.num_players
+    capped: list[int] = []
     for offset in range(games):
-        report = check_random_game(
-            game,
-            seed + offset,
-            max_actions=max_actions,
-            deep_rate=deep_rate,
-            snapshot_rate=snapshot_rate,
-            illegal_per_step=illegal_per_step,
-            hidden_at_start=hidden_at_start,
-        )
+        full = offset % full_every == 0
+        full_games += full
+        try:
+            if full:
+                report = check_random_game(
+                    game,
+                    seed + offset,
+                    max_actions=max_actions,
+                    deep_rate=deep_rate,
+                    snapshot_rate=snapshot_rate,
+                    illegal_per_step=illegal_per_step,
+                    hidden_at_start=hidden_at_start,
+                    watch=watch,
+                )
+            else:
+                report = check_fast_game(game, seed + offset, max_actions=max_actions, watch=watch)
+        except CappedGameError as cap:
+            capped.append(cap.seed)
+            actions += cap.actions
+            longest = max(longest, cap.actions)
+            continue
         actions += report.actions
         longest = max(longest, report.actions)
         deep_steps += report.deep_steps
         redeals += report.redeals
         for seat in report.result.winners:
             wins[seat] += 1
-    return ConformanceReport(
+    summary = ConformanceReport(
         game=repr(game),
         games=games,
         actions=actions,
@@ -733,7 +913,16 @@ def run_conformance(
         deep_steps=deep_steps,
         redeals=redeals,
         wins=tuple(wins),
+        full_games=full_games,
+        max_actions=max_actions,
+        capped=tuple(capped),
     )
+    if capped and not allow_capped:
+        raise AssertionError(
+            f"{summary}\nSPEC §5: every game must end; check_random_game(game, seed, "
+            f"max_actions={max_actions}) shows where a capped seed stood"
+        )
+    return summary
 
 
 def perft(state: State, depth: int) -> list[int]:

@@ -10,6 +10,7 @@ from cardtable.core import Action, Game, State
 from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
 from cardtable.options import check_options
 from cardtable.rules.kryt_navalivat.beating import PACK_36
+from cardtable.rules.kryt_navalivat.invariants import check_transition
 from cardtable.rules.kryt_navalivat.state import (
     ACTIONS,
     BEAT,
@@ -103,7 +104,5 @@ class KrytNavalivat(Game):
         return parse_position(self, text)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
-        from cardtable.rules.kryt_navalivat.invariants import check_transition
-
         assert isinstance(before, KrytState) and isinstance(after, KrytState)
         check_transition(before, number, after)

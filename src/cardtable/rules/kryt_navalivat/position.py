@@ -110,6 +110,10 @@ def parse_position(game: KrytNavalivat, text: str) -> KrytState:
         raise r.fail(
             "faceup", "the turned card names trumps; the permanent mode turns none (KRYT-8.1)"
         )
+    if not permanent and state.stock and state.faceup < 0:
+        raise r.fail(
+            "faceup", "the turned card lies under the stock until it is drawn last (KRYT-2.5)"
+        )
     cards = [c for h in state.hands for c in bits(h)] + state.pile + state.stock + faceup
     if sorted(cards) != list(PACK_36):
         raise r.fail("hands", "hands, pile, stock and turned card hold the 36-card pack once each")
