@@ -110,7 +110,7 @@ def test_make_bot_names_and_the_easy_level() -> None:
         ("grandmaster", GAME, "unknown bot 'grandmaster'"),
         ("medium", GAME, "not available yet"),
         ("hard", GAME, "not available yet"),
-        ("heuristic", "kryt-navalivat", "no heuristic bot for 'kryt-navalivat'"),
+        ("heuristic", "whist-of-nowhere", "no heuristic bot for 'whist-of-nowhere'"),
     ],
 )
 def test_make_bot_rejects_unknown_names_clearly(name: str, game: str, words: str) -> None:

@@ -2,7 +2,11 @@
 
     cardtable play knockout-whist --players 4 --seed 7 --record game.json
     cardtable play neuf --trump-sequence SHDC-NT --tie-avoidance
+    cardtable play kryt-navalivat --players 3 --trump-mode permanent --record session.json
     cardtable replay game.json --step
+
+Kryt'-navalivat' is played as a session of hands (the fool deals the next); its record
+is the session file, which ``replay`` shows hand by hand.
 
 Bad input (an unknown game, an option out of range, a truncated record) ends with a
 one-line explanation on stderr and a non-zero exit status, never a traceback.
@@ -10,6 +14,7 @@ one-line explanation on stderr and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
@@ -18,12 +23,21 @@ import typer
 from rich.console import Console
 
 import cardtable
-from cardtable.bots import BOT_NAMES, make_bot
+from cardtable.bots import BOT_NAMES, Bot, make_bot
 from cardtable.core import Game, State
 from cardtable.errors import CardtableError
+from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
+from cardtable.rules.kryt_navalivat.session import SESSION_FORMAT, Session
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.terminal import screen_for
-from cardtable.terminal.session import PlaySession, replay_record, save_record
+from cardtable.terminal.session import (
+    HandsPlay,
+    PlaySession,
+    replay_record,
+    replay_session,
+    save_record,
+    save_session,
+)
 
 __all__ = ["app"]
 
@@ -36,7 +50,10 @@ VARIANT_GAMES = {
     "trump_sequence": "neuf",
     "dealer_exchanges_first": "neuf",
     "tie_avoidance": "neuf",
+    "trump_mode": "kryt-navalivat",
 }
+KRYT = "kryt-navalivat"  # played as a session of hands (SPEC §0.1, KRYT-2.1)
+DEFAULT_BOT = "heuristic"
 
 GAME_HELP = "The game: " + ", ".join(sorted(cardtable.GAMES)) + "."
 
@@ -83,11 +100,14 @@ def _make_game(
     return game
 
 
-def _save(state: State, path: Path | None, console: Console) -> None:
+def _save(state: State | Session, path: Path | None, console: Console) -> None:
     if path is None:
         return
     try:
-        save_record(state, path)
+        if isinstance(state, Session):
+            save_session(state, path)
+        else:
+            save_record(state, path)
     except OSError as exc:
         _fail(f"cannot write the record to {path}: {exc.strerror or exc}", DATA_ERROR)
     console.print(f"Record saved to {path}.", markup=False)
@@ -107,11 +127,19 @@ def play(
     ] = None,
     record: Annotated[
         Path | None,
-        typer.Option(help="Save the game's record (JSON) here at the end, or when you quit."),
+        typer.Option(
+            help="Save the game's record (JSON; for Kryt'-navalivat' the session of hands) "
+            "here at the end, or when you quit."
+        ),
     ] = None,
     bot: Annotated[
-        str, typer.Option(help="The bots you play against: " + ", ".join(BOT_NAMES) + ".")
-    ] = "heuristic",
+        str | None,
+        typer.Option(
+            help="The bots you play against: "
+            + ", ".join(BOT_NAMES)
+            + f" (default {DEFAULT_BOT}, or random for a game with no heuristic bot yet)."
+        ),
+    ] = None,
     trump_sequence: Annotated[
         str | None,
         typer.Option(
@@ -129,6 +157,20 @@ def play(
             "--tie-avoidance", help="Neuf, 3 players: the first to cross zero wins at once."
         ),
     ] = False,
+    trump_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--trump-mode",
+            help="Kryt'-navalivat': " + " or ".join(TRUMP_MODES) + " trumps (KRYT-8).",
+        ),
+    ] = None,
+    hands: Annotated[
+        int | None,
+        typer.Option(
+            "--hands",
+            help="Kryt'-navalivat': play this many hands, then stop (asks after each if unset).",
+        ),
+    ] = None,
 ) -> None:
     """Play a game at seat 0 against bots."""
     variants: dict[str, tuple[str, Any]] = {}
@@ -138,14 +180,21 @@ def play(
         variants["dealer_exchanges_first"] = ("--dealer-exchanges-first", True)
     if tie_avoidance:
         variants["tie_avoidance"] = ("--tie-avoidance", True)
+    if trump_mode is not None:
+        variants["trump_mode"] = ("--trump-mode", trump_mode)
     table = _make_game(game, players, dealer, variants)
-    try:
-        bots = {s: make_bot(bot, table.name) for s in range(1, table.num_players)}
-    except CardtableError as exc:
-        _fail(str(exc), USAGE_ERROR)
+    if hands is not None:
+        if table.name != KRYT:
+            _fail(f"--hands is an option of {KRYT}; {table.name} has no such option", USAGE_ERROR)
+        if hands < 1:
+            _fail(f"--hands must be 1 or more, not {hands}", USAGE_ERROR)
+    bot, bots = _make_bots(bot, table)
     console = _console()
     if seed is None:
         seed = Game.fresh_seed()
+    if table.name == KRYT:
+        _play_session(table, seed, bot, bots, console, record, hands)
+        return
     state = table.new_state(seed=seed)
     console.print(
         f"{table.name}, {table.num_players} players, seed {seed}; you are seat 0 "
@@ -167,9 +216,69 @@ def play(
         raise typer.Exit(INTERRUPTED)
 
 
+def _make_bots(name: str | None, table: Game) -> tuple[str, dict[int, Bot]]:
+    """The bots for seats 1 and up; unset, the game's heuristic bot, or the random bot for
+    a game that has none yet."""
+    chosen = DEFAULT_BOT if name is None else name
+    try:
+        make_bot(chosen, table.name)
+    except CardtableError as exc:
+        if name is not None:
+            _fail(str(exc), USAGE_ERROR)
+        chosen = "random"
+    return chosen, {s: make_bot(chosen, table.name) for s in range(1, table.num_players)}
+
+
+def _play_session(
+    table: Game,
+    seed: int,
+    bot: str,
+    bots: dict[int, Bot],
+    console: Console,
+    record: Path | None,
+    hands: int | None,
+) -> None:
+    """Kryt'-navalivat' hands in a row; the record is the session's file."""
+    options = table.options
+    session = Session(
+        players=table.num_players,
+        trump_mode=options["trump_mode"],
+        dealer=options["dealer"],
+        seed=seed,
+    )
+    console.print(
+        f"{table.name}, {table.num_players} players, {options['trump_mode']} trumps, "
+        f"seed {seed}; you are seat 0 against {bot} bots.",
+        markup=False,
+    )
+    play = HandsPlay(
+        console=console,
+        session=session,
+        bots=bots,
+        echo_input=not sys.stdin.isatty(),
+        hands=hands,
+    )
+    interrupted = False
+    try:
+        finished = play.run()
+    except KeyboardInterrupt:
+        finished, interrupted = False, True
+    if not finished:
+        actions = len(session.state.record().actions)
+        console.print(
+            f"Session stopped: hand {len(session.hands)} unfinished after {actions} actions."
+        )
+    _save(session, record, console)
+    if interrupted:
+        raise typer.Exit(INTERRUPTED)
+
+
 @app.command()
 def replay(
-    file: Annotated[Path, typer.Argument(help="A record saved by 'cardtable play --record'.")],
+    file: Annotated[
+        Path,
+        typer.Argument(help="A record or a session saved by 'cardtable play --record'."),
+    ],
     step: Annotated[
         bool | None,
         typer.Option(
@@ -184,17 +293,34 @@ def replay(
     except (OSError, UnicodeDecodeError) as exc:
         _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
     console = _console()
+    read_step = sys.stdin.isatty() if step is None else step
+    if _is_session(text):
+        try:
+            session = Session.from_json(text)
+        except ValueError as exc:
+            _fail(f"{file} is not a playable session: {exc}", DATA_ERROR)
+        replay_session(console, session, step=read_step, read_line=console.input)
+        return
     try:
         record = cardtable.load_record(text)
         screen_for(record.game)
         replay_record(
             console,
             record,
-            step=sys.stdin.isatty() if step is None else step,
+            step=read_step,
             read_line=console.input,
         )
     except ValueError as exc:
         _fail(f"{file} is not a playable record: {exc}", DATA_ERROR)
+
+
+def _is_session(text: str) -> bool:
+    """Whether ``text`` is a saved session (several hands) rather than one game's record."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        return False
+    return isinstance(data, dict) and data.get("format") == SESSION_FORMAT
 
 
 if __name__ == "__main__":

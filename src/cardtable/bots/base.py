@@ -41,9 +41,14 @@ _PLANNED = {"medium", "hard", "ismcts"}
 def _heuristics() -> dict[str, Callable[[], Bot]]:
     # Imported here so that a game's bot loads only when someone asks for it.
     from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
+    from cardtable.bots.kryt_navalivat import KrytHeuristic
     from cardtable.bots.neuf import NeufHeuristic
 
-    return {"knockout-whist": KnockoutWhistHeuristic, "neuf": NeufHeuristic}
+    return {
+        "knockout-whist": KnockoutWhistHeuristic,
+        "kryt-navalivat": KrytHeuristic,
+        "neuf": NeufHeuristic,
+    }
 
 
 BOT_NAMES: tuple[str, ...] = ("random", "heuristic", *LEVELS)

@@ -47,7 +47,12 @@ class GameScreen(Protocol):
         ...
 
     def shorthand(self, text: str) -> str | None:
-        """The full action text a short entry stands for (``"7d"`` -> ``"play 7d"``)."""
+        """The full action text a short entry stands for (``"7d"`` -> ``"play 7d"``).
+
+        A bare card that names exactly one legal action is read as that action before
+        this is asked (:func:`cardtable.terminal.session.read_entry`). A screen may also
+        have ``explain(text, view) -> str | None``: why an entry cannot be played now.
+        """
         ...
 
     def milestone(self, before: View, after: View) -> bool:
@@ -65,4 +70,8 @@ def screen_for(game_name: str) -> GameScreen:
         from cardtable.terminal.neuf import NeufScreen
 
         return NeufScreen()
+    if game_name == "kryt-navalivat":
+        from cardtable.terminal.kryt_navalivat import KrytScreen
+
+        return KrytScreen()
     raise UnknownGameError(f"there is no terminal table for {game_name!r} yet")

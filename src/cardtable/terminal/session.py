@@ -4,6 +4,11 @@ A play session seats the person at seat 0 against bots. The screen is drawn from
 ``state.view(0)`` only; each bot chooses from its own seat's view. A replay steps a
 record through the spectator's view, ``state.view(None)``.
 
+Kryt'-navalivat' is played as hands in a row (a game is one hand, SPEC §0.1): a
+:class:`HandsPlay` runs one :class:`PlaySession` per hand of a
+:class:`~cardtable.rules.kryt_navalivat.session.Session`, shows the tally of fools after
+each and asks whether to deal another; its saved file replays hand by hand.
+
 Input is read a line at a time through :meth:`rich.console.Console.input`, which falls
 back to plain ``input()``, so a session can be driven through a pipe.
 """
@@ -14,20 +19,35 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
 import cardtable
 from cardtable.bots import Bot
+from cardtable.cards import Card
 from cardtable.core import Action, Record, State
 from cardtable.errors import CardtableError, InvalidActionError
+from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.terminal import GameScreen, screen_for
 
-__all__ = ["PlaySession", "play_names", "read_entry", "replay_record", "save_record"]
+__all__ = [
+    "HandsPlay",
+    "PlaySession",
+    "play_names",
+    "read_entry",
+    "replay_record",
+    "replay_session",
+    "save_record",
+    "save_session",
+    "tally_line",
+]
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
 HELP_WORDS = frozenset({"help", "?", "table"})
+YES_WORDS = frozenset({"", "y", "yes"})
+NO_WORDS = frozenset({"n", "no", *QUIT_WORDS})
 DEFAULT_HINT = "Enter a number, an action (play 7D, 7d, knock, trump h), 'help' or 'quit'."
 
 
@@ -40,7 +60,8 @@ def read_entry(
     text: str, legal: Sequence[Action], game: cardtable.Game, screen: GameScreen
 ) -> Action | None:
     """The action a typed entry names: a number from the menu, action text such as
-    ``play 7D``, or a short form such as ``7d`` that the game's screen expands.
+    ``play 7D``, a card alone when exactly one legal action uses it (``9c`` for ``beat 9C``),
+    or a short form such as ``7d`` that the game's screen expands.
 
     ``None`` means the player asked to quit. An entry that names no action raises a
     :class:`CardtableError`; whether the action is legal is left to the state.
@@ -55,6 +76,16 @@ def read_entry(
         return legal[number - 1]
     if not entry:
         raise InvalidActionError("enter the number of an action, or the action itself")
+    card = _bare_card(entry)
+    if card is not None:
+        uses = [a for a in legal if a.arg == card]
+        if len(uses) == 1:
+            return uses[0]
+        if uses:
+            either = " or ".join(f"'{a}'" for a in uses)
+            raise InvalidActionError(f"{entry!r} could be {either}; type the one you mean")
+        if screen.shorthand(entry) is None:
+            raise InvalidActionError(f"no legal action uses {card} now")
     try:
         return game.parse_action(entry)
     except CardtableError as exc:
@@ -62,6 +93,16 @@ def read_entry(
         if expanded is None:
             raise InvalidActionError(f"cannot read {entry!r}: {exc}") from exc
         return game.parse_action(expanded)
+
+
+def _bare_card(entry: str) -> Card | None:
+    """The card a one-word entry names, if it names one."""
+    if " " in entry:
+        return None
+    try:
+        return Card.parse(entry)
+    except CardtableError:
+        return None
 
 
 @dataclass
@@ -144,6 +185,11 @@ class PlaySession:
                 return state.apply(action, seat=self.you)
             except CardtableError as exc:
                 self._warn(f"{exc}")
+                # A screen may say why, in its rules' words (Kryt'-navalivat' does).
+                explain = getattr(self.screen, "explain", None)
+                reason = explain(text, state.view(self.you)) if explain is not None else None
+                if reason:
+                    self.console.print(reason)
                 self.console.print("Choose one of:")
                 self._menu(legal)
 
@@ -213,3 +259,115 @@ def replay_record(
     else:
         console.print("The record ends here: the game is unfinished.")
     return state
+
+
+def tally_line(tally: dict[str, Any], names: Sequence[str]) -> str:
+    """KRYT-7.4: no scores, only who was the fool how often, and the draws."""
+    fools = ", ".join(f"{names[s]} {n}" for s, n in enumerate(tally["losses"]))
+    hands = tally["hands"]
+    return (
+        f"Tally after {hands} hand{'s' * (hands != 1)}: times the fool: {fools}; "
+        f"draws: {tally['draws']}."
+    )
+
+
+@dataclass
+class HandsPlay:
+    """Kryt'-navalivat' hands in a row at the terminal: the person at seat ``you``.
+
+    After each hand the result and the tally are shown; with ``hands`` set the session
+    stops after that many hands, otherwise it asks whether to deal another. The fool deals
+    the next hand, or after a draw the same dealer again (KRYT-2.1, KRYT-7.5, K-8).
+    """
+
+    console: Console
+    session: Session
+    bots: dict[int, Bot]
+    you: int = 0
+    echo_input: bool = False
+    hands: int | None = None
+    names: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.names = play_names(len(self.session.losses), self.you)
+
+    def run(self) -> bool:
+        """Play hands until the session ends (True) or the player quits mid-hand (False)."""
+        session = self.session
+        while True:
+            number = len(session.hands)
+            total = "" if self.hands is None else f" of {self.hands}"
+            self.console.print()
+            self.console.print(f"[bold]Hand {number}{total}[/bold]")
+            state = session.state
+            # Each hand's own seed seeds its bots, so a session replays from --seed.
+            hand = PlaySession(
+                console=self.console,
+                state=state,
+                bots=self.bots,
+                seed=state.seed,
+                you=self.you,
+                echo_input=self.echo_input,
+            )
+            if not hand.run():
+                return False
+            self.console.print(tally_line(session.tally, self.names))
+            if self.hands is not None:
+                if number >= self.hands:
+                    return True
+            elif not self._another():
+                return True
+            last = state.view(self.you)
+            session.next_hand()
+            dealer = self.names[session.state.dealer]
+            if last["loser"] is None:
+                self.console.print(f"After the draw {dealer} deals again (KRYT-7.5).")
+            else:
+                self.console.print(f"{dealer}, the fool, deals the next hand (KRYT-2.1).")
+
+    def _another(self) -> bool:
+        """Whether to deal another hand; the end of input says no."""
+        while True:
+            try:
+                text = self.console.input("Play another hand? [Y/n] ")
+            except EOFError:
+                self.console.print()
+                return False
+            if self.echo_input:
+                self.console.print(text, markup=False, highlight=False)
+            answer = text.strip().lower()
+            if answer in YES_WORDS:
+                return True
+            if answer in NO_WORDS:
+                return False
+            self.console.print(Text(f"Answer y or n, not {text.strip()!r}.", style="yellow"))
+
+
+def save_session(session: Session, path: Path) -> None:
+    """Write the session (every hand's record, format ``cardtable-session``) as JSON."""
+    path.write_text(session.to_json(indent=2) + "\n", encoding="utf-8")
+
+
+def replay_session(
+    console: Console,
+    session: Session,
+    *,
+    step: bool,
+    read_line: Callable[[str], str],
+) -> Session:
+    """Show a saved session hand by hand, each as :func:`replay_record` shows a record,
+    and the tally at the end. ``session`` was loaded with every hand checked."""
+    names = [f"seat {s}" for s in range(len(session.losses))]
+    count = len(session.hands)
+    options = ", ".join(f"{k}={v}" for k, v in session.options.items())
+    console.print(
+        f"Replaying a session of {session.state.game.name} "
+        f"({options}), seed {session.seed}: {count} hand{'s' * (count != 1)}."
+    )
+    for number, hand in enumerate(session.hands, 1):
+        console.print()
+        console.print(f"[bold]Hand {number} of {count}[/bold]")
+        replay_record(console, hand.record(), step=step, read_line=read_line)
+    console.print()
+    console.print(tally_line(session.tally, names))
+    return session
