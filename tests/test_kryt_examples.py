@@ -2,123 +2,45 @@
 
 Seats A, B, C are 0, 1, 2, clockwise. KRYT-EX-1 is dealt from its stacked deck; the other
 scenarios start from constructed states written in the ``kryt/1`` position notation with
-:func:`compose`. Where a scenario gives only the top of the pile ("[…, JH]") or leaves the
-rest of the pack unplaced, the unused cards fill the place marked ``…``, in pack order
-(clubs 6 … A, then diamonds, hearts, spades), so every constructed state holds the 36-card
-pack once (KRYT-11.1). Expected facts come from EXAMPLES.md and SPEC.md §2, not from the
-engine's own output. The engine is two-step (KRYT-4.6): ``BEAT(b, c)`` is ``beat b`` then
-``cover c`` by the same player.
+``compose_position`` (``position.py``). Where a scenario gives only the top of the pile
+("[…, JH]") or leaves the rest of the pack unplaced, the unused cards fill the place
+marked ``…``, in pack order (clubs 6 … A, then diamonds, hearts, spades), so every
+constructed state holds the 36-card pack once (KRYT-11.1). Expected facts come from
+EXAMPLES.md and SPEC.md §2, not from the engine's own output. The engine is two-step
+(KRYT-4.6): ``BEAT(b, c)`` is ``beat b`` then ``cover c`` by the same player.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import pytest
 
-from cardtable.cards import DECK_36, Card
-from cardtable.errors import GameOverError, IllegalActionError
+from cardtable.cards import Card
+from cardtable.errors import GameOverError
 from cardtable.rules.kryt_navalivat import KrytNavalivat, Session
 from cardtable.rules.kryt_navalivat.beating import PERMANENT_ANTI, PERMANENT_TRUMP, beats
 from cardtable.rules.kryt_navalivat.state import KrytState
+from kryt_pieces import (
+    EX_1_DECK,
+    FILL,
+    PACK,
+    assert_conserved,
+    cards,
+    compose_position,
+    hand,
+    legal,
+    pile,
+    position_state,
+    refused,
+)
 
 A, B, C = 0, 1, 2
-PACK = [str(card) for card in DECK_36]
-FILL = "…"
 
 
 # Readable pieces ------------------------------------------------------------------------------
 
 
-def cards(text: str) -> list[str]:
-    """``"7D 10S, QH"`` -> ``["7D", "10S", "QH"]`` in canonical text; ``…`` stays as it is."""
-    return [c if c == FILL else str(Card.parse(c)) for c in text.replace(",", " ").split()]
-
-
-def compose(
-    hands: Sequence[str],
-    *,
-    pile: str = "",
-    stock: str = "",
-    faceup: str = "",
-    trumps: str = "C",
-    turn: str = "respond",
-    to_move: int | None = A,
-    dealer: int | None = None,
-    known: Sequence[str] = (),
-    result: str = "-",
-    seed: int = 1,
-) -> str:
-    """``kryt/1`` position text from readable pieces: one card string per seat (``""`` for
-    none), the pile bottom first, the face-down stock top first, the turned card (``""``
-    for none) and ``trumps`` (a suit letter or ``permanent``). One piece may hold ``…``:
-    the cards of the pack no piece names go there, in pack order. Nothing is checked here;
-    the parser does that. ``dealer`` defaults to the seat on the mover's right."""
-    pieces = [cards(h) for h in hands] + [cards(pile), cards(stock)]
-    used = {c for piece in pieces for c in piece} | set(cards(faceup))
-    rest = [c for c in PACK if c not in used]
-    filled = [[c for item in piece for c in (rest if item == FILL else [item])] for piece in pieces]
-    *held, pile_cards, stock_cards = filled
-    players = len(hands)
-    if dealer is None:
-        dealer = ((to_move or 0) - 1) % players
-    known_text = [",".join(cards(k)) or "-" for k in known] or ["-"] * players
-    return " ".join(
-        [
-            f"kryt/1 players={players} trumps={trumps} dealer={dealer}",
-            "hands=" + "/".join(",".join(h) or "-" for h in held),
-            "known=" + "/".join(known_text),
-            "pile=" + (",".join(pile_cards) or "-"),
-            "faceup=" + (",".join(cards(faceup)) or "-"),
-            "stock=" + (",".join(stock_cards) or "-"),
-            f"turn={turn} to_move={'-' if to_move is None else to_move}",
-            f"result={result} seed={seed}",
-        ]
-    )
-
-
-def position_state(text: str, trump_mode: str = "turned") -> KrytState:
-    players = int(text.split()[1].removeprefix("players="))
-    game = KrytNavalivat(players=players, trump_mode=trump_mode)
-    return game.state_from_position(text)
-
-
-def hand(state: KrytState, seat: int) -> set[str]:
-    return set(state.view(seat)["hand"])
-
-
-def pile(state: KrytState) -> list[str]:
-    return list(state.view(None)["pile"])
-
-
-def legal(state: KrytState) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def assert_conserved(state: KrytState) -> None:
-    """KRYT-11.1: hands + pile + stock (the turned card included) hold the pack once."""
-    public = state.view(None)
-    assert sum(public["hand_sizes"]) + len(public["pile"]) + public["stock"] == 36
-    every = [c for s in range(state.players) for c in state.view(s)["hand"]]
-    every += public["pile"] + [str(Card.from_index(c)) for c in state.stock]
-    every += [public["trump_card"]] if public["trump_card"] else []
-    assert sorted(every) == sorted(PACK)
-
-
-def refused(state: KrytState, action: str, error: type[Exception] = IllegalActionError) -> None:
-    """The action raises ``error`` and changes nothing (SPEC §0.4 (2))."""
-    before = state.position()
-    with pytest.raises(error):
-        state.apply(action)
-    assert state.position() == before
-
-
 # KRYT-EX-1 ------------------------------------------------------------------------------------
 
-EX_1_DECK = (
-    "7D KD 9C 9S 10S 8S 10D 6H KC | 8C | QS 7H 8H 9H 10H 7C JH QH KH AH 6C 10C JC QC AC "
-    "6D 8D 9D JD QD AD 6S 7S JS KS AS"
-)
 
 # (actions, A, B, C, pile bottom first, stock count, next seat, next mode), EX-1's table
 # with the unchanged hands written out.
@@ -287,7 +209,7 @@ def test_kryt_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_any_trump(
 ) -> None:
     """KRYT-EX-2, KRYT-7.3, K-7: A beats 9H with JH and covers with 8C; B's only card KC
     beats 8C, so the hand is drawn at once, with no action from B."""
-    state = position_state(compose(["JH 8C", "KC"], pile=f"{FILL} 9H", trumps=trumps))
+    state = position_state(compose_position(["JH 8C", "KC"], pile=f"{FILL} 9H", trumps=trumps))
     # JH beats 9H whatever the trumps; 8C does too when clubs are trumps (KRYT-3.1).
     assert legal(state) == {"beat JH", "take"} | ({"beat 8C"} if trumps == "C" else set())
     state.apply("beat JH")
@@ -312,7 +234,9 @@ def with_hand(session: Session, state: KrytState) -> Session:
 def test_kryt_ex_2_in_a_session_the_drawn_hands_dealer_deals_again() -> None:
     """KRYT-EX-2, KRYT-7.5, K-8: after the draw, the next dealer is the dealer of the drawn
     hand, not the seat that went out first."""
-    state = position_state(compose(["JH 8C", "KC"], pile=f"{FILL} 9H", trumps="H", dealer=B))
+    state = position_state(
+        compose_position(["JH 8C", "KC"], pile=f"{FILL} 9H", trumps="H", dealer=B)
+    )
     state.apply("beat JH")
     state.apply("cover 8C")
     session = with_hand(Session(players=2, dealer=B, seed=3), state)
@@ -323,7 +247,7 @@ def test_kryt_ex_2_in_a_session_the_drawn_hands_dealer_deals_again() -> None:
 
 
 def ex_3_state() -> KrytState:
-    return position_state(compose(["JH 8C AC", "KC"], pile=f"{FILL} 9H", trumps="D"))
+    return position_state(compose_position(["JH 8C AC", "KC"], pile=f"{FILL} 9H", trumps="D"))
 
 
 def test_kryt_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() -> None:
@@ -426,7 +350,7 @@ def test_kryt_ex_5_how_many_cards_a_pick_up_takes(
     """KRYT-EX-5, KRYT-5, KRYT-8.3: the cards taken go to the taker's hand, in public; the
     next player faces the new top card, or leads on an empty pile (KRYT-4.5)."""
     permanent = trumps == "permanent"
-    text = compose(
+    text = compose_position(
         ["JD QD KD", "JC QC KC"],
         pile=before,
         stock=FILL,
@@ -450,7 +374,7 @@ def test_kryt_ex_5_how_many_cards_a_pick_up_takes(
 def test_kryt_ex_6_three_players_the_next_player_gets_the_free_card() -> None:
     """KRYT-EX-6, KRYT-4.3, K-6: A beats the cover JH with his only card QH and is out; B and
     C remain, so B is not obliged to beat: lead 7S, lead 8S or pick up; C then responds."""
-    state = position_state(compose(["QH", "7S 8S", "9D 10D"], pile=f"{FILL} JH"))
+    state = position_state(compose_position(["QH", "7S 8S", "9D 10D"], pile=f"{FILL} JH"))
     state.apply("beat QH")
     assert state.is_out(A) and not state.is_over
     assert (state.to_move, state.mode) == (B, "free")
@@ -464,7 +388,7 @@ def test_kryt_ex_6_three_players_the_next_player_gets_the_free_card() -> None:
 def test_kryt_ex_6_two_players_no_free_card_b_is_the_fool_at_once() -> None:
     """KRYT-EX-6, KRYT-4.3, KRYT-7.3: with one other player left there is no FREE mode: A
     goes out by beating, so B loses at once."""
-    state = position_state(compose(["QH", "7S 8S"], pile=f"{FILL} JH"))
+    state = position_state(compose_position(["QH", "7S 8S"], pile=f"{FILL} JH"))
     state.apply("beat QH")
     assert state.is_over and state.loser == B and not state.drawn
     assert state.is_out(A) and hand(state, B) == {"7S", "8S"}
@@ -479,7 +403,7 @@ def ex_7_state(**changes: str) -> KrytState:
     """KRYT-EX-7: trumps spades, 10S turned under five face-down cards; A holds 6S 7H 8D and
     leads; B holds the rest of the pack."""
     pieces = {"hand": "6S 7H 8D", "faceup": "10S", "trumps": "S"} | changes
-    text = compose(
+    text = compose_position(
         [pieces["hand"], FILL],
         stock=EX_7_STOCK,
         faceup=pieces["faceup"],
@@ -563,7 +487,9 @@ def test_kryt_ex_7_iv_no_swap_in_the_permanent_trump_variant() -> None:
 def test_kryt_ex_7_v_no_swap_between_beat_and_cover() -> None:
     """KRYT-EX-7 (v), K-9, KRYT-4.6: the swap comes before the main action; between the
     beating card and its cover only a cover is legal."""
-    text = compose(["6S 8H 8D", FILL], pile="7H", stock=EX_7_STOCK, faceup="10S", trumps="S")
+    text = compose_position(
+        ["6S 8H 8D", FILL], pile="7H", stock=EX_7_STOCK, faceup="10S", trumps="S"
+    )
     state = position_state(text)
     assert "swap" in legal(state)  # before the main action
     state.apply("beat 8H")
@@ -599,7 +525,7 @@ def test_kryt_ex_8_permanent_trump_beat_table(top: str, candidate: str, expected
         ), card
     # A holds the candidates (for "any", every card but one that B keeps) and faces ``top``.
     held = [c for c in others if c != others[-1]] if candidate == "any" else others
-    text = compose([" ".join(held), FILL], pile=top, trumps="permanent")
+    text = compose_position([" ".join(held), FILL], pile=top, trumps="permanent")
     state = position_state(text, "permanent")
     beating = {a for a in legal(state) if a.startswith("beat")}
     assert beating == ({f"beat {c}" for c in held} if expected else set())
@@ -622,7 +548,9 @@ def test_kryt_ex_8_deal_check_three_each_nothing_turned_stock_of_30() -> None:
 
 def test_kryt_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() -> None:
     """KRYT-EX-8, KRYT-8.3: AD on top, the pick-up takes the whole pile."""
-    text = compose(["JC QC KC", "JH QH KH"], pile="6H 7S 9S 8D AD", stock=FILL, trumps="permanent")
+    text = compose_position(
+        ["JC QC KC", "JH QH KH"], pile="6H 7S 9S 8D AD", stock=FILL, trumps="permanent"
+    )
     state = position_state(text, "permanent")
     state.apply("take")
     assert pile(state) == [] and (state.to_move, state.mode) == (B, "lead")
@@ -636,7 +564,7 @@ def test_kryt_ex_9_the_honourable_win_ace_of_trumps_as_the_last_card() -> None:
     """KRYT-EX-9, KRYT-7.6, K-13: A beats B's cover JH with QH and covers with AD, his last
     card; B holds 3 cards and is the fool at once, with no ceremonial pick-up; the pile holds
     the other 33 cards, so B's 3 + the pile = 36 (KRYT-11.1)."""
-    state = position_state(compose(["QH AD", "7C 8C 9S"], pile=f"{FILL} JH", trumps="D"))
+    state = position_state(compose_position(["QH AD", "7C 8C 9S"], pile=f"{FILL} JH", trumps="D"))
     assert len(pile(state)) == 31
     state.apply("beat QH")
     state.apply("cover AD")

@@ -2,8 +2,8 @@
 input of every kind (SPEC §0.4 (1) and (2), KRYT-10): a specific error, naming what was
 wrong, and the state left as it was.
 
-Seats A, B, C are 0, 1, 2. Constructed states come from ``compose`` and KRYT-EX-1's deck
-(tests/test_kryt_examples.py).
+Seats A, B, C are 0, 1, 2. Constructed states come from ``compose_position`` and KRYT-EX-1's deck
+(tests/kryt_pieces.py).
 """
 
 from __future__ import annotations
@@ -25,8 +25,15 @@ from cardtable.errors import (
     OutOfTurnError,
 )
 from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytState
-from test_kryt_examples import EX_1_DECK, FILL, PACK, compose, position_state
-from test_kryt_rules import GAMES, random_states
+from kryt_pieces import (
+    EX_1_DECK,
+    FILL,
+    GAMES,
+    PACK,
+    compose_position,
+    position_state,
+    random_states,
+)
 
 A, B, C = 0, 1, 2
 
@@ -150,11 +157,13 @@ def _bad_positions() -> list[tuple[str, str, str, str]]:
             text = replace(text, key, value)
         return text
 
-    empty_stock = compose(["QH", "7S 8S", "9D 10D"], pile=f"{FILL} JH")
-    one_out = compose(["QH", "", "7S 8S"], pile=f"{FILL} JH")
-    over = compose(["", "", "7C 8C 9S"], pile=f"{FILL} JH QH AD", to_move=None, turn="over")
+    empty_stock = compose_position(["QH", "7S 8S", "9D 10D"], pile=f"{FILL} JH")
+    one_out = compose_position(["QH", "", "7S 8S"], pile=f"{FILL} JH")
+    over = compose_position(
+        ["", "", "7C 8C 9S"], pile=f"{FILL} JH QH AD", to_move=None, turn="over"
+    )
     over = replace(over, "result", "loser:2")
-    permanent = compose(
+    permanent = compose_position(
         ["JD QD KD", "JC QC KC", "JH QH KH"], stock=FILL, trumps="permanent", turn="lead"
     )
     permanent_stock = field(permanent, "stock").replace(",AD", "")
@@ -250,10 +259,13 @@ def test_kryt_the_bad_positions_are_one_change_from_good_ones() -> None:
     """The positions the cases above start from are themselves valid."""
     for text, mode in [
         (ex_1_after_lead(), "turned"),
-        (compose(["QH", "", "7S 8S"], pile=f"{FILL} JH"), "turned"),
-        (compose(["", "", "7C"], pile=f"{FILL} JH QH AD", to_move=None, turn="over"), "turned"),
+        (compose_position(["QH", "", "7S 8S"], pile=f"{FILL} JH"), "turned"),
         (
-            compose(
+            compose_position(["", "", "7C"], pile=f"{FILL} JH QH AD", to_move=None, turn="over"),
+            "turned",
+        ),
+        (
+            compose_position(
                 ["JD QD KD", "JC QC KC", "JH QH KH"], stock=FILL, trumps="permanent", turn="lead"
             ),
             "permanent",
@@ -282,7 +294,9 @@ def unchanged(state: KrytState, action: Any, error: type[Exception], **kwargs: A
 
 def respond_state() -> KrytState:
     """A (7H 8H 6S) faces 7D, trumps spades, 10S turned: A may beat with 6S only."""
-    text = compose(["7H 8H 6S", FILL], pile="7D", stock="9C 10C JC", faceup="10S", trumps="S")
+    text = compose_position(
+        ["7H 8H 6S", FILL], pile="7D", stock="9C 10C JC", faceup="10S", trumps="S"
+    )
     return position_state(text)
 
 
@@ -346,7 +360,7 @@ def test_kryt_malformed_action_text_gets_its_specific_error(text: Any, error: ty
 def test_kryt_out_of_turn_and_after_the_end_are_refused() -> None:
     state = respond_state()
     unchanged(state, "take", OutOfTurnError, seat=B)
-    over = position_state(compose(["QH", "7S 8S"], pile=f"{FILL} JH"))
+    over = position_state(compose_position(["QH", "7S 8S"], pile=f"{FILL} JH"))
     over.apply("beat QH")
     unchanged(over, "take", GameOverError)
 
@@ -393,6 +407,6 @@ def test_kryt_2_5_a_turned_mode_stock_without_its_turned_card_is_refused() -> No
     """KRYT-2.5 / K-3: in the turned mode the turned card is the stock's last card and is
     drawn last, so face-down cards never remain once it is gone: ``faceup=-`` with a
     face-down stock describes no reachable state."""
-    text = compose(["7H 8H 9H", FILL], stock="9C 10C JC", turn="lead")
+    text = compose_position(["7H 8H 9H", FILL], stock="9C 10C JC", turn="lead")
     with pytest.raises(InvalidPositionError, match="field faceup="):
         KrytNavalivat(players=2).state_from_position(text)

@@ -1,7 +1,7 @@
 """Kryt'-navalivat' rules, unit by unit (SPEC §2, KRYT-1 … KRYT-11, decisions K-1 … K-15).
 
 Seats A, B, C, D are 0 … 3. Constructed states use the ``kryt/1`` notation through
-``compose`` (tests/test_kryt_examples.py). Expected facts are restated here from SPEC.md,
+``compose_position`` (``position.py``). Expected facts are restated here from SPEC.md,
 not read from the engine: the beat relation and the pick-up counts are written out again
 in plain terms, and the draws are recomputed from the stock before each turn.
 """
@@ -25,14 +25,26 @@ from cardtable.rules.kryt_navalivat.beating import (
     beats,
     take_count,
 )
-from cardtable.rules.kryt_navalivat.state import TAKE, beaters_for
-from test_kryt_examples import FILL, PACK, cards, compose, hand, legal, pile, position_state
+from cardtable.rules.kryt_navalivat.state import beaters_for
+from kryt_pieces import (
+    FILL,
+    GAMES,
+    PACK,
+    cards,
+    compose_position,
+    fields,
+    hand,
+    legal,
+    pile,
+    position_state,
+    random_states,
+    stock_cards,
+)
 
 A, B, C, D = 0, 1, 2, 3
 RANKS = "6 7 8 9 10 J Q K A".split()
 SUITS = "CDHS"
 MODES = [("turned", t) for t in SUITS] + [("permanent", "D")]
-MODE_NAMES = ("turned", "permanent")
 
 
 def higher(b: str, t: str) -> bool:
@@ -56,36 +68,6 @@ def plain_take(pile_size: int, top: str, trump: str) -> int:
     if top[-1] != trump:
         return 1
     return pile_size if top[:-1] == "A" else min(3, pile_size)
-
-
-def fields(state: KrytState) -> dict[str, str]:
-    return dict(word.split("=", 1) for word in state.position().split()[1:])
-
-
-def stock_cards(state: KrytState) -> list[str]:
-    """The face-down stock, top first, from the position (a test may look at it)."""
-    text = fields(state)["stock"]
-    return [] if text == "-" else text.split(",")
-
-
-def random_states(players: int, trump_mode: str, seed: int, cap: int = 1000) -> list[KrytState]:
-    """Every state of one random game (at most ``cap`` actions), start and end included.
-    Nine times in ten the player does anything but pick up, so that games reach the empty
-    stock and the end (uniform play piles up and rarely gets there)."""
-    game = KrytNavalivat(players=players, trump_mode=trump_mode)
-    state = game.new_state(seed=seed)
-    rng = random.Random(seed)
-    states = [state.copy()]
-    while not state.is_over and len(states) <= cap:
-        ids = state.legal_action_ids()
-        other = [n for n in ids if n != TAKE]
-        state.apply_id(rng.choice(other if other and rng.random() < 0.9 else ids))
-        states.append(state.copy())
-    return states
-
-
-# One random game for each player count and trump mode (seed = players, or players + 10).
-GAMES = [(n, mode, n + 10 * (mode == "permanent")) for n in range(2, 7) for mode in MODE_NAMES]
 
 
 # KRYT-3, KRYT-8.2: the beat relation ---------------------------------------------------------
@@ -120,7 +102,9 @@ def test_kryt_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top(
     for top in PACK:
         others = [c for c in PACK if c != top]
         held, kept = others[:-1], others[-1]
-        text = compose([" ".join(held), kept], pile=top, trumps="permanent" if permanent else trump)
+        text = compose_position(
+            [" ".join(held), kept], pile=top, trumps="permanent" if permanent else trump
+        )
         state = position_state(text, trump_mode)
         expected = {f"beat {c}" for c in held if plain_beats(c, top, trump, permanent)}
         assert legal(state) == expected | {"take"}, top
@@ -145,7 +129,9 @@ def test_kryt_5_a_pick_up_moves_the_cards_the_rule_counts(top: str, size: int) -
     """KRYT-5: clubs trumps; a non-ace trump on top takes min(3, pile), the ace all; the cards
     go to the taker's hand, the rest stays in order and the next player faces its top."""
     below = ["6H", "7H", "8H", "9H", "10H"][: size - 1]
-    text = compose(["6S 7S 8S", "JS QS KS"], pile=" ".join([*below, top]), stock=FILL, faceup="6C")
+    text = compose_position(
+        ["6S 7S 8S", "JS QS KS"], pile=" ".join([*below, top]), stock=FILL, faceup="6C"
+    )
     state = position_state(text)
     k = plain_take(size, top, "C")
     taken = [*below, top][-k:]
@@ -249,7 +235,7 @@ def test_kryt_4_4_k_1_draws_after_the_whole_turn_only_the_actor_up_to_three(
 def test_kryt_7_1_a_player_out_of_cards_is_skipped() -> None:
     """KRYT-7.1, KRYT-4.5, KRYT-11.6: B has gone out; A leads his last card and goes out
     too; play passes over A and B, who never act again, while C and D play on."""
-    text = compose(["7H", "", "8S 9S", FILL], turn="lead", trumps="C")
+    text = compose_position(["7H", "", "8S 9S", FILL], turn="lead", trumps="C")
     state = position_state(text)
     assert state.is_out(B) and not state.is_out(A)
     state.apply("lead 7H")
@@ -268,14 +254,14 @@ def test_kryt_7_1_a_player_out_of_cards_is_skipped() -> None:
 def test_kryt_4_3_no_free_mode_with_one_other_player_left() -> None:
     """KRYT-4.3: B is already out; A beats with his last card, leaving only C: no FREE mode,
     the hand is over and C is the fool (KRYT-7.3)."""
-    state = position_state(compose(["QH", "", "7S 8S"], pile=f"{FILL} JH"))
+    state = position_state(compose_position(["QH", "", "7S 8S"], pile=f"{FILL} JH"))
     state.apply("beat QH")
     assert state.is_over and state.loser == C and state.mode == "over"
 
 
 def test_kryt_4_3_k_6_free_mode_allows_lead_beat_and_cover_or_pick_up() -> None:
     """K-6: in FREE mode the player may lead any card, beat (then cover) or pick up."""
-    state = position_state(compose(["QH", "KH 7S", "9D 10D"], pile=f"{FILL} JH"))
+    state = position_state(compose_position(["QH", "KH 7S", "9D 10D"], pile=f"{FILL} JH"))
     state.apply("beat QH")
     assert state.mode == "free" and legal(state) == {"lead KH", "lead 7S", "beat KH", "take"}
     state.apply("beat KH")
@@ -326,7 +312,7 @@ def test_kryt_7_3_k_7_draw_rule(
     """KRYT-7.3 / K-7 in each branch: a draw only when P's last card was a lead (a free lead
     included) or a cover, and L holds exactly one card, which beats it; otherwise L loses.
     Trumps diamonds, stock empty; settled at once, with no action from L."""
-    state = position_state(compose(hands, pile=f"{FILL} {top}", trumps="D"))
+    state = position_state(compose_position(hands, pile=f"{FILL} {top}", trumps="D"))
     for action in script:
         assert not state.is_over
         state.apply(action)
@@ -342,7 +328,7 @@ def test_kryt_7_3_a_lead_of_the_last_card_leaves_l_the_fool() -> None:
     left, is the fool. (A plain lead happens on an empty pile, so with the stock empty L
     holds the other 35 cards: the one-card draw cannot arise from it, only from a free lead
     or a cover.)"""
-    state = position_state(compose(["6C", FILL], turn="lead"))
+    state = position_state(compose_position(["6C", FILL], turn="lead"))
     state.apply("lead 6C")
     assert state.is_over and state.loser == B and len(hand(state, B)) == 35
 
@@ -353,7 +339,7 @@ def test_kryt_7_3_a_lead_of_the_last_card_leaves_l_the_fool() -> None:
 def test_kryt_7_2_result_of_a_loss_with_three_players() -> None:
     """KRYT-7.2, SPEC §0.4 (5): the fool alone in last place; the others win together and
     the returns sum to zero."""
-    state = position_state(compose(["QH", "7S", "6S"], pile=f"{FILL} JH", trumps="D"))
+    state = position_state(compose_position(["QH", "7S", "6S"], pile=f"{FILL} JH", trumps="D"))
     state.apply("beat QH")
     state.apply("lead 7S")
     result = state.result
@@ -364,7 +350,7 @@ def test_kryt_7_2_result_of_a_loss_with_three_players() -> None:
 
 def test_kryt_7_3_result_of_a_draw_shares_one_place() -> None:
     """KRYT-7.3: a draw has no winner and no fool: one shared place, zero returns."""
-    state = position_state(compose(["QH", "7S", "8S"], pile=f"{FILL} JH", trumps="D"))
+    state = position_state(compose_position(["QH", "7S", "8S"], pile=f"{FILL} JH", trumps="D"))
     state.apply("beat QH")
     state.apply("lead 7S")
     result = state.result

@@ -19,9 +19,10 @@ mode). ``turn`` is the turn mode (``lead``, ``respond``, ``cover``, ``free`` or 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from cardtable.cards import card_text
+from cardtable.cards import Card, card_text
 from cardtable.rules.kryt_navalivat.beating import (
     NO_SUIT,
     PACK_36,
@@ -187,3 +188,61 @@ def _check_turn(state: KrytState, r: Fields) -> None:
         raise r.fail("turn", "a lead is made on an empty pile, every other turn on a pile")
     if mode == FREE and stock_left:
         raise r.fail("turn", "the free card of KRYT-4.3 comes only once the stock is empty")
+
+
+FILL = "…"
+"""In :func:`compose_position`, the place for every card no other piece names."""
+
+
+def compose_position(
+    hands: Sequence[str],
+    *,
+    pile: str = "",
+    stock: str = "",
+    faceup: str = "",
+    trumps: str = "C",
+    turn: str = "respond",
+    to_move: int | None = 0,
+    dealer: int | None = None,
+    known: Sequence[str] = (),
+    result: str = "-",
+    seed: int = 1,
+) -> str:
+    """``kryt/1`` position text from readable pieces, for tests and bug reports.
+
+    ``hands`` holds one card list per seat (``"7D 10S"``, ``""`` for none); ``pile`` is
+    bottom first, ``stock`` the face-down stock top first, ``faceup`` the turned card
+    (``""`` for none) and ``trumps`` a suit letter or ``permanent``. One piece may hold
+    :data:`FILL` (``…``): the cards of the pack no piece names go there, in pack order, so
+    that a scenario need only name the cards it is about. ``dealer`` defaults to the seat
+    on the mover's right. Nothing is checked here; :func:`parse_position` does that.
+
+    >>> text = compose_position(["7H 8H 9H", "…"], stock="9C 10C", faceup="6C", turn="lead")
+    >>> text.split()[4][:35], text.split()[7:9]
+    ('hands=7H,8H,9H/7C,8C,JC,QC,KC,AC,6D', ['faceup=6C', 'stock=9C,10C'])
+    """
+
+    def cards(text: str) -> list[str]:
+        return [c if c == FILL else str(Card.parse(c)) for c in text.replace(",", " ").split()]
+
+    pieces = [cards(h) for h in hands] + [cards(pile), cards(stock)]
+    used = {c for piece in pieces for c in piece} | set(cards(faceup))
+    rest = [c for c in map(card_text, PACK_36) if c not in used]
+    filled = [[c for item in piece for c in (rest if item == FILL else [item])] for piece in pieces]
+    *held, pile_cards, stock_cards = filled
+    players = len(hands)
+    if dealer is None:
+        dealer = ((to_move or 0) - 1) % players
+    known_text = [",".join(cards(k)) or "-" for k in known] or ["-"] * players
+    return " ".join(
+        [
+            f"{HEADER} players={players} trumps={trumps} dealer={dealer}",
+            "hands=" + "/".join(",".join(h) or "-" for h in held),
+            "known=" + "/".join(known_text),
+            "pile=" + (",".join(pile_cards) or "-"),
+            "faceup=" + (",".join(cards(faceup)) or "-"),
+            "stock=" + (",".join(stock_cards) or "-"),
+            f"turn={turn} to_move={'-' if to_move is None else to_move}",
+            f"result={result} seed={seed}",
+        ]
+    )
