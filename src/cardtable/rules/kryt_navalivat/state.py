@@ -233,8 +233,9 @@ class KrytState(State):
         return not self.hands[seat] and not self.stock and self.faceup < 0
 
     def would_take(self) -> list[int]:
-        """The cards a pick-up would take now, bottom first (KRYT-5; empty on an empty pile)."""
-        if not self.pile:
+        """The cards a pick-up would take now, bottom first (KRYT-5): empty when nobody may
+        pick up (on an empty pile, and between a beat and its cover)."""
+        if not self.pile or self.mode not in (RESPONDING, FREE):
             return []
         return self.pile[-take_count(len(self.pile), self.pile[-1], self.trump) :]
 
