@@ -16,7 +16,6 @@ and explain in the commit why the counts moved.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -112,17 +111,14 @@ POSITIONS: list[dict[str, Any]] = [
 
 
 def main() -> None:
-    began = time.perf_counter()
-    fixture = write_perft_fixture(
+    write_perft_fixture(
         FIXTURE,
         "kryt-navalivat",
         "Kryt'-navalivat' perft counts: the number of action sequences of exactly each "
         "depth from each start (scripts/regenerate_perft_kryt.py).",
         POSITIONS,
+        echo=print,
     )
-    for entry in fixture["positions"]:
-        print(f"{entry['name']}: {list(entry['counts'].values())}")
-    print(f"wrote {FIXTURE} in {time.perf_counter() - began:.2f} s")
 
 
 if __name__ == "__main__":

@@ -101,6 +101,7 @@ import contextlib
 import itertools
 import json
 import random
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -983,10 +984,21 @@ def perft_fixture(game: str, about: str, entries: Sequence[Mapping[str, Any]]) -
 
 
 def write_perft_fixture(
-    path: Path, game: str, about: str, entries: Sequence[Mapping[str, Any]]
+    path: Path,
+    game: str,
+    about: str,
+    entries: Sequence[Mapping[str, Any]],
+    echo: Callable[[str], object] | None = None,
 ) -> dict[str, Any]:
-    """Compute :func:`perft_fixture` and write it to ``path`` as JSON; returns it too."""
+    """Compute :func:`perft_fixture` and write it to ``path`` as JSON; returns it too.
+    ``echo`` (``print`` in the regeneration scripts) is told each start's counts and the
+    time it all took."""
+    began = time.perf_counter()
     fixture = perft_fixture(game, about, entries)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(fixture, indent=2) + "\n", encoding="utf-8")
+    if echo is not None:
+        for entry in fixture["positions"]:
+            echo(f"{entry['name']}: {list(entry['counts'].values())}")
+        echo(f"wrote {path} in {time.perf_counter() - began:.2f} s")
     return fixture
