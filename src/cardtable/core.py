@@ -15,7 +15,7 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Protocol, Self
 
 from cardtable.cards import Card, Suit
 from cardtable.chance import draw
@@ -31,7 +31,7 @@ from cardtable.errors import (
 )
 from cardtable.options import PACK_52, read_deck
 
-__all__ = ["RECORD_VERSION", "Action", "Game", "Record", "Result", "State", "View"]
+__all__ = ["RECORD_VERSION", "Action", "Game", "Knowledge", "Record", "Result", "State", "View"]
 
 View = dict[str, Any]
 """A seat's (or a spectator's) JSON-serialisable picture of the game."""
@@ -284,6 +284,12 @@ class Game(ABC):
                 ) from exc
         return state
 
+    def knowledge(self, view: View) -> Knowledge:
+        """What the seat whose ``view`` this is knows, as a sampler of full states it could
+        not tell from the real one (the determinizer of search, DESIGN.md "Bots").
+        :class:`InvalidPositionError` for a view that is not a seat's view of this game."""
+        raise NotImplementedError(f"{self.name} has no determinizer yet")
+
     def check_transition(self, before: State, number: int, after: State) -> None:  # noqa: B027
         """Assert the game's invariants (SPEC's invariant lists) across one action.
 
@@ -298,6 +304,21 @@ class Game(ABC):
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"cardtable.make({self.name!r}, {opts})"
+
+
+class Knowledge(Protocol):
+    """A seat's knowledge of a game, from its view alone: :meth:`sample` deals everything
+    the seat cannot see at random, consistently with all that play has revealed (a void
+    shown by not following suit, cards picked up from a pile, a hand put down and who took
+    it, the turned and cut cards). ``sample(rng).view(seat)`` is always the view it was
+    built from."""
+
+    seat: int
+
+    def sample(self, rng: random.Random) -> State:
+        """A full state the seat could not tell from the real one, with its own fresh seed
+        for the chance events to come."""
+        ...
 
 
 class State(ABC):
