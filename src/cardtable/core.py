@@ -187,6 +187,12 @@ class Game(ABC):
         self.numbers_by_id = {id(action): number for number, action in enumerate(actions)}
 
     @property
+    def rules(self) -> dict[str, Any]:
+        """The options that say which rules are played: all but ``dealer``, which says only
+        who deals first (a view shows who deals now). ``make(name, **rules)`` plays them."""
+        return {key: value for key, value in self.options.items() if key != "dealer"}
+
+    @property
     def num_players(self) -> int:
         return int(self.options["players"])
 

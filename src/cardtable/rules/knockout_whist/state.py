@@ -519,7 +519,7 @@ class KnockoutWhistState(State):
         trump = -1 if self.trump is None else self.trump
         view: View = {
             "game": self.game.name,
-            "options": dict(self.game.options),  # public: the rules being played
+            "options": self.game.rules,  # public: the rules being played
             "seat": seat,
             "players": n,
             "hand_number": self.hand_no,

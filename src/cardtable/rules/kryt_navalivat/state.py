@@ -393,7 +393,7 @@ class KrytState(State):
         pile = self.pile
         view: View = {
             "game": self.game.name,
-            "options": dict(self.game.options),  # public: the rules being played
+            "options": self.game.rules,  # public: the rules being played
             "seat": seat,
             "players": self.players,
             "dealer": self.dealer,

@@ -373,7 +373,7 @@ class NeufState(State):
         """NEUF-9: public facts, plus ``seat``'s own hand and the hands it has held."""
         view: View = {
             "game": self.game.name,
-            "options": dict(self.game.options),  # public: the rules being played
+            "options": self.game.rules,  # public: the rules being played
             "seat": seat,
             "players": self.players,
             "deal_number": self.deal_number,
