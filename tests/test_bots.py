@@ -14,6 +14,7 @@ import pytest
 
 import cardtable
 from cardtable.bots import Bot, RandomBot, UnknownBotError, make_bot
+from cardtable.bots.ismcts import IsmctsBot
 from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
 from cardtable.core import Action, State
 from cardtable.rules.knockout_whist.position import compose_position
@@ -95,21 +96,26 @@ def play_game(players: int, seed: int, bots: list[Bot], *, json_views: bool = Fa
 # The registry -----------------------------------------------------------------------------
 
 
-def test_make_bot_names_and_the_easy_level() -> None:
-    """DESIGN.md "Bots": random, heuristic, and the level easy = heuristic."""
+def test_make_bot_names_and_the_levels() -> None:
+    """DESIGN.md "Bots": random, heuristic, and the levels: easy = heuristic, medium and
+    hard = ISMCTS (hard with the larger budget), each named by its level."""
     assert isinstance(make_bot("random", GAME), RandomBot)
     heuristic = make_bot("heuristic", GAME)
     assert isinstance(heuristic, KnockoutWhistHeuristic)
     assert isinstance(make_bot("easy", GAME), KnockoutWhistHeuristic)
     assert isinstance(heuristic, Bot) and heuristic.name == "heuristic"
+    medium, hard = make_bot("medium", GAME), make_bot("hard", GAME)
+    assert isinstance(medium, IsmctsBot) and isinstance(hard, IsmctsBot)
+    assert (medium.name, hard.name) == ("medium", "hard")
+    assert medium.iterations is not None and hard.iterations is not None
+    assert hard.iterations > medium.iterations
 
 
 @pytest.mark.parametrize(
     ("name", "game", "words"),
     [
         ("grandmaster", GAME, "unknown bot 'grandmaster'"),
-        ("medium", GAME, "not available yet"),
-        ("hard", GAME, "not available yet"),
+        ("", GAME, "a bot spec is a name"),
         ("heuristic", "whist-of-nowhere", "no heuristic bot for 'whist-of-nowhere'"),
     ],
 )
@@ -118,7 +124,7 @@ def test_make_bot_rejects_unknown_names_clearly(name: str, game: str, words: str
     with pytest.raises(UnknownBotError, match=words) as caught:
         make_bot(name, game)
     assert isinstance(caught.value, ValueError)
-    assert "random" in str(caught.value)
+    assert "random" in str(caught.value) or not name
 
 
 # The random bot ---------------------------------------------------------------------------

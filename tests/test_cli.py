@@ -221,7 +221,7 @@ def test_help_lists_the_commands() -> None:
         (["play", "chess"], "unknown game 'chess'"),
         (["play", GAME, "--players", "9"], "2 to 7 players"),
         (["play", GAME, "--players", "3", "--dealer", "3"], "dealer must be a seat 0-2"),
-        (["play", GAME, "--bot", "medium"], "not available yet"),
+        (["play", GAME, "--bot", "ismcts:iterations=0"], "must be a positive whole number"),
         (["play", GAME, "--bot", "genius"], "unknown bot 'genius'"),
     ],
 )

@@ -4,6 +4,7 @@
     cardtable play neuf --trump-sequence SHDC-NT --tie-avoidance
     cardtable play kryt-navalivat --players 3 --trump-mode permanent --record session.json
     cardtable replay game.json --step
+    cardtable arena knockout-whist --players 3 --bots hard,easy,random --games 2000 --workers 2
 
 Kryt'-navalivat' is played as a session of hands (the fool deals the next); its record
 is the session file, which ``replay`` shows hand by hand.
@@ -15,12 +16,21 @@ one-line explanation on stderr and a non-zero exit status, never a traceback.
 from __future__ import annotations
 
 import json
+import shlex
 import sys
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as ProgressBar
 
 import cardtable
 from cardtable.bots import BOT_NAMES, Bot, make_bot
@@ -38,6 +48,9 @@ from cardtable.terminal.session import (
     save_record,
     save_session,
 )
+
+if TYPE_CHECKING:  # the arena loads only for the arena command
+    from cardtable.arena import ArenaConfig, GameOutcome, TournamentResult
 
 __all__ = ["app"]
 
@@ -321,6 +334,244 @@ def _is_session(text: str) -> bool:
     except json.JSONDecodeError:
         return False
     return isinstance(data, dict) and data.get("format") == SESSION_FORMAT
+
+
+# The arena ---------------------------------------------------------------------------------
+
+
+@app.command()
+def arena(
+    game: Annotated[str, typer.Argument(help=GAME_HELP)],
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            "-b",
+            help="Comma-separated bot specs, one entry each: random, heuristic, easy, medium, "
+            "hard, ismcts:iterations=N,..., or package.module:Class. Fewer than the seats "
+            "are cycled over them.",
+        ),
+    ],
+    players: Annotated[
+        int | None, typer.Option("--players", "-p", help="Players per game (the game's default).")
+    ] = None,
+    games: Annotated[
+        int,
+        typer.Option(
+            "--games", "-n", help="Games to play (rounded up to whole deals when duplicated)."
+        ),
+    ] = 100,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for every deal and bot; the same seed, the same games.")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", help="Games played at once (1: in this process).")
+    ] = 1,
+    backend: Annotated[
+        str, typer.Option(help="Where games run: local (processes) or ray (needs the ray extra).")
+    ] = "local",
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray: an existing cluster's address (else a local Ray is started)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Folder for the results (default: a new arena-GAME-DATE-TIME folder)."),
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(help="Finish the interrupted tournament in this folder (same options)."),
+    ] = None,
+    on_error: Annotated[
+        str,
+        typer.Option(
+            "--on-error",
+            help="When a bot raises or plays an illegal action: continue (the default) or stop.",
+        ),
+    ] = "continue",
+    duplicate: Annotated[
+        bool,
+        typer.Option(
+            "--duplicate/--no-duplicate",
+            help="Replay each deal under every rotation of the bots (the default), or play "
+            "each deal once.",
+        ),
+    ] = True,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--option",
+            "-o",
+            help="A game option as KEY=VALUE, e.g. -o trump_mode=permanent (repeatable).",
+        ),
+    ] = None,
+) -> None:
+    """Play bots against each other: win rates (Neuf: mean final score; Kryt'-navalivat':
+    loss rate) with 95% intervals, OpenSkill ratings, and JSON, CSV and PNG reports."""
+    from cardtable.arena import ArenaConfig, run_tournament
+    from cardtable.arena.store import CONFIG_FILE
+    from cardtable.arena.tournament import default_folder
+
+    if out is not None and resume is not None:
+        _fail("give --out for a new tournament or --resume for an old one, not both", USAGE_ERROR)
+    options = _arena_options(option or [])
+    if players is not None:
+        options["players"] = players
+    specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
+    if seed is None and resume is not None:
+        seed = _saved_seed(resume / CONFIG_FILE)
+    if seed is None:
+        seed = Game.fresh_seed()
+    config = ArenaConfig(
+        game=game, bots=specs, games=games, seed=seed, options=options, duplicate=duplicate
+    )
+    folder = resume if resume is not None else out if out is not None else default_folder(game)
+    again = _resume_command(config, folder)
+    console = _console()
+    bar = _ArenaProgress(console)
+    try:
+        with bar.progress:
+            result = run_tournament(
+                config,
+                folder,
+                backend=backend,
+                workers=workers,
+                address=address,
+                on_error=on_error,
+                resume=resume is not None,
+                progress=bar,
+            )
+    except KeyboardInterrupt:
+        console.print(
+            f"Interrupted: {bar.finished} of {bar.total} games are saved in {folder}.\n"
+            f"Resume with: {again}",
+            markup=False,
+            soft_wrap=True,
+        )
+        raise typer.Exit(INTERRUPTED) from None
+    except CardtableError as exc:
+        _fail(str(exc), USAGE_ERROR)
+    except OSError as exc:
+        _fail(f"cannot write the results to {folder}: {exc}", DATA_ERROR)
+    _print_arena(console, result, again)
+    if result.stopped:
+        raise typer.Exit(DATA_ERROR)
+
+
+class _ArenaProgress:
+    """A progress bar with the time left (shown only on a terminal) and a line per failure."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.progress = ProgressBar(
+            TextColumn("games"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[failed]} failed"),
+            TimeElapsedColumn(),
+            TextColumn("left"),
+            TimeRemainingColumn(),
+            console=console,
+            disable=not console.is_terminal,
+        )
+        self.total = self.finished = 0
+        self.failed = 0
+
+    def start(self, total: int, done: int) -> None:
+        self.total, self.finished = total, done
+        self.task = self.progress.add_task("games", total=total, completed=done, failed=0)
+        if done:
+            self.console.print(
+                f"Resuming: {done} of {total} games already played.", markup=False, soft_wrap=True
+            )
+
+    def advance(self, outcome: GameOutcome) -> None:
+        if outcome.ok:
+            self.finished += 1
+        else:
+            self.failed += 1
+            record = outcome.failure and outcome.failure.record_file
+            self.console.print(
+                f"game {outcome.index} (deal {outcome.deal}, rotation {outcome.rotation}) "
+                f"failed: {outcome.summary}; record: {record}",
+                markup=False,
+                soft_wrap=True,
+            )
+        self.progress.update(self.task, advance=1, failed=self.failed)
+
+
+def _arena_options(items: list[str]) -> dict[str, Any]:
+    """``KEY=VALUE`` game options; numbers and true/false are read as such."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            _fail(f"--option takes KEY=VALUE, not {item!r}", USAGE_ERROR)
+        value: Any = text.strip()
+        if value.lower() in ("true", "false"):
+            value = value.lower() == "true"
+        else:
+            for kind in (int, float):
+                try:
+                    value = kind(value)
+                    break
+                except ValueError:
+                    pass
+        options[key.strip()] = value
+    return options
+
+
+def _saved_seed(path: Path) -> int | None:
+    try:
+        seed = json.loads(path.read_text(encoding="utf-8")).get("seed")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return seed if isinstance(seed, int) else None
+
+
+def _resume_command(config: ArenaConfig, folder: Path) -> str:
+    """The command that finishes this tournament after an interruption."""
+    words = ["cardtable", "arena", config.game, "--bots", ",".join(config.bots)]
+    words += ["--games", str(config.games), "--seed", str(config.seed)]
+    for key, value in config.options.items():
+        if key == "players":
+            words += ["--players", str(value)]
+        else:
+            words += ["--option", f"{key}={value}"]
+    if not config.duplicate:
+        words.append("--no-duplicate")
+    return shlex.join([*words, "--resume", str(folder)])
+
+
+def _print_arena(console: Console, result: TournamentResult, again: str) -> None:
+    from cardtable.arena.report import CHART_MISSING, method_note, standings_table
+
+    config = result.config
+    deals = config.deals
+    shape = f"{deals} deals x {config.rotations} rotations" if config.duplicate else "one per deal"
+    console.print(
+        f"{config.game}, {result.players} players, seed {config.seed}: "
+        f"{result.finished} of {result.scheduled} games finished ({shape}).",
+        markup=False,
+        soft_wrap=True,
+    )
+    console.print(standings_table(result))
+    console.print(f"Intervals: {method_note(result)}.", markup=False, soft_wrap=True)
+    failures = result.failures
+    if failures:
+        console.print(
+            f"{len(failures)} games failed; their records are in {result.folder / 'failures'}.",
+            markup=False,
+            soft_wrap=True,
+        )
+    if result.stopped:
+        console.print(
+            f"Stopped at the first failure. Resume with: {again}", markup=False, soft_wrap=True
+        )
+    names = ", ".join(path.name for path in result.files.values())
+    console.print(f"Results in {result.folder}: {names}.", markup=False, soft_wrap=True)
+    if "chart" not in result.files:
+        console.print(CHART_MISSING, markup=False, soft_wrap=True)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from cardtable.core import Action, View
 from cardtable.errors import CardtableError
@@ -33,9 +33,13 @@ class Bot(Protocol):
         ...
 
 
-# The levels a player picks map to bot kinds; medium and hard will be ISMCTS.
-LEVELS: dict[str, str] = {"easy": "heuristic"}
-_PLANNED = {"medium", "hard", "ismcts"}
+# The levels a player picks, as bot specs. ``hard`` searches 2,000 iterations with the game's
+# guided rollouts, and never longer than 0.9 s (the cap binds only on a slow machine).
+LEVELS: dict[str, str] = {
+    "easy": "heuristic",
+    "medium": "ismcts:iterations=200",
+    "hard": "ismcts:iterations=2000,seconds=0.9",
+}
 
 
 def _heuristics() -> dict[str, Callable[[], Bot]]:
@@ -51,27 +55,91 @@ def _heuristics() -> dict[str, Callable[[], Bot]]:
     }
 
 
-BOT_NAMES: tuple[str, ...] = ("random", "heuristic", *LEVELS)
-"""The names :func:`make_bot` accepts (for a game that has a heuristic bot)."""
+BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", *LEVELS)
+"""The bot names :func:`make_bot` accepts; ``ismcts`` also takes parameters."""
+
+_ISMCTS_PARAMETERS = {"iterations": int, "seconds": float, "exploration": float, "rollout": str}
 
 
-def make_bot(name: str, game_name: str) -> Bot:
-    """The bot called ``name`` (``random``, ``heuristic`` or the level ``easy``) for a game.
+def make_bot(spec: str, game_name: str) -> Bot:
+    """The bot a spec names, for a game. A spec is
 
-    Raises :class:`UnknownBotError` for a name that is not a bot, for a level not yet
-    available, and for a heuristic asked of a game that has none.
+    - ``random``, ``heuristic`` (the game's own), or a level: ``easy``, ``medium``, ``hard``;
+    - ``ismcts:key=value,...`` with ``iterations``, ``seconds``, ``exploration`` and
+      ``rollout`` (``guided`` or ``random``), e.g. ``ismcts:iterations=2000``;
+    - ``package.module:Class`` for a bot of one's own: a class built with no arguments whose
+      instances have ``name`` and ``choose(view, legal_actions, rng)``.
+
+    Raises :class:`UnknownBotError` for a spec that names no bot (or a heuristic asked of a
+    game that has none) and ``InvalidBudgetError`` for bad search parameters.
     """
     from cardtable.bots.random_bot import RandomBot
 
-    kind = LEVELS.get(name, name)
-    if kind == "random":
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownBotError(f"a bot spec is a name like 'hard', not {spec!r}")
+    spec = spec.strip()
+    kind, _, arguments = spec.partition(":")
+    if kind in LEVELS:
+        if arguments:
+            raise UnknownBotError(f"the level {kind!r} takes no parameters; use 'ismcts:…'")
+        bot = make_bot(LEVELS[kind], game_name)
+        bot.name = kind
+        return bot
+    if kind == "random" and not arguments:
         return RandomBot()
-    if kind == "heuristic":
+    if kind == "heuristic" and not arguments:
         factory = _heuristics().get(game_name)
         if factory is None:
             raise UnknownBotError(f"there is no heuristic bot for {game_name!r} yet; use 'random'")
         return factory()
+    if kind == "ismcts":
+        from cardtable.bots.ismcts import IsmctsBot
+
+        return IsmctsBot(spec, **_parameters(spec, arguments))
+    if "." in kind and arguments.isidentifier():
+        return _own_bot(spec, kind, arguments)
     known = ", ".join(BOT_NAMES)
-    if name in _PLANNED:
-        raise UnknownBotError(f"bot level {name!r} is not available yet; choose one of {known}")
-    raise UnknownBotError(f"unknown bot {name!r}; choose one of {known}")
+    raise UnknownBotError(
+        f"unknown bot {spec!r}; choose one of {known}, 'ismcts:iterations=N' or 'module:Class'"
+    )
+
+
+def _parameters(spec: str, arguments: str) -> dict[str, Any]:
+    """``iterations=2000,seconds=0.5`` as typed keyword arguments of :class:`IsmctsBot`."""
+    from cardtable.bots.ismcts import InvalidBudgetError
+
+    parameters: dict[str, Any] = {}
+    for item in filter(None, arguments.split(",")):
+        key, sep, value = item.partition("=")
+        kind = _ISMCTS_PARAMETERS.get(key.strip())
+        if not sep or kind is None:
+            names = ", ".join(_ISMCTS_PARAMETERS)
+            raise UnknownBotError(f"bot spec {spec!r}: {item!r} is not one of {names} =value")
+        try:
+            parameters[key.strip()] = kind(value.strip())
+        except ValueError as exc:
+            raise InvalidBudgetError(
+                f"bot spec {spec!r}: {key.strip()} must be a {kind.__name__}, not {value!r}"
+            ) from exc
+    if "iterations" not in parameters and "seconds" not in parameters:
+        parameters["iterations"] = 1000
+    return parameters
+
+
+def _own_bot(spec: str, module_name: str, class_name: str) -> Bot:
+    """A user's bot class, imported by name and built with no arguments."""
+    import importlib
+
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownBotError(f"bot spec {spec!r}: cannot import {module_name!r}: {exc}") from exc
+    factory = getattr(module, class_name, None)
+    if not callable(factory):
+        raise UnknownBotError(f"bot spec {spec!r}: {module_name} has no class {class_name!r}")
+    bot = factory()
+    if not callable(getattr(bot, "choose", None)):
+        raise UnknownBotError(f"bot spec {spec!r}: {class_name} has no choose(view, legal, rng)")
+    if not isinstance(getattr(bot, "name", None), str):
+        bot.name = spec
+    return cast(Bot, bot)

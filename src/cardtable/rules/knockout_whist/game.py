@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.cards import Card, Suit
-from cardtable.core import Action, Game, State
+from cardtable.core import Action, Game, State, View
 from cardtable.errors import (
     InvalidActionError,
     InvalidOptionError,
 )
 from cardtable.options import check_options
 from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
+
+if TYPE_CHECKING:
+    from cardtable.rules.knockout_whist.knowledge import KnockoutWhistKnowledge
 
 
 class KnockoutWhist(Game):
@@ -74,6 +77,12 @@ class KnockoutWhist(Game):
         from cardtable.rules.knockout_whist.position import parse_position
 
         return parse_position(self, text)
+
+    def knowledge(self, view: View) -> KnockoutWhistKnowledge:
+        """The determinizer of search for the seat whose ``view`` this is (KOW-9)."""
+        from cardtable.rules.knockout_whist.knowledge import KnockoutWhistKnowledge
+
+        return KnockoutWhistKnowledge(self, view)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
         from cardtable.rules.knockout_whist.invariants import check_transition

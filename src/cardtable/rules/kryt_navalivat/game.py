@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.cards import Card
-from cardtable.core import Action, Game, State
+from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
 from cardtable.options import check_options
 from cardtable.rules.kryt_navalivat.beating import PACK_36
@@ -21,6 +21,9 @@ from cardtable.rules.kryt_navalivat.state import (
     TAKE,
     KrytState,
 )
+
+if TYPE_CHECKING:
+    from cardtable.rules.kryt_navalivat.knowledge import KrytKnowledge
 
 TRUMP_MODES = ("turned", "permanent")
 _VERBS = {"lead": LEAD, "beat": BEAT, "cover": COVER}
@@ -106,3 +109,9 @@ class KrytNavalivat(Game):
     def check_transition(self, before: State, number: int, after: State) -> None:
         assert isinstance(before, KrytState) and isinstance(after, KrytState)
         check_transition(before, number, after)
+
+    def knowledge(self, view: View) -> KrytKnowledge:
+        """KRYT-9: the seat's knowledge as a sampler of full states (``knowledge.py``)."""
+        from cardtable.rules.kryt_navalivat.knowledge import KrytKnowledge
+
+        return KrytKnowledge(self, view)

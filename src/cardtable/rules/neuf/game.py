@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardtable.cards import Card
-from cardtable.core import Action, Game, State
+from cardtable.core import Action, Game, State, View
 from cardtable.errors import (
     InvalidActionError,
     InvalidOptionError,
@@ -15,6 +15,9 @@ from cardtable.errors import (
 from cardtable.options import check_options
 from cardtable.rules.neuf.ledger import sequence
 from cardtable.rules.neuf.state import ACTIONS, EXCHANGE, KEEP, NeufState
+
+if TYPE_CHECKING:
+    from cardtable.rules.neuf.knowledge import NeufKnowledge
 
 
 class Neuf(Game):
@@ -92,6 +95,13 @@ class Neuf(Game):
         from cardtable.rules.neuf.position import parse_position
 
         return parse_position(self, text)
+
+    def knowledge(self, view: View) -> NeufKnowledge:
+        """The determinizer of ``view``'s seat (NEUF-9): see
+        :mod:`cardtable.rules.neuf.knowledge`."""
+        from cardtable.rules.neuf.knowledge import NeufKnowledge
+
+        return NeufKnowledge(self, view)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
         from cardtable.rules.neuf.invariants import check_transition

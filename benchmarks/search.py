@@ -1,0 +1,220 @@
+"""Search benchmark: ISMCTS iterations per second per game, and the `hard` level's time per
+decision, beside OpenSpiel's Python ISMCTS on `oh_hell` measured in the same run.
+
+Run it from the repository root::
+
+    .venv/bin/python benchmarks/search.py                 # the full measurement
+    .venv/bin/python benchmarks/search.py --quick         # a fast look, noisier
+    .venv/bin/python benchmarks/search.py --json search.json
+
+The positions are the decisions (two or more legal actions) of seeded 3-player games
+played by random bots, taken in order from each game's start. At each, one ISMCTS search
+of ``--iterations`` iterations runs from the mover's view with the game's guided rollouts
+(``cardtable.bots.ismcts``); its rate is iterations divided by its wall time, the
+knowledge built from the view included. The baseline is OpenSpiel's Python
+``ISMCTSBot`` with random rollouts on ``oh_hell`` (3 players, 7 tricks: Knockout Whist's
+first hand) over the decisions of seeded games, the same iterations a decision. The
+`hard` level is then timed on every position, as a player would wait for it.
+
+Targets (issue "Strong bots"): at least 10,000 iterations per second on Knockout Whist at
+3 players, and `hard` answering within 1 second per decision in every game at 3 players.
+Machines differ: the ratio against OpenSpiel, measured in the same run, is what travels.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import cardtable
+from cardtable.bots import make_bot
+from cardtable.bots.ismcts import guided_rollout, search
+from cardtable.core import State
+
+GAMES = ("knockout-whist", "neuf", "kryt-navalivat")
+PLAYERS = 3
+TARGET_RATE = 10_000.0  # iterations per second, Knockout Whist at 3 players
+TARGET_SECONDS = 1.0  # the hard level's time per decision
+
+
+def positions(name: str, count: int, seed: int) -> list[State]:
+    """The first ``count`` decisions of seeded random games of ``name``."""
+    game = cardtable.make(name, players=PLAYERS)
+    found: list[State] = []
+    game_seed = seed
+    while len(found) < count:
+        state = game.new_state(seed=game_seed)
+        rng = random.Random(game_seed)
+        while not state.is_over and len(found) < count:
+            legal = state.legal_action_ids()
+            if len(legal) > 1:
+                found.append(state.copy())
+            state.apply_id(rng.choice(legal))
+        game_seed += 1
+    return found
+
+
+def search_rates(name: str, states: Sequence[State], iterations: int) -> list[float]:
+    rollout = guided_rollout(name)
+    rates = []
+    for number, state in enumerate(states):
+        seat = state.to_move
+        assert seat is not None
+        began = time.perf_counter()
+        knowledge = state.game.knowledge(state.view(seat))
+        result = search(knowledge, random.Random(number), iterations=iterations, rollout=rollout)
+        rates.append(result.iterations / (time.perf_counter() - began))
+    return rates
+
+
+def hard_seconds(name: str, states: Sequence[State]) -> list[float]:
+    bot = make_bot("hard", name)
+    times = []
+    for number, state in enumerate(states):
+        seat = state.to_move
+        assert seat is not None
+        began = time.perf_counter()
+        bot.choose(state.view(seat), state.legal_actions(), random.Random(number))
+        times.append(time.perf_counter() - began)
+    return times
+
+
+def open_spiel_rates(count: int, iterations: int, seed: int) -> list[float] | None:
+    """OpenSpiel's Python ISMCTS on oh_hell, or None when open-spiel is not installed."""
+    try:
+        import numpy as np
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+        from open_spiel.python.algorithms import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
+            ismcts,
+            mcts,
+        )
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": 7})
+    rates: list[float] = []
+    game_seed = seed
+    while len(rates) < count:
+        chance = np.random.RandomState(game_seed)
+        bot = ismcts.ISMCTSBot(
+            game=game,
+            evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(game_seed)),
+            uct_c=0.7,
+            max_simulations=iterations,
+            random_state=np.random.RandomState(game_seed + 1),
+        )
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(rates) < count:
+            if state.is_chance_node():
+                outcomes = [o for o, _ in state.chance_outcomes()]
+                state.apply_action(int(chance.choice(outcomes)))
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                began = time.perf_counter()
+                action = bot.step(state)
+                rates.append(iterations / (time.perf_counter() - began))
+            else:
+                action = legal[0]
+            state.apply_action(action)
+        game_seed += 1
+    return rates
+
+
+def summary(values: Sequence[float]) -> dict[str, float]:
+    ordered = sorted(values)
+    return {
+        "median": statistics.median(ordered),
+        "mean": statistics.fmean(ordered),
+        "low": ordered[0],
+        "high": ordered[-1],
+        "p95": ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))],
+    }
+
+
+def measure(count: int, iterations: int, seed: int, *, hard: bool = True) -> dict[str, Any]:
+    report: dict[str, Any] = {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "positions": count,
+        "iterations": iterations,
+        "seed": seed,
+        "games": {},
+    }
+    baseline = open_spiel_rates(count, iterations, seed)
+    report["open_spiel_oh_hell"] = None if baseline is None else summary(baseline)
+    for name in GAMES:
+        states = positions(name, count, seed)
+        entry: dict[str, Any] = {"rate": summary(search_rates(name, states, iterations))}
+        if baseline is not None:
+            entry["rate_ratio_to_open_spiel"] = (
+                entry["rate"]["median"] / report["open_spiel_oh_hell"]["median"]
+            )
+        if hard:
+            entry["hard_seconds"] = summary(hard_seconds(name, states))
+        report["games"][name] = entry
+    kow = report["games"]["knockout-whist"]["rate"]["median"]
+    report["verdicts"] = {
+        "knockout-whist rate >= 10,000/s": kow >= TARGET_RATE,
+        **{
+            f"{name} hard < 1 s": entry["hard_seconds"]["high"] < TARGET_SECONDS
+            for name, entry in report["games"].items()
+            if "hard_seconds" in entry
+        },
+    }
+    return report
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [
+        f"ISMCTS, {PLAYERS} players, {report['iterations']} iterations a decision, "
+        f"{report['positions']} decisions a game (Python {report['python']})",
+        f"{'game':<16}{'iterations/s median':>22}{'(low-high)':>20}{'vs OpenSpiel':>14}"
+        f"{'hard s max':>12}",
+    ]
+    base = report["open_spiel_oh_hell"]
+    for name, entry in report["games"].items():
+        rate = entry["rate"]
+        ratio = entry.get("rate_ratio_to_open_spiel")
+        hard = entry.get("hard_seconds")
+        spread = f"({rate['low']:,.0f}-{rate['high']:,.0f})"
+        times = "" if hard is None else f"{hard['high']:.2f}"
+        lines.append(
+            f"{name:<16}{rate['median']:>22,.0f}{spread:>20}"
+            f"{'' if ratio is None else f'{ratio:.1f}x':>14}{times:>12}"
+        )
+    if base is not None:
+        spread = f"({base['low']:,.0f}-{base['high']:,.0f})"
+        lines.append(f"{'OpenSpiel oh_hell':<16}{base['median']:>22,.0f}{spread:>20}{'1.0x':>14}")
+    for verdict, met in report["verdicts"].items():
+        lines.append(f"{'met' if met else 'NOT met'}: {verdict}")
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="few positions: a fast look")
+    parser.add_argument("--positions", type=int, help="decisions searched per game")
+    parser.add_argument("--iterations", type=int, default=1000, help="iterations a search")
+    parser.add_argument("--seed", type=int, default=0, help="first game's seed")
+    parser.add_argument("--no-hard", action="store_true", help="skip timing the hard level")
+    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    args = parser.parse_args(argv)
+    count = args.positions or (5 if args.quick else 30)
+    report = measure(count, args.iterations, args.seed, hard=not args.no_hard)
+    print(render(report))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=2)
+            out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

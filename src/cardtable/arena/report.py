@@ -1,0 +1,215 @@
+"""A tournament's reports: ``summary.json``, ``standings.csv``, ``games.csv``, the
+``ratings.png`` chart, and the table the command prints.
+
+The chart needs matplotlib (``pip install 'cardtable[arena]'``); without it every other
+file is still written.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table
+
+from cardtable.arena.schedule import entry_names
+from cardtable.arena.stats import CONFIDENCE
+from cardtable.arena.tournament import Standing, TournamentResult
+
+__all__ = ["CHART_MISSING", "method_note", "standings_table", "summary", "write_reports"]
+
+SUMMARY_FORMAT = "cardtable-arena-summary"
+CHART_MISSING = "ratings.png needs matplotlib: pip install 'cardtable[arena]'"
+
+
+def write_reports(result: TournamentResult) -> dict[str, Path]:
+    """Write every report into the tournament's folder; returns them by kind."""
+    folder = result.folder
+    files = {
+        "results": folder / "games.jsonl",
+        "summary": folder / "summary.json",
+        "standings": folder / "standings.csv",
+        "games": folder / "games.csv",
+    }
+    files["summary"].write_text(json.dumps(summary(result), indent=2) + "\n", encoding="utf-8")
+    _write_standings(result, files["standings"])
+    _write_games(result, files["games"])
+    chart = folder / "ratings.png"
+    if write_chart(result, chart):
+        files["chart"] = chart
+    return files
+
+
+def summary(result: TournamentResult) -> dict[str, Any]:
+    metric = result.metric
+    return {
+        "format": SUMMARY_FORMAT,
+        "version": 1,
+        "config": result.config.to_dict(),
+        "players": result.players,
+        "metric": {
+            "name": metric.name,
+            "key": metric.key,
+            "higher_is_better": metric.higher_is_better,
+        },
+        "scheduled": result.scheduled,
+        "finished": result.finished,
+        "failed": len(result.failures),
+        "stopped": result.stopped,
+        "confidence": CONFIDENCE,
+        "method": method_note(result),
+        "standings": [_standing_row(s) for s in result.standings],
+        "failures": [
+            {"game": o.index, "deal": o.deal, "rotation": o.rotation, **o.failure.to_dict()}
+            for o in result.failures
+            if o.failure is not None
+        ],
+    }
+
+
+def method_note(result: TournamentResult) -> str:
+    """How the intervals were computed, in one sentence."""
+    methods = {s.metric.method for s in result.standings if s.metric is not None}
+    if methods == {"wilson"}:
+        return "95% Wilson score intervals over independent games"
+    deals = len({o.deal for o in result.outcomes if o.ok})
+    note = (
+        f"95% Student-t intervals over {deals} deals "
+        "(each bot's metric averaged over the games of a deal first)"
+    )
+    wilson = [s.entry for s in result.standings if s.metric and s.metric.method == "wilson"]
+    if wilson:
+        note += (
+            f"; Wilson score intervals over games for {', '.join(wilson)} "
+            "(the same rate in every deal)"
+        )
+    return note
+
+
+def _standing_row(standing: Standing) -> dict[str, Any]:
+    interval = standing.metric
+    return {
+        "entry": standing.entry,
+        "spec": standing.spec,
+        "games": standing.games,
+        "mean": None if interval is None else interval.mean,
+        "low": None if interval is None else interval.low,
+        "high": None if interval is None else interval.high,
+        "n": 0 if interval is None else interval.n,
+        "method": None if interval is None else interval.method,
+        "mu": standing.rating.mu,
+        "sigma": standing.rating.sigma,
+        "ordinal": standing.rating.ordinal,
+    }
+
+
+def _write_standings(result: TournamentResult, path: Path) -> None:
+    with path.open("w", encoding="utf-8", newline="") as file:
+        rows = [_standing_row(s) for s in result.standings]
+        writer = csv.DictWriter(file, fieldnames=list(_standing_row(result.standings[0])))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _write_games(result: TournamentResult, path: Path) -> None:
+    entries = entry_names(result.config.bots)
+    key = result.metric.key
+    seats = [f"seat_{s}" for s in range(result.players)]
+    header = [
+        "game",
+        "deal",
+        "rotation",
+        "deal_seed",
+        "status",
+        *seats,
+        "winners",
+        *(f"{key}:{e}" for e in entries),
+        "actions",
+        "duration",
+        "summary",
+    ]
+    with path.open("w", encoding="utf-8", newline="") as file:
+        writer = csv.writer(file)
+        writer.writerow(header)
+        for o in result.outcomes:
+            metrics = o.metrics() if o.ok else {}
+            writer.writerow(
+                [
+                    o.index,
+                    o.deal,
+                    o.rotation,
+                    o.deal_seed,
+                    o.status,
+                    *o.seats,
+                    " ".join(map(str, o.winners)),
+                    *(metrics.get(e, "") for e in entries),
+                    o.actions,
+                    o.duration,
+                    o.summary,
+                ]
+            )
+
+
+def write_chart(result: TournamentResult, path: Path) -> bool:
+    """Each bot's rating (mu ± 2 sigma) and metric (with its interval), as a PNG; False
+    when matplotlib is not installed."""
+    try:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg
+        from matplotlib.figure import Figure
+    except ImportError:
+        return False
+    standings = list(reversed(result.standings))  # best at the top
+    names = [s.entry for s in standings]
+    rows = range(len(standings))
+    figure = Figure(figsize=(10, 1.2 + 0.5 * len(standings)), layout="constrained")
+    FigureCanvasAgg(figure)  # draw off-screen, whatever backend pyplot would pick
+    left, right = figure.subplots(1, 2, sharey=True)
+    left.errorbar(
+        [s.rating.mu for s in standings],
+        rows,
+        xerr=[2 * s.rating.sigma for s in standings],
+        fmt="o",
+        capsize=4,
+    )
+    left.set_yticks(list(rows), names)
+    left.set_xlabel("OpenSkill rating: mu ± 2 sigma")
+    measured = [(i, s.metric) for i, s in enumerate(standings) if s.metric is not None]
+    means = [m.mean for _, m in measured]
+    errors = [
+        [max(0.0, m.mean - (m.low if m.low is not None else m.mean)) for _, m in measured],
+        [max(0.0, (m.high if m.high is not None else m.mean) - m.mean) for _, m in measured],
+    ]
+    right.errorbar(means, [i for i, _ in measured], xerr=errors, fmt="s", capsize=4)
+    better = "higher" if result.metric.higher_is_better else "lower"
+    right.set_xlabel(f"{result.metric.name} with 95% interval ({better} is better)")
+    config = result.config
+    figure.suptitle(
+        f"{config.game}, {result.players} players, {result.finished} games, seed {config.seed}"
+    )
+    figure.savefig(path, format="png", dpi=100)
+    return True
+
+
+def standings_table(result: TournamentResult) -> Table:
+    """The standings as a Rich table, best rating first."""
+    metric = result.metric
+    table = Table(title=f"{result.config.game}: {metric.name} and OpenSkill ratings")
+    table.add_column("bot")
+    table.add_column("games", justify="right")
+    table.add_column(f"{metric.name} [95% CI]", justify="right")
+    table.add_column("mu", justify="right")
+    table.add_column("sigma", justify="right")
+    table.add_column("ordinal", justify="right")
+    for s in result.standings:
+        shown = "-" if s.metric is None else str(s.metric)
+        table.add_row(
+            s.entry,
+            str(s.games),
+            shown,
+            f"{s.rating.mu:.2f}",
+            f"{s.rating.sigma:.2f}",
+            f"{s.rating.ordinal:.2f}",
+        )
+    return table

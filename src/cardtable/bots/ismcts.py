@@ -1,0 +1,271 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS; Cowling, Powley and
+Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 4(2), 2012).
+
+The tree belongs to one seat, the searcher. Its nodes are sequences of action numbers, so
+one tree gathers what every deal consistent with the searcher's view teaches. Each
+iteration:
+
+1. **determinizes**: ``knowledge.sample(rng)`` deals everything the searcher cannot see
+   at random, consistently with what play has revealed (the game's ``knowledge`` module);
+2. **selects** down the tree among the children whose actions are legal in that deal, by
+   UCB1 with *availability* counts: a child's exploration term counts the iterations in
+   which it could have been chosen, not its parent's visits;
+3. **expands** one untried legal action;
+4. **plays out** the rest through the unchecked path (``apply_id``): uniformly at random,
+   or with a game's guided rollout policy;
+5. **backs up** the result: each node adds the return of the seat that chose its action.
+
+The search sees no hidden card: it starts from a seat's view, and every deal it searches
+is one that seat could not tell from the truth.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from cardtable.core import Action, Game, Knowledge, State, View
+from cardtable.errors import CardtableError, InvalidPositionError
+
+__all__ = [
+    "GUIDED_ROLLOUTS",
+    "InvalidBudgetError",
+    "IsmctsBot",
+    "Node",
+    "Rollout",
+    "SearchResult",
+    "check_budget",
+    "guided_rollout",
+    "search",
+    "uniform_rollout",
+]
+
+Rollout = Callable[[State, random.Random], Sequence[float]]
+"""Plays a state on and returns every seat's expected return: the game's result if it
+plays to the end (:func:`uniform_rollout`), or an estimate where a game's rollout stops
+early (at the end of a hand, for the games of many hands)."""
+
+
+class InvalidBudgetError(CardtableError):
+    """A search budget that is not a positive number of iterations or seconds."""
+
+
+@dataclass(slots=True, eq=False)
+class Node:
+    """An action in the tree, chosen by ``mover``; ``total`` sums that seat's returns over
+    the ``visits`` through it, ``avail`` counts the iterations it was legal in."""
+
+    mover: int
+    visits: int = 0
+    avail: int = 1
+    total: float = 0.0
+    children: dict[int, Node] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    """The root's statistics: per action number searched, visits and mean return."""
+
+    action: int
+    visits: dict[int, int]
+    values: dict[int, float]
+    iterations: int
+    seconds: float
+
+
+def check_budget(iterations: int | None, seconds: float | None) -> None:
+    """:class:`InvalidBudgetError` unless at least one budget is given and each given one is
+    positive."""
+    if iterations is None and seconds is None:
+        raise InvalidBudgetError("give a search budget: iterations, seconds or both")
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations <= 0
+    ):
+        raise InvalidBudgetError(f"iterations must be a positive whole number, not {iterations!r}")
+    if seconds is not None and (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not math.isfinite(seconds)
+        or seconds <= 0
+    ):
+        raise InvalidBudgetError(f"seconds must be a positive number, not {seconds!r}")
+
+
+def search(
+    knowledge: Knowledge,
+    rng: random.Random,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    exploration: float = 0.7,
+    rollout: Rollout | None = None,
+) -> SearchResult:
+    """Search for ``knowledge.seat``, whose turn it must be, within a budget of
+    ``iterations`` or ``seconds`` (whichever runs out first when both are given).
+
+    The chosen action is the most visited at the root (ties: the better mean). With a time
+    budget the result depends on the machine's speed; with iterations alone it is a
+    function of the view and ``rng``."""
+    check_budget(iterations, seconds)
+    seat = knowledge.seat
+    began = time.perf_counter()
+    deadline = math.inf if seconds is None else began + seconds
+    limit = math.inf if iterations is None else iterations
+    first = knowledge.sample(rng)
+    if first.to_move != seat:
+        raise CardtableError(f"seat {seat} searches only on its own turn")
+    legal = first.legal_action_ids()
+    if len(legal) == 1:
+        return SearchResult(legal[0], {}, {}, 0, time.perf_counter() - began)
+    play_out = rollout or uniform_rollout
+    root = Node(mover=seat)
+    log, sqrt, draw = math.log, math.sqrt, rng.random
+    done = 0
+    state = first
+    while done < limit and (done & 15 or time.perf_counter() < deadline):
+        if done:
+            state = knowledge.sample(rng)
+        node = root
+        path = [root]
+        while state.to_move is not None:
+            actions = state.legal_action_ids()
+            children = node.children
+            untried = [a for a in actions if a not in children]
+            if untried:
+                action = untried[int(draw() * len(untried))]
+                for a in actions:
+                    child = children.get(a)
+                    if child is not None:
+                        child.avail += 1
+                child = children[action] = Node(mover=state.to_move)
+                state.apply_id(action)
+                path.append(child)
+                break
+            best, best_score = actions[0], -math.inf
+            for a in actions:
+                child = children[a]
+                child.avail += 1
+                score = child.total / child.visits + exploration * sqrt(
+                    log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best, best_score = a, score
+            state.apply_id(best)
+            node = children[best]
+            path.append(node)
+        returns: Sequence[float]
+        if state.to_move is None:
+            result = state.result
+            assert result is not None  # a game with nobody to move is over
+            returns = result.returns
+        else:
+            returns = play_out(state, rng)
+        for node in path:
+            node.visits += 1
+            node.total += returns[node.mover]
+        done += 1
+    searched = {a: root.children[a] for a in legal if a in root.children}
+    elapsed = time.perf_counter() - began
+    if not searched:  # no iteration ran (a tiny time budget): the first legal action
+        return SearchResult(legal[0], {}, {}, done, elapsed)
+    means = {a: n.total / n.visits for a, n in searched.items()}
+    action = max(searched, key=lambda a: (searched[a].visits, means[a]))
+    return SearchResult(
+        action=action,
+        visits={a: n.visits for a, n in searched.items()},
+        values=means,
+        iterations=done,
+        seconds=elapsed,
+    )
+
+
+def uniform_rollout(state: State, rng: random.Random) -> Sequence[float]:
+    """Uniformly random legal actions to the end of the game; the result's returns."""
+    state.playout(rng)
+    result = state.result
+    assert result is not None  # a playout ends the game
+    return result.returns
+
+
+# The rollout policy of each game, imported when a search first needs it.
+GUIDED_ROLLOUTS: dict[str, str] = {
+    "knockout-whist": "cardtable.bots.knockout_whist_rollout",
+    "kryt-navalivat": "cardtable.bots.kryt_navalivat_rollout",
+    "neuf": "cardtable.bots.neuf_rollout",
+}
+
+
+def guided_rollout(game_name: str) -> Rollout:
+    """The game's guided rollout (the ``rollout`` of its rollout module)."""
+    import importlib
+
+    module = importlib.import_module(GUIDED_ROLLOUTS[game_name])
+    policy: Rollout = module.rollout
+    return policy
+
+
+class IsmctsBot:
+    """A bot that searches with ISMCTS from the seat's view (see :func:`search`).
+
+    ``iterations`` and ``seconds`` bound each decision (at least one is needed);
+    ``rollout`` is ``"guided"`` (the game's rollout policy) or ``"random"``."""
+
+    def __init__(
+        self,
+        name: str = "ismcts",
+        *,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        rollout: str = "guided",
+    ) -> None:
+        check_budget(iterations, seconds)
+        if rollout not in ("guided", "random"):
+            raise InvalidBudgetError(f"rollout must be 'guided' or 'random', not {rollout!r}")
+        if not exploration >= 0:
+            raise InvalidBudgetError(f"exploration must be 0 or more, not {exploration!r}")
+        self.name = name
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout = rollout
+        self.last: SearchResult | None = None
+        self._games: dict[str, Game] = {}
+
+    def game_of(self, view: View) -> Game:
+        """The game a view belongs to, rebuilt from its name and options (kept for reuse)."""
+        import json
+
+        from cardtable import make
+
+        key = json.dumps([view.get("game"), view.get("options")], sort_keys=True)
+        game = self._games.get(key)
+        if game is None:
+            options = view.get("options")
+            if not isinstance(view.get("game"), str) or not isinstance(options, dict):
+                raise InvalidPositionError("a view names its game and options")
+            game = self._games[key] = make(view["game"], **options)
+        return game
+
+    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError(f"seat {view.get('seat')} has no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        game = self.game_of(view)
+        rollout = guided_rollout(game.name) if self.rollout == "guided" else None
+        self.last = search(
+            game.knowledge(view),
+            rng,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            exploration=self.exploration,
+            rollout=rollout,
+        )
+        action = game.actions[self.last.action]
+        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
+            raise ValueError(f"search chose {action}, which is not among {list(legal_actions)}")
+        return action

@@ -1,0 +1,59 @@
+"""Smoke test for ``benchmarks/search.py``: tiny sizes, no timing asserted.
+
+It checks that the benchmark searches real decisions of each game, spends the iterations
+it reports, measures OpenSpiel's baseline in the same run when open-spiel is installed,
+and states a verdict for each target. Speed is the benchmark's business, not the tests'.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+SEARCH_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "search.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cardtable_search_benchmark", SEARCH_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load()
+
+
+def test_positions_are_decisions_of_each_game() -> None:
+    for name in bench.GAMES:
+        states = bench.positions(name, 4, 0)
+        assert len(states) == 4
+        for state in states:
+            assert state.game.name == name and state.game.num_players == bench.PLAYERS
+            assert not state.is_over and len(state.legal_action_ids()) > 1
+
+
+def test_measure_reports_every_game_beside_the_baseline(tmp_path: Path) -> None:
+    out = tmp_path / "search.json"
+    assert (
+        bench.main(["--positions", "2", "--iterations", "20", "--no-hard", "--json", str(out)]) == 0
+    )
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert set(report["games"]) == set(bench.GAMES)
+    for entry in report["games"].values():
+        assert 0 < entry["rate"]["low"] <= entry["rate"]["median"] <= entry["rate"]["high"]
+    if report["open_spiel_oh_hell"] is not None:
+        base = report["open_spiel_oh_hell"]["median"]
+        kow = report["games"]["knockout-whist"]
+        assert abs(kow["rate_ratio_to_open_spiel"] - kow["rate"]["median"] / base) < 1e-9
+    assert "knockout-whist rate >= 10,000/s" in report["verdicts"]
+
+
+def test_hard_is_timed_on_every_position() -> None:
+    states = bench.positions("kryt-navalivat", 2, 1)
+    times = bench.hard_seconds("kryt-navalivat", states)
+    assert len(times) == 2 and all(t > 0 for t in times)
