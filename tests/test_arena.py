@@ -490,3 +490,20 @@ def test_ray_with_two_workers_gives_the_local_results(tmp_path: Path) -> None:
     assert on_ray.finished == 6
     assert lines(tmp_path / "ray") == lines(tmp_path / "local")
     assert on_ray.standings == local.standings
+
+
+def test_bot_specs_with_parameters_split_from_the_bots_list() -> None:
+    """``--bots`` separates bots with commas, and a spec's own parameters too: a piece
+    ``key=value`` belongs to the spec before it."""
+    from cardtable.cli import split_bot_specs
+
+    assert split_bot_specs("ismcts:iterations=500,rollout=random,easy, random") == (
+        "ismcts:iterations=500,rollout=random",
+        "easy",
+        "random",
+    )
+    assert split_bot_specs("hard,,easy") == ("hard", "easy")
+    assert split_bot_specs("mybots.strong:Bot,ismcts:seconds=0.5") == (
+        "mybots.strong:Bot",
+        "ismcts:seconds=0.5",
+    )

@@ -229,6 +229,21 @@ def play(
         raise typer.Exit(INTERRUPTED)
 
 
+def split_bot_specs(text: str) -> tuple[str, ...]:
+    """``--bots`` as specs. Commas separate the bots and also a spec's parameters
+    (``ismcts:iterations=500,rollout=random,easy``): a piece with ``=`` and no ``:`` is a
+    parameter of the spec before it, since no bot spec is a bare ``key=value``."""
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if specs and "=" in piece and ":" not in piece:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return tuple(specs)
+
+
 def _make_bots(name: str | None, table: Game) -> tuple[str, dict[int, Bot]]:
     """The bots for seats 1 and up; unset, the game's heuristic bot, or the random bot for
     a game that has none yet."""
@@ -417,7 +432,7 @@ def arena(
     options = _arena_options(option or [])
     if players is not None:
         options["players"] = players
-    specs = tuple(spec.strip() for spec in bots.split(",") if spec.strip())
+    specs = split_bot_specs(bots)
     if seed is None and resume is not None:
         seed = _saved_seed(resume / CONFIG_FILE)
     if seed is None:
