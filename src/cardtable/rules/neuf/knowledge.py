@@ -215,7 +215,7 @@ class NeufKnowledge:
 
         sizes = view["hand_sizes"]
         places = [*range(n), SPARE] if n == 3 else list(range(n))
-        voids = _voids([*state.done, state.trick], n)
+        voids = state.voids()
         all_played = 0
         piles = [0] * len(places)
         state.hands = [0] * n
@@ -398,15 +398,3 @@ class NeufKnowledge:
         head, middle, tail = self._position_parts
         state.start = f"{head}{'/'.join(texts)}{middle}{seed}{tail}"
         return state
-
-
-def _voids(tricks: list[Plays], players: int) -> list[int]:
-    """Per seat, the suits (as a card mask) it did not follow when they were led."""
-    shown = [0] * players
-    for trick in tricks:
-        if trick:
-            led = trick[0][1] // 13
-            for s, c in trick[1:]:
-                if c // 13 != led:
-                    shown[s] |= SUIT_MASKS[led]
-    return shown
