@@ -6,13 +6,13 @@ SPEC rule that makes the bot's choice the sensible one.
 
 from __future__ import annotations
 
-import json
 import random
 from collections import Counter
 
 import pytest
 
 import cardtable
+from bot_games import play_bots
 from cardtable.bots import Bot, RandomBot, UnknownBotError, make_bot
 from cardtable.bots.ismcts import IsmctsBot
 from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
@@ -77,20 +77,7 @@ def heuristic_choice(state: State) -> str:
 
 def play_game(players: int, seed: int, bots: list[Bot], *, json_views: bool = False) -> State:
     """A whole game; every bot choice is checked against the legal actions first."""
-    state = cardtable.make(GAME, players=players).new_state(seed=seed)
-    rngs = [random.Random(f"{seed}:{s}") for s in range(players)]
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        view = state.view(seat)
-        if json_views:
-            # Bots read JSON views, never the state: a round trip through JSON changes nothing.
-            view = json.loads(json.dumps(view))
-        legal = state.legal_actions()
-        action = bots[seat].choose(view, legal, rngs[seat])
-        assert action in legal, f"{bots[seat].name} chose illegal {action} from {legal}"
-        state.apply(action, seat=seat)
-    return state
+    return play_bots(cardtable.make(GAME, players=players), seed, bots, json_views=json_views)
 
 
 # The registry -----------------------------------------------------------------------------

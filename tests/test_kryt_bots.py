@@ -7,12 +7,12 @@ test does not name: into the stock while there is one, under the pile once it is
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 import cardtable
+from bot_games import play_bots
 from cardtable.bots import Bot, RandomBot, make_bot
 from cardtable.bots.kryt_navalivat import KrytHeuristic, card_power
 from cardtable.bots.reading import card_index
@@ -71,23 +71,9 @@ def choice(state: State) -> str:
 def play_game(
     seed: int, bots: list[Bot], trump_mode: str = "turned", *, json_views: bool = False
 ) -> State:
-    """A whole hand; every bot choice is checked against the legal actions first."""
+    """A whole hand, stopped at the harness cap of KRYT-7.7 (the caller checks the end)."""
     game = cardtable.make(GAME, players=len(bots), trump_mode=trump_mode)
-    state = game.new_state(seed=seed)
-    rngs = [random.Random(f"{seed}:{s}") for s in range(len(bots))]
-    for _ in range(TURN_CAP):
-        if state.is_over:
-            break
-        seat = state.to_move
-        assert seat is not None
-        view = state.view(seat)
-        if json_views:
-            view = json.loads(json.dumps(view))  # bots read JSON views, never the state
-        legal = state.legal_actions()
-        action = bots[seat].choose(view, legal, rngs[seat])
-        assert action in legal, f"{bots[seat].name} chose illegal {action} from {legal}"
-        state.apply(action, seat=seat)
-    return state
+    return play_bots(game, seed, bots, json_views=json_views, cap=TURN_CAP)
 
 
 # The registry, legality, determinism -----------------------------------------------------

@@ -7,12 +7,12 @@ Either way, :func:`stacked` lays out a deck from the four 13-card piles.
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 import cardtable
+from bot_games import play_bots
 from cardtable.bots import Bot, RandomBot, make_bot
 from cardtable.bots.neuf import NeufHeuristic, expected_tricks
 from cardtable.cards import Card
@@ -62,19 +62,7 @@ def play_game(
     seed: int, bots: list[Bot], options: dict[str, object], *, json_views: bool = False
 ) -> State:
     """A whole game; every bot choice is checked against the legal actions first."""
-    state = cardtable.make(GAME, **options).new_state(seed=seed)
-    rngs = [random.Random(f"{seed}:{s}") for s in range(len(bots))]
-    while not state.is_over:
-        seat = state.to_move
-        assert seat is not None
-        view = state.view(seat)
-        if json_views:
-            view = json.loads(json.dumps(view))  # bots read JSON views, never the state
-        legal = state.legal_actions()
-        action = bots[seat].choose(view, legal, rngs[seat])
-        assert action in legal, f"{bots[seat].name} chose illegal {action} from {legal}"
-        state.apply(action, seat=seat)
-    return state
+    return play_bots(cardtable.make(GAME, **options), seed, bots, json_views=json_views)
 
 
 # The registry, legality, determinism -----------------------------------------------------
