@@ -14,6 +14,7 @@ import random
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -40,6 +41,34 @@ except ImportError:  # pragma: no cover - open-spiel is an optional extra
     pyspiel = None
 
 needs_pyspiel = pytest.mark.skipif(pyspiel is None, reason="open-spiel is not installed")
+
+
+def chance_nodes_of_a_random_game(game: Any, seed: int) -> int:
+    """Play ``game`` (pyspiel) to the end at random, asserting that every chance node gives
+    its outcomes equal probability (the driver samples them with ``rng.choice``); returns
+    how many chance nodes there were."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    seen = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            probabilities = [p for _, p in state.chance_outcomes()]
+            assert max(probabilities) - min(probabilities) < 1e-12
+            seen += 1
+            state.apply_action(rng.choice(state.chance_outcomes())[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return seen
+
+
+def chance_in_history(played: Any) -> int:
+    """The chance events in a finished OpenSpiel game's own history, asserting that the
+    driver counted the same chance events and the rest as decisions."""
+    history = played.state.full_history()
+    chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
+    assert played.chance == chance and played.decisions == len(history) - chance
+    return chance
+
 
 SEEDS = (0, 1)
 
@@ -119,18 +148,7 @@ def test_oh_hell_chance_nodes_are_uniform_so_the_driver_may_sample_with_choice(
     chance node of oh_hell gives its outcomes equal probability."""
     game = engine.load_open_spiel(players)
     assert game is not None
-    rng = random.Random(3)
-    state = game.new_initial_state()
-    seen = 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            probabilities = [p for _, p in state.chance_outcomes()]
-            assert max(probabilities) - min(probabilities) < 1e-12
-            seen += 1
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
-    assert seen > 0
+    assert chance_nodes_of_a_random_game(game, 3) > 0
 
 
 @needs_pyspiel
@@ -144,12 +162,8 @@ def test_oh_hell_driver_plays_complete_games_and_counts_decisions_apart_from_cha
     assert game is not None
     for seed in SEEDS:
         played = engine.play_open_spiel(game, seed)
-        state = played.state
-        assert state.is_terminal()
-        history = state.full_history()
-        chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
-        assert played.chance == chance > 0
-        assert played.decisions == len(history) - chance
+        assert played.state.is_terminal()
+        assert chance_in_history(played) > 0
         # Every player bids once, then plays one card to each of the fixed 7 tricks.
         assert played.decisions == players + players * engine.OPENSPIEL_TRICKS
 
@@ -347,21 +361,11 @@ def test_neuf_baselines_are_oh_hell_with_13_tricks_and_hearts() -> None:
         assert engine.play_open_spiel(oh_hell, seed).decisions == 3 + 3 * 13
         played = engine.play_open_spiel(hearts, seed)
         assert played.state.is_terminal()
-        history = played.state.full_history()
-        chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
-        assert played.chance == chance and played.decisions == len(history) - chance
+        chance_in_history(played)
         hearts_counts.add(played.decisions)
     assert hearts_counts <= {52, 64} and 64 in hearts_counts
     for game in (oh_hell, hearts):
-        state = game.new_initial_state()
-        rng = random.Random(1)
-        while not state.is_terminal():
-            if state.is_chance_node():
-                probabilities = [p for _, p in state.chance_outcomes()]
-                assert max(probabilities) - min(probabilities) < 1e-12
-                state.apply_action(rng.choice(state.chance_outcomes())[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
+        chance_nodes_of_a_random_game(game, 1)
 
 
 def test_neuf_ratios_use_their_own_baseline_not_knockout_whists() -> None:
@@ -473,18 +477,8 @@ def test_crazy_eights_baseline_plays_complete_games_with_uniform_chance(players:
     for seed in SEEDS:
         played = engine.play_open_spiel(game, seed)
         assert played.state.is_terminal()
-        history = played.state.full_history()
-        chance = sum(1 for step in history if step.player == pyspiel.PlayerId.CHANCE)
-        assert played.chance == chance > 0 and played.decisions == len(history) - chance > 0
-    state = game.new_initial_state()
-    rng = random.Random(1)
-    while not state.is_terminal():
-        if state.is_chance_node():
-            probabilities = [p for _, p in state.chance_outcomes()]
-            assert max(probabilities) - min(probabilities) < 1e-12
-            state.apply_action(rng.choice(state.chance_outcomes())[0])
-        else:
-            state.apply_action(rng.choice(state.legal_actions()))
+        assert chance_in_history(played) > 0 and played.decisions > 0
+    chance_nodes_of_a_random_game(game, 1)
 
 
 def test_kryt_ratios_use_crazy_eights_and_have_no_target() -> None:

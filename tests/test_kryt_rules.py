@@ -616,3 +616,17 @@ def test_kryt_record_replays_to_the_same_positions(
     record = start.record()
     assert record.start == middle.position()
     assert cardtable.replay(record.to_json()).position() == start.position()
+
+
+def test_kryt_4_6_k_1_nothing_to_pick_up_between_a_beat_and_its_cover() -> None:
+    """KRYT-4.6, K-1: between the beating card and its cover only a cover is legal, so the
+    view's ``would_take`` is empty then, and shows the pick-up again once the cover is on."""
+    state = position_state(
+        compose_position(["7H 8H 6S", FILL], pile="7D", stock="9C 10C JC", faceup="10S", trumps="S")
+    )
+    assert state.view(None)["would_take"] == ["7D"]
+    state.apply("beat 6S")
+    assert legal(state) == {"cover 7H", "cover 8H"}
+    assert state.view(None)["would_take"] == []
+    state.apply("cover 8H")
+    assert state.view(None)["would_take"] == ["8H"]

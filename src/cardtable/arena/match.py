@@ -193,23 +193,16 @@ def play_game(task: GameTask) -> GameOutcome:
             return _failed(task, state, started, Failure("error", None, None, None, _text(exc)))
     result = state.result
     assert result is not None
-    return GameOutcome(
-        index=task.index,
-        deal=task.deal,
-        rotation=task.rotation,
-        deal_seed=task.deal_seed,
-        seats=task.seats,
-        specs=task.specs,
-        rng_seeds=task.rng_seeds,
+    return _outcome(
+        task,
+        state,
+        started,
         status=OK,
         winners=result.winners,
         places=result.places,
         returns=result.returns,
         summary=result.summary,
         seat_metrics=tuple(seat_values(state)),
-        actions=len(state.history),
-        duration=round(time.perf_counter() - started, 6),
-        record=state.record().to_dict(),
     )
 
 
@@ -225,6 +218,26 @@ def _bot_failure(
 
 
 def _failed(task: GameTask, state: State | None, started: float, failure: Failure) -> GameOutcome:
+    return _outcome(
+        task, state, started, status=FAILED, summary=failure.describe(), failure=failure
+    )
+
+
+def _outcome(
+    task: GameTask,
+    state: State | None,
+    started: float,
+    *,
+    status: str,
+    summary: str,
+    winners: tuple[int, ...] = (),
+    places: tuple[tuple[int, ...], ...] = (),
+    returns: tuple[float, ...] = (),
+    seat_metrics: tuple[float, ...] = (),
+    failure: Failure | None = None,
+) -> GameOutcome:
+    """The outcome of ``task``: what the task fixed, what was played of it (``state``,
+    ``None`` when the game could not even be made) and how it ended."""
     return GameOutcome(
         index=task.index,
         deal=task.deal,
@@ -233,12 +246,12 @@ def _failed(task: GameTask, state: State | None, started: float, failure: Failur
         seats=task.seats,
         specs=task.specs,
         rng_seeds=task.rng_seeds,
-        status=FAILED,
-        winners=(),
-        places=(),
-        returns=(),
-        summary=failure.describe(),
-        seat_metrics=(),
+        status=status,
+        winners=winners,
+        places=places,
+        returns=returns,
+        summary=summary,
+        seat_metrics=seat_metrics,
         actions=0 if state is None else len(state.history),
         duration=round(time.perf_counter() - started, 6),
         record={} if state is None else state.record().to_dict(),
