@@ -351,6 +351,59 @@ def _is_session(text: str) -> bool:
     return isinstance(data, dict) and data.get("format") == SESSION_FORMAT
 
 
+# The web table -----------------------------------------------------------------------------
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
+    database: Annotated[
+        str | None,
+        typer.Option(
+            help="A SQLAlchemy URL (sqlite:///file.db, postgresql+psycopg://…); default: "
+            "CARDTABLE_DATABASE_URL, else a SQLite file in your data directory."
+        ),
+    ] = None,
+    grace: Annotated[
+        float, typer.Option(help="Seconds a disconnected player's turn waits for a stand-in.")
+    ] = 60.0,
+    bot_delay: Annotated[float, typer.Option(help="Seconds before each bot move.")] = 0.6,
+    workers: Annotated[
+        int | None, typer.Option(help="Bot processes (default: one per core).")
+    ] = None,
+    open_browser: Annotated[
+        bool, typer.Option("--open/--no-open", help="Open the lobby in a browser.")
+    ] = False,
+) -> None:
+    """Serve the web table: a lobby to open tables, invite links, bots, replays."""
+    try:
+        import uvicorn
+
+        from cardtable.server import create_app
+        from cardtable.server.app import default_database_url
+        from cardtable.server.logs import configure
+    except ImportError as exc:  # pragma: no cover - the server's dependencies are core ones
+        _fail(f"the web table needs its dependencies: {exc}", DATA_ERROR)
+    if not 0 < port < 65536:
+        _fail(f"--port must be 1-65535, not {port}", USAGE_ERROR)
+    if grace < 0 or bot_delay < 0 or (workers is not None and workers < 1):
+        _fail("--grace and --bot-delay are 0 or more, --workers 1 or more", USAGE_ERROR)
+    url = database or default_database_url()
+    configure()
+    try:
+        application = create_app(url, grace=grace, bot_delay=bot_delay, workers=workers)
+    except ValueError as exc:
+        _fail(f"--database {url!r}: {exc}", USAGE_ERROR)
+    address = f"http://{host}:{port}/"
+    _console().print(f"cardtable is serving at [bold]{address}[/] (database {url})")
+    if open_browser:
+        import webbrowser
+
+        webbrowser.open(address)
+    uvicorn.run(application, host=host, port=port, log_config=None, ws_max_size=65536)
+
+
 # The arena ---------------------------------------------------------------------------------
 
 

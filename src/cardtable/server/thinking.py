@@ -1,0 +1,67 @@
+"""Bot moves and hints, computed in worker processes so the event loop never waits on them.
+
+Each function takes only what crosses a process boundary cheaply (the game's name, its
+rules, a seat's view) and returns plain data. A worker keeps the bots it has built, so a
+level's bot is built once per process and game.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import cardtable
+from cardtable.bots import Bot, make_bot
+from cardtable.bots.ismcts import guided_rollout, search
+from cardtable.core import View
+
+__all__ = ["HINT_ITERATIONS", "advise", "choose"]
+
+# The hint is the hard level's search (its iteration budget), with each action's statistics.
+HINT_ITERATIONS = 2000
+HINT_SECONDS = 0.9
+
+_bots: dict[tuple[str, str], Bot] = {}
+
+
+def choose(game_name: str, level: str, view: View, seed: int) -> str:
+    """The action text a bot of ``level`` plays from ``view`` (whose turn it must be)."""
+    bot = _bots.get((game_name, level))
+    if bot is None:
+        bot = _bots[(game_name, level)] = make_bot(level, game_name)
+    game = cardtable.make(game_name, **view["options"])
+    legal = [game.parse_action(text) for text in view["legal_actions"]]
+    return str(bot.choose(view, legal, random.Random(seed)))
+
+
+def advise(game_name: str, view: View, seed: int) -> list[dict[str, Any]]:
+    """Each legal action of the seat with the search's estimated chance of a good end for
+    it (winning; in Kryt'-navalivat', not being the fool) and its visits."""
+    game = cardtable.make(game_name, **view["options"])
+    legal = view["legal_actions"]
+    if len(legal) == 1:
+        return [{"action": legal[0], "chance": None, "visits": 0}]
+    result = search(
+        game.knowledge(view),
+        random.Random(seed),
+        iterations=HINT_ITERATIONS,
+        seconds=HINT_SECONDS,
+        rollout=guided_rollout(game.name),
+    )
+    low, high = _return_range(game_name, game.num_players)
+    advice = []
+    for text in legal:
+        number = game.number_of(text)
+        value = result.values.get(number)
+        chance = None if value is None else min(1.0, max(0.0, (value - low) / (high - low)))
+        advice.append({"action": text, "chance": chance, "visits": result.visits.get(number, 0)})
+    return advice
+
+
+def _return_range(game_name: str, players: int) -> tuple[float, float]:
+    """The returns of a loss and of a win (core.Result: zero-sum, +1 to the winners' side)."""
+    if game_name == "kryt-navalivat":  # the fool -1, each of the others +1/(n-1)
+        return -1.0, 1.0 / (players - 1)
+    if game_name == "neuf" and players == 4:  # two partners against two
+        return -1.0, 1.0
+    return -1.0 / (players - 1), 1.0
