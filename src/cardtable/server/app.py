@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import multiprocessing
 import os
 from collections.abc import AsyncIterator
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -111,7 +112,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(url)
-        pool = executor or ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1)
+        # forkserver: the workers start from a clean process, not a copy of the server's threads.
+        pool = executor or ProcessPoolExecutor(
+            max_workers=workers or os.cpu_count() or 1,
+            mp_context=multiprocessing.get_context("forkserver"),
+        )
         hub = state["hub"] = Hub(store, pool, grace=grace, bot_delay=bot_delay)
         restored = hub.restore()
         log.info("server started", extra={"tables": restored, "database": store.dialect})

@@ -1,0 +1,83 @@
+"""A throwaway PostgreSQL server for the tests: a fresh cluster in a temporary folder,
+listening only on a Unix socket there, stopped and removed afterwards.
+
+Debian's ``postgresql`` package provides the programs (``scripts/install-test-deps``).
+PostgreSQL refuses to run as root, so as root the cluster belongs to the ``postgres`` user.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["postgres_url"]
+
+
+def _programs() -> Path:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=_version)
+    if not found:
+        raise RuntimeError("no PostgreSQL server programs; run scripts/install-test-deps")
+    return Path(found[-1]).parent
+
+
+def _version(path: str) -> int:
+    return int(Path(path).parent.parent.name)
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def postgres_url() -> Iterator[str]:
+    """A SQLAlchemy URL of an empty database on a private PostgreSQL server."""
+    bin_dir = _programs()
+    folder = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
+    as_root = os.geteuid() == 0
+    prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
+    if as_root:
+        shutil.chown(folder, "postgres")
+    data, port = folder / "data", _free_port()
+
+    def run(*command: str) -> None:
+        # No pipes: the server pg_ctl starts would hold them open, and the wait would never end.
+        subprocess.run(
+            [*prefix, *command],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            timeout=60,
+        )
+
+    try:
+        run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "cardtable")
+        options = f"-k {folder} -p {port} -c listen_addresses='' -c fsync=off"
+        run(
+            str(bin_dir / "pg_ctl"),
+            *("-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"),
+        )
+        try:
+            run(
+                str(bin_dir / "createdb"),
+                "-h",
+                str(folder),
+                "-p",
+                str(port),
+                "-U",
+                "cardtable",
+                "cardtable",
+            )
+            yield f"postgresql+psycopg://cardtable@/cardtable?host={folder}&port={port}"
+        finally:
+            run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
