@@ -30,6 +30,50 @@ __all__ = ["Connection", "Hub"]
 log = logging.getLogger("cardtable.server")
 
 STAND_IN_LEVEL = "easy"
+# The heuristic decides in well under a millisecond (a few at worst, in Kryt'-navalivat'):
+# less than handing the view to another process costs, so it plays on the event loop.
+INLINE_LEVELS = frozenset({"easy"})
+
+
+class Writer:
+    """The one path to the database for moves: changes waiting to be committed are taken
+    together in one transaction (group commit), each mover awaiting its own."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.waiting: list[tuple[str, Change, asyncio.Future[None]]] = []
+        self.wake = asyncio.Event()
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    async def commit(self, table_id: str, change: Change) -> None:
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.append((table_id, change, done))
+        self.wake.set()
+        await done
+
+    async def _run(self) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            batch, self.waiting = self.waiting, []
+            if not batch:
+                continue
+            try:
+                await asyncio.to_thread(
+                    self.store.append_many, [(t, c.events, c.deals) for t, c, _ in batch]
+                )
+            except Exception as exc:  # nothing of the batch was stored: every mover hears it
+                log.exception("commit failed", extra={"changes": len(batch)})
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_exception(exc)
+            else:
+                for _, _, done in batch:
+                    if not done.done():
+                        done.set_result(None)
+
+    async def close(self) -> None:
+        self.task.cancel()
 
 
 @dataclass(eq=False)
@@ -94,6 +138,7 @@ class Hub:
         self.connections: dict[str, set[Connection]] = {}
         self.thinking: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
+        self.writer = Writer(store)
 
     # Tables ---------------------------------------------------------------------------------
 
@@ -143,7 +188,7 @@ class Hub:
         """Compute a change under the table's lock, commit it, install it, announce it."""
         async with self.locks[table.id]:
             change = make()
-            await asyncio.to_thread(self.store.append, table.id, change.events, change.deals)
+            await self.writer.commit(table.id, change)
             table.commit(change)
             self._announce(table, change)
         self.poke(table)
@@ -151,23 +196,30 @@ class Hub:
 
     def _announce(self, table: Table, change: Change) -> None:
         described = table.describe()
-        views: dict[int | None, Any] = {}
+        # Each seat's messages are encoded once, however many windows show that seat.
+        encoded: dict[int | None, list[str]] = {}
         for connection in self.connections[table.id]:
             if not connection.joined:
                 continue
             seat = connection.seat
-            if seat not in views:
-                views[seat] = table.view(seat)
-            for item in change.events:
-                connection.send(
-                    {
-                        "type": "event",
-                        "seq": item["seq"],
-                        "event": item,
-                        "view": views[seat],
-                        "table": described,
-                    }
-                )
+            texts = encoded.get(seat)
+            if texts is None:
+                view = table.view(seat)
+                texts = encoded[seat] = [
+                    json.dumps(
+                        {
+                            "type": "event",
+                            "seq": item["seq"],
+                            "event": item,
+                            "view": view,
+                            "table": described,
+                        },
+                        separators=(",", ":"),
+                    )
+                    for item in change.events
+                ]
+            for text in texts:
+                connection.send_text(text)
 
     def presence(self, table: Table) -> None:
         message = json.dumps({"type": "presence", "table": table.describe()})
@@ -316,22 +368,34 @@ class Hub:
         loop = asyncio.get_running_loop()
         try:
             while (turn := self._bot_to_move(table)) is not None:
-                seat, level, by = turn
+                seat, level, _by = turn
                 seq, view = table.seq, table.view(seat)
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)  # lets people see each bot play
-                text = await loop.run_in_executor(
-                    self.executor, choose, table.game_name, level, view, _seed(table, seq)
-                )
-                if table.seq != seq or self._bot_to_move(table) != turn:
-                    continue  # the table moved on while the bot thought
-                await self.apply(table, partial(table.act, seat, text, by, seq))
+                if level in INLINE_LEVELS:
+                    text = choose(table.game_name, level, view, _seed(table, seq))
+                else:
+                    text = await loop.run_in_executor(
+                        self.executor, choose, table.game_name, level, view, _seed(table, seq)
+                    )
+                try:
+                    await self.apply(table, partial(self._bot_move, table, turn, text, seq))
+                except TableError:
+                    continue  # the table moved on while the bot thought; look again
         except Exception:
             log.exception("bot turn failed", extra={"table": table.id})
         finally:
             self.thinking.discard(table.id)
 
+    def _bot_move(self, table: Table, turn: tuple[int, str, str], text: str, seq: int) -> Change:
+        """The bot's move, unless the turn changed hands meanwhile (a player came back)."""
+        if self._bot_to_move(table) != turn:
+            raise TableError("stale", "the turn changed hands while the bot thought")
+        seat, _level, by = turn
+        return table.act(seat, text, by, seq)
+
     async def close(self) -> None:
+        await self.writer.close()
         for task in list(self.tasks):
             task.cancel()
         for connections in self.connections.values():

@@ -273,7 +273,7 @@ class Table:
         shown = []
         for chance in self.run.chances:
             item = chance.published(self.run.number)
-            item["cards"] = chance.cards if chance.revealed else None
+            item["deck"] = chance.cards if chance.revealed else None
             item["salt"] = chance.salt if chance.revealed else None
             shown.append(item)
         return shown
@@ -394,7 +394,7 @@ class Table:
                     {
                         "kind": "reveal",
                         **shown.published(run.number),
-                        "cards": shown.cards,
+                        "deck": shown.cards,
                         "salt": shown.salt,
                     }
                 )

@@ -1,0 +1,80 @@
+"""Smoke test for ``benchmarks/server.py``: a tiny load, no speed asserted.
+
+It starts a real server through the benchmark, drives a few tables for a few seconds and
+checks that the report counts what happened: every table held, human actions timed on
+both sockets, latencies that are positive and ordered, and memory measured. Whether the
+server is fast enough is the benchmark's business, not the tests'.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+SERVER_BENCH_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "server.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cardtable_server_benchmark", SERVER_BENCH_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load()
+
+
+def test_a_tiny_load_is_measured_and_reported(tmp_path: Path) -> None:
+    out = tmp_path / "server.json"
+    tables = 5
+    seconds = 3.0
+    code = bench.main(
+        [
+            "--tables", str(tables),
+            "--seconds", str(seconds),
+            "--warmup", "1",
+            "--think", "0.05",
+            "--bot-delay", "0",
+            "--workers", "1",
+            "--json", str(out),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    assert report["tables"] == tables and report["tables_held"] == tables
+    assert report["server_tables"] == tables
+    assert report["errors"] == {} and report["sockets_closed_by_server"] == 0
+    # Every human action is also an action; bots act between them at every table.
+    human = report["human_actions_per_second"]
+    assert 0 < human < report["actions_per_second"]
+    assert report["actions"] == round(report["actions_per_second"] * seconds)
+    assert report["latency_samples"] >= tables
+    for name in ("both", "acting", "spectator"):
+        figures = report["latency_ms"][name]
+        assert 0 < figures["p50"] <= figures["p90"] <= figures["p99"] <= figures["max"]
+    both, acting, spectator = (report["latency_ms"][k] for k in ("both", "acting", "spectator"))
+    # ``both`` waits for the later socket, so it is never below either one.
+    assert both["p50"] >= min(acting["p50"], spectator["p50"])
+    assert both["max"] == max(acting["max"], spectator["max"])
+    memory = report["memory"]
+    rss = memory["server_rss_mib"]
+    assert 0 < rss["before"] <= rss["end"] + 1
+    assert memory["per_table_kib_end"] == (rss["end"] - rss["before"]) * 1024 / tables
+    assert report["target"] == {"tables": 500, "p99_ms": 50.0, "met": False}
+    assert "same machine" in report["note"]
+    assert "tables held concurrently" in bench.render(report)
+
+
+def test_bad_options_are_refused() -> None:
+    for argv in (["--tables", "0"], ["--seconds", "0"], ["--players", "1"], ["--workers", "0"]):
+        try:
+            bench.main(argv)
+        except SystemExit as exc:
+            assert exc.code == 2
+        else:
+            raise AssertionError(f"{argv} was accepted")
