@@ -1,0 +1,213 @@
+/*
+ * The lobby (/): pick a game, its options and its seats, create a table, share the links.
+ * Hooks: #game, #players, #options [data-option="name"], #seat-rows .seat-row[data-seat="N"]
+ * (select.kind, input.name, select.level), #create-table, #created, #invites
+ * .invite[data-seat="N"] / .invite[data-spectate] (input.link, button.copy), #go-seat,
+ * #banner, #lang.
+ */
+
+import { initI18n, t, applyI18n, langSelect } from "./i18n.js";
+import { h } from "./common.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+
+function showBanner(text) {
+  $("banner-text").textContent = text;
+  $("banner").hidden = false;
+}
+
+function current() {
+  return games.find((g) => g.name === $("game").value);
+}
+
+function optionLabel(game, name) {
+  const key = `options.${name}`;
+  const s = t(key);
+  return s === key ? name : s;
+}
+
+function choiceLabel(name, value) {
+  const key = `options.values.${name}.${String(value)}`;
+  const s = t(key);
+  return s === key ? String(value) : s;
+}
+
+function renderGame() {
+  const g = current();
+  if (!g) return;
+  $("rules-link").href = `/rules/${g.name}`;
+  const players = $("players");
+  const prev = Number(players.value) || g.players.default;
+  players.replaceChildren();
+  for (let n = g.players.min; n <= g.players.max; n++) players.append(h("option", { value: String(n) }, String(n)));
+  players.value = String(prev >= g.players.min && prev <= g.players.max ? prev : g.players.default);
+
+  const box = $("options");
+  box.replaceChildren();
+  for (const opt of g.options || []) {
+    const id = `opt-${opt.name}`;
+    if (opt.kind === "flag") {
+      const input = h("input", { type: "checkbox", id, dataset: { option: opt.name } });
+      input.checked = Boolean(opt.default);
+      box.append(h("div", { class: "field" }, h("label", { class: "check", for: id }, input, " ", optionLabel(g, opt.name))));
+    } else if (opt.kind === "choice") {
+      const sel = h("select", { id, dataset: { option: opt.name } });
+      opt.choices.forEach((c, i) => {
+        const o = h("option", { value: String(i) }, choiceLabel(opt.name, c));
+        if (c === opt.default) o.selected = true;
+        sel.append(o);
+      });
+      box.append(h("div", { class: "field" }, h("label", { for: id }, optionLabel(g, opt.name)), sel));
+    }
+  }
+  renderSeats();
+}
+
+function renderSeats() {
+  const g = current();
+  const n = Number($("players").value);
+  const rows = $("seat-rows");
+  const old = [...rows.children].map((r) => ({
+    kind: r.querySelector("select.kind").value,
+    name: r.querySelector("input.name").value,
+    level: r.querySelector("select.level").value,
+  }));
+  rows.replaceChildren();
+  for (let s = 0; s < n; s++) {
+    const prev = old[s] || { kind: s === 0 ? "human" : "bot", name: "", level: "medium" };
+    const kind = h(
+      "select",
+      { class: "kind", id: `kind-${s}`, "aria-label": t("lobby.seat_kind", { n: s + 1 }) },
+      h("option", { value: "human" }, t("lobby.human")),
+      h("option", { value: "bot" }, t("lobby.bot")),
+    );
+    kind.value = prev.kind;
+    const name = h("input", { type: "text", class: "name", maxlength: "24", placeholder: t("seat_n", { n: s + 1 }), "aria-label": t("lobby.seat_name", { n: s + 1 }) });
+    name.value = prev.name;
+    const level = h("select", { class: "level", "aria-label": t("lobby.seat_level", { n: s + 1 }) }, ...(g.levels || ["easy", "medium", "hard"]).map((l) => h("option", { value: l }, t(`levels.${l}`))));
+    level.value = prev.level;
+    const sync = () => {
+      name.hidden = kind.value !== "human";
+      level.hidden = kind.value !== "bot";
+    };
+    kind.addEventListener("change", sync);
+    sync();
+    rows.append(h("div", { class: "seat-row", dataset: { seat: String(s) } }, h("label", { class: "seat-label", for: `kind-${s}` }, t("seat_n", { n: s + 1 })), kind, name, level));
+  }
+}
+
+function collect() {
+  const g = current();
+  const options = {};
+  for (const opt of g.options || []) {
+    const el = document.querySelector(`#options [data-option="${opt.name}"]`);
+    if (!el) continue;
+    options[opt.name] = opt.kind === "flag" ? el.checked : opt.choices[Number(el.value)];
+  }
+  const seats = [...$("seat-rows").children].map((row, s) => {
+    const kind = row.querySelector("select.kind").value;
+    if (kind === "bot") return { kind: "bot", level: row.querySelector("select.level").value };
+    const name = row.querySelector("input.name").value.trim() || t("seat_n", { n: s + 1 });
+    return { kind: "human", name };
+  });
+  return { game: g.name, options, seats };
+}
+
+function copyText(input, button) {
+  const done = () => {
+    button.textContent = t("lobby.copied");
+    setTimeout(() => (button.textContent = t("lobby.copy")), 1500);
+  };
+  // navigator.clipboard needs a secure context; a LAN address over http falls back.
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(input.value).then(done, () => fallbackCopy(input, done));
+  } else fallbackCopy(input, done);
+}
+
+function fallbackCopy(input, done) {
+  input.focus();
+  input.select();
+  try {
+    document.execCommand("copy");
+    done();
+  } catch {
+    showBanner(t("lobby.copy_failed"));
+  }
+}
+
+function inviteRow(label, url, data) {
+  const input = h("input", { type: "text", class: "link", dir: "ltr", readonly: true, value: url, "aria-label": label });
+  const button = h("button", { type: "button", class: "copy" }, t("lobby.copy"));
+  button.addEventListener("click", () => copyText(input, button));
+  const open = h("a", { href: url, target: "_blank", rel: "noopener" }, t("lobby.open"));
+  return h("div", { class: "invite", dataset: data }, h("span", { class: "who" }, label), input, button, open);
+}
+
+function showCreated(answer, request) {
+  const box = $("invites");
+  box.replaceChildren();
+  const abs = (path) => new URL(path, location.origin).href;
+  let first = null;
+  for (const seat of answer.seats) {
+    if (seat.kind !== "human" || !seat.invite) continue;
+    const name = request.seats[seat.seat].name;
+    box.append(inviteRow(`${t("seat_n", { n: seat.seat + 1 })} · ${name}`, abs(seat.invite), { seat: String(seat.seat) }));
+    if (first === null) first = seat;
+  }
+  box.append(inviteRow(t("lobby.spectate"), abs(answer.spectate), { spectate: "" }));
+  const go = $("go-seat");
+  const seat0 = answer.seats.find((s) => s.seat === 0 && s.invite);
+  const target = seat0 || first;
+  go.href = target ? target.invite : answer.spectate;
+  go.textContent = target ? t("lobby.go_seat", { n: target.seat + 1 }) : t("lobby.go_watch");
+  $("created").hidden = false;
+  $("created").scrollIntoView({ block: "start" });
+}
+
+async function submit(e) {
+  e.preventDefault();
+  $("banner").hidden = true;
+  const body = collect();
+  const button = $("create-table");
+  button.disabled = true;
+  try {
+    const res = await fetch("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+    showCreated(answer, body);
+  } catch (err) {
+    showBanner(`${t("lobby.create_failed")}: ${err.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+async function main() {
+  await initI18n();
+  applyI18n();
+  langSelect($("lang"));
+  $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  try {
+    const res = await fetch("/api/games");
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    games = await res.json();
+  } catch (err) {
+    showBanner(`${t("lobby.games_failed")}: ${err.message}`);
+    return;
+  }
+  const sel = $("game");
+  for (const g of games) sel.append(h("option", { value: g.name }, t(`games.${g.name}`) === `games.${g.name}` ? g.title : t(`games.${g.name}`)));
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some((g) => g.name === wanted)) sel.value = wanted;
+  sel.addEventListener("change", renderGame);
+  $("players").addEventListener("change", renderSeats);
+  $("create").addEventListener("submit", submit);
+  renderGame();
+}
+
+main();

@@ -1,0 +1,118 @@
+// Neuf: the exchange, the trump of the deal, scores against the quota and the ledger.
+
+import { t } from "./i18n.js";
+import { cardShort, isRed } from "./cards.js";
+import { h, trickArea, suitSpan, badge, lastOf, playText } from "./common.js";
+
+function team(seat) {
+  return seat % 2;
+}
+
+export default {
+  name: "neuf",
+  hasTricks: true,
+
+  isOver: (v) => v.phase === "over",
+  trump: (v) => (v.trump === "NT" ? null : v.trump),
+
+  seatLines(v, seat) {
+    const out = [];
+    const teams = v.players === 4;
+    const score = teams ? v.scores[team(seat)] : v.scores[seat];
+    out.push(badge(t("neuf.score_n", { n: score }), "score"));
+    const tricks = teams ? t("tricks_n", { n: v.tricks_won[seat] }) : t("neuf.tricks_of", { n: v.tricks_won[seat], q: v.quota });
+    out.push(badge(tricks, "tricks"));
+    if (teams) out.push(badge(t("neuf.team_n", { n: team(seat) + 1 }), `team team-${team(seat)}`));
+    if (v.dealer === seat) out.push(badge(t("dealer_short"), "dealer"));
+    const ex = v.exchanges.find(([s]) => s === seat);
+    if (ex) out.push(badge(t(`neuf.${ex[1]}_done`), "exchange"));
+    if (v.winners.includes(seat)) out.push(badge(t("winner"), "win"));
+    return out;
+  },
+
+  center: (v, ctx) => trickArea(v, ctx),
+
+  info(v, ctx) {
+    const rows = [
+      [t("neuf.deal_n", { n: v.deal_number }), null],
+      [t("trump"), suitSpan(v.trump)],
+      [t("neuf.sequence"), t(`options.values.trump_sequence.${v.trump_sequence}`)],
+      [t("neuf.quota"), String(v.quota)],
+    ];
+    if (Array.isArray(v.held) && v.held.length > 1) {
+      // A player who exchanged knows the hand it put down (NEUF-9): worth keeping in view.
+      rows.push([t("neuf.held_before"), null]);
+      const chips = v.held[0].map((c) => h("span", { class: `chip ${isRed(c) ? "red" : ""}` }, cardShort(c)));
+      rows.push([null, h("span", { class: "held seat-hand" }, ...chips)]);
+    }
+    const teams = v.players === 4;
+    const sides = teams ? [0, 1] : [...Array(v.players).keys()];
+    const label = (i) => (teams ? t("neuf.team_of", { a: ctx.name(i), b: ctx.name(i + 2) }) : ctx.name(i));
+    const scores = h(
+      "table",
+      { id: ctx.ids ? "scores" : null, class: "scores" },
+      h("caption", {}, t("neuf.scores")),
+      ...sides.map((i) => h("tr", {}, h("th", { scope: "row" }, label(i)), h("td", {}, String(v.scores[i])))),
+    );
+    rows.push([null, scores]);
+    if (v.ledger.length) {
+      const head = h("tr", {}, h("th", {}, "#"), h("th", {}, t("trump")), ...sides.map((i) => h("th", {}, teams ? t("neuf.team_n", { n: i + 1 }) : ctx.name(i))));
+      const body = v.ledger.map((row) =>
+        h(
+          "tr",
+          {},
+          h("td", {}, String(row.deal)),
+          h("td", {}, suitSpan(row.trump)),
+          ...sides.map((i) => h("td", {}, `${row.scores[i]} (${row.tricks[i]})`)),
+        ),
+      );
+      const det = h(
+        "details",
+        { id: ctx.ids ? "ledger" : null, class: "ledger" },
+        h("summary", {}, t("neuf.ledger", { n: v.ledger.length })),
+        h("table", {}, h("thead", {}, head), h("tbody", {}, ...body)),
+      );
+      rows.push([null, det]);
+    }
+    return rows;
+  },
+
+  lastTrick(v) {
+    return lastOf(v.tricks) || (v.previous_deal ? lastOf(v.previous_deal.tricks) : null);
+  },
+
+  describe(ev, before, v, ctx) {
+    const [verb, arg] = ev.action.split(" ");
+    const name = ctx.name(ev.seat);
+    if (verb === "play") return playText("says.plays", name, arg);
+    if (verb === "exchange") return t("neuf.says_exchange", { name });
+    if (verb === "keep") return t("neuf.says_keep", { name });
+    return `${name}: ${ev.action}`;
+  },
+
+  turnText(v, ctx) {
+    if (v.phase === "over") return t("game_over");
+    const who = v.to_move;
+    if (v.phase === "exchange") return who === ctx.mySeat ? t("neuf.your_exchange") : t("neuf.deciding", { name: ctx.name(who) });
+    return who === ctx.mySeat ? t("your_turn") : t("to_play", { name: ctx.name(who) });
+  },
+
+  actionLabel(action) {
+    if (action === "exchange") return t("neuf.exchange");
+    if (action === "keep") return t("neuf.keep");
+    return action;
+  },
+
+  results(v, ctx) {
+    const lines = [];
+    if (v.players === 4) {
+      const w = v.winners.length ? team(v.winners[0]) : null;
+      if (w !== null) lines.push(t("neuf.team_wins", { a: ctx.name(w), b: ctx.name(w + 2) }));
+      lines.push(t("neuf.final_scores", { scores: v.scores.join(", ") }));
+    } else {
+      for (const s of v.winners) lines.push(t("result.wins", { name: ctx.name(s) }));
+      lines.push(t("neuf.final_scores", { scores: v.scores.map((x, i) => `${ctx.name(i)} ${x}`).join(", ") }));
+    }
+    return lines;
+  },
+};

@@ -1,0 +1,847 @@
+/*
+ * The table page: /t/{table}#seat=N&token=... (no token: watch as a spectator).
+ * Protocol: docs/server.md. Hooks for browser tests (stable ids and attributes):
+ *
+ *   #title               game title                #conn        connection state (data-state)
+ *   #turn                whose turn, .mine when it is this seat's turn (data-to-move)
+ *   #table-area          the table (dir="ltr")     #seats .seat[data-seat="N"]  one box per seat
+ *                        (.to-move, .me, .offline, .stand-in; .seat-count = cards held)
+ *   #center              the middle: #trick (KOW, Neuf) or #pile and #stock (Kryt)
+ *                        cards in them: .card[data-card="7D"]
+ *   #hand                own hand: button.card-btn[data-card="7D"], .legal when playable
+ *                        (aria-disabled otherwise); arrows / Home / End move, Enter plays
+ *   #card-menu           menu for a card with several actions: button[data-action="beat 7D"]
+ *   #actions             non-card actions: button[data-action="knock"|"trump H"|"take"|...]
+ *   #hint                ask for a hint; then .chance[data-action] badges show percentages
+ *   #last-trick-btn      toggles #last-trick (KOW, Neuf)
+ *   #results             shown when the game is over; #next-game, #replay-open, #replay-game
+ *   #replay-bar          replay controls: #replay-first/-prev/-next/-last/-exit, #replay-pos,
+ *                        #replay-step; arrow keys step while it is open
+ *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt)
+ *   #verify              deal commitments: li[data-game][data-hand] .ok / .bad / .pending
+ *   #log                 everything that happened, li per event (data-seq)
+ *   #live                aria-live="polite" region: plays, turns, results, in words
+ *   #banner              errors (#banner-text, data-code), dismissed by #banner-close
+ *   #lang                language select       #no-anim   "no animations" checkbox
+ *   #rules-link          this game's rules page
+ */
+
+import { initI18n, t, applyI18n, langSelect, cardName } from "./i18n.js";
+import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
+import { h, seatPositions } from "./common.js";
+import { commitmentOf } from "./sha256.js";
+import { fetchReplay, Replay } from "./replay.js";
+import kow from "./knockout_whist.js";
+import neuf from "./neuf.js";
+import kryt from "./kryt.js";
+
+const GAMES = { "knockout-whist": kow, neuf, "kryt-navalivat": kryt };
+const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
+const PACK_SIZE = { "knockout-whist": 52, neuf: 52, "kryt-navalivat": 36 };
+
+const TABLE = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const FRAG = new URLSearchParams(location.hash.slice(1));
+const TOKEN = FRAG.get("token") || null;
+
+const st = {
+  ws: null,
+  seat: null,
+  seq: 0,
+  joined: false,
+  table: null,
+  game: null,
+  view: null,
+  deals: new Map(),
+  hints: null,
+  pending: false,
+  queue: [],
+  busy: false,
+  backoff: 500,
+  stop: false,
+  replay: null,
+  lastTurnKey: null,
+  skip: null,
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------- settings, animation
+
+function animationsOn() {
+  if (localStorage.getItem("cardtable.noanim") === "1") return false;
+  return !matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+function skipAnimations() {
+  for (const a of document.getAnimations ? document.getAnimations() : []) a.finish();
+  if (st.skip) st.skip();
+}
+
+function pause(ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      st.skip = null;
+      resolve();
+    }
+    st.skip = done;
+  });
+}
+
+function sourceRect(ev) {
+  if (!ev || ev.kind !== "action") return null;
+  const card = ev.action.split(" ")[1];
+  if (ev.seat === st.seat) {
+    const el = document.querySelector(`#hand [data-card="${card}"]`);
+    if (el) return el.getBoundingClientRect();
+  }
+  const seat = document.querySelector(`#seats .seat[data-seat="${ev.seat}"]`);
+  return seat ? seat.getBoundingClientRect() : null;
+}
+
+function flyIn(ev, from) {
+  if (!from || !animationsOn()) return;
+  const card = ev.action.split(" ")[1];
+  const dest = [...document.querySelectorAll(`#center [data-card="${card}"]`)].pop();
+  if (!dest || !dest.animate) return;
+  const to = dest.getBoundingClientRect();
+  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
+  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
+  dest.animate(
+    [
+      { transform: `translate(${dx}px, ${dy}px) scale(0.85)`, opacity: 0.5 },
+      { transform: "none", opacity: 1 },
+    ],
+    { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
+  );
+}
+
+// ---------------------------------------------------------------- names, banner, live
+
+function seatName(i) {
+  const s = st.table && st.table.seats ? st.table.seats[i] : null;
+  // Bots get a numbered name in the reader's language; two "medium bot"s would be ambiguous.
+  if (s && s.kind === "bot") return t("bot_name", { n: i + 1 });
+  if (s && s.name) return s.name;
+  return t("seat_n", { n: i + 1 });
+}
+
+function showBanner(text, code = "") {
+  $("banner-text").textContent = text;
+  $("banner").dataset.code = code;
+  $("banner").hidden = false;
+}
+
+function announce(text) {
+  if (!text) return;
+  const live = $("live");
+  live.append(h("p", {}, text));
+  while (live.childElementCount > 6) live.firstElementChild.remove();
+}
+
+function log(text, seq = null, cls = "") {
+  const li = h("li", { class: cls, dataset: seq ? { seq: String(seq) } : {} }, text);
+  const list = $("log");
+  list.prepend(li);
+  while (list.childElementCount > 300) list.lastElementChild.remove();
+}
+
+function setConn(state, seconds = 0) {
+  const el = $("conn");
+  el.dataset.state = state;
+  el.textContent = t(`conn.${state}`, { s: seconds });
+}
+
+// ---------------------------------------------------------------- websocket
+
+let pinger = null;
+
+function send(obj) {
+  if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
+    showBanner(t("error.offline"), "offline");
+    return false;
+  }
+  st.ws.send(JSON.stringify(obj));
+  return true;
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(TABLE)}`);
+  st.ws = ws;
+  setConn("connecting");
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "join", token: TOKEN, since: st.joined ? st.seq : null }));
+    clearInterval(pinger);
+    pinger = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), 25000);
+  };
+  ws.onmessage = (e) => {
+    let msg;
+    try {
+      msg = JSON.parse(e.data);
+    } catch {
+      return;
+    }
+    onMessage(msg);
+  };
+  ws.onclose = () => {
+    if (st.ws !== ws) return;
+    st.ws = null;
+    clearInterval(pinger);
+    if (st.stop) {
+      setConn("closed");
+      return;
+    }
+    const delay = st.backoff;
+    st.backoff = Math.min(delay * 2, 15000);
+    setConn("reconnecting", Math.ceil(delay / 1000));
+    setTimeout(connect, delay + Math.random() * 300);
+  };
+}
+
+function onMessage(msg) {
+  switch (msg.type) {
+    case "snapshot":
+      onSnapshot(msg);
+      break;
+    case "event":
+      st.queue.push(msg);
+      pump();
+      break;
+    case "presence":
+      if (msg.table) st.table = msg.table;
+      render();
+      break;
+    case "hint":
+      if (msg.seq === st.seq && Array.isArray(msg.actions)) {
+        st.hints = new Map(msg.actions.map((a) => [a.action, a.chance]));
+        render();
+        const best = [...msg.actions].sort((a, b) => b.chance - a.chance)[0];
+        if (best) announce(t("hint_best", { action: actionWords(best.action), p: Math.round(best.chance * 100) }));
+      }
+      break;
+    case "error":
+      onError(msg);
+      break;
+    default:
+      break;
+  }
+}
+
+function onError(msg) {
+  st.pending = false;
+  const known = t(`error.${msg.code}`);
+  const text = known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`;
+  showBanner(text, msg.code || "");
+  if (msg.code === "replaced" || msg.code === "bad_token") {
+    st.stop = true;
+    if (st.ws) st.ws.close();
+  }
+  render();
+}
+
+function onSnapshot(msg) {
+  const wasJoined = st.joined;
+  st.seat = msg.seat ?? null;
+  st.table = msg.table;
+  st.game = msg.game;
+  st.view = msg.view;
+  for (const d of msg.deals || []) storeDeal(d, false);
+  for (const m of msg.missed || []) {
+    const ev = m.event || m;
+    const seq = m.seq ?? ev.seq;
+    if (seq && seq <= st.seq) continue;
+    noteEvent(ev, seq, null, m.view || null, false);
+  }
+  st.seq = msg.seq;
+  st.view = msg.view;
+  st.queue = [];
+  st.hints = null;
+  st.pending = false;
+  st.joined = true;
+  st.backoff = 500;
+  setConn("connected");
+  if (!wasJoined) log(st.seat === null ? t("log.watching") : t("log.seated", { name: seatName(st.seat) }));
+  render();
+  announceTurn(true);
+}
+
+async function pump() {
+  if (st.busy) return;
+  st.busy = true;
+  while (st.queue.length) {
+    const msg = st.queue.shift();
+    if (msg.seq <= st.seq) continue;
+    const ev = msg.event;
+    const paced = animationsOn() && st.queue.length < 8 && ev.kind === "action" && !st.replay;
+    const from = paced ? sourceRect(ev) : null;
+    const before = st.view;
+    st.seq = msg.seq;
+    if (msg.table) st.table = msg.table;
+    if (msg.view) st.view = msg.view;
+    st.hints = null;
+    st.pending = false;
+    const said = noteEvent(ev, msg.seq, before, st.view, true);
+    render();
+    if (paced) flyIn(ev, from);
+    const turn = turnWords();
+    announce([said, turn && turnKey() !== st.lastTurnKey ? turn : ""].filter(Boolean).join(" "));
+    st.lastTurnKey = turnKey();
+    if (paced) await pause(450);
+  }
+  st.busy = false;
+  render();
+}
+
+// ---------------------------------------------------------------- events
+
+function game() {
+  return st.view ? GAMES[st.view.game] : null;
+}
+
+function ctxFor(view, extra = {}) {
+  const bottom = st.seat ?? 0;
+  return {
+    mySeat: st.replay ? null : st.seat,
+    name: seatName,
+    positions: seatPositions(view.players, bottom),
+    ids: true,
+    ...extra,
+  };
+}
+
+function actionWords(action) {
+  const g = game();
+  const [verb, arg] = action.split(" ");
+  if (arg && CARD_VERBS.has(verb)) {
+    return g.verbLabel ? `${g.verbLabel(verb)} ${cardName(arg)}` : cardName(arg);
+  }
+  return g.actionLabel(action, st.view);
+}
+
+/** Logs one event (and verifies reveals); returns the words for the live region. */
+function noteEvent(ev, seq, before, given, live) {
+  // Events missed while away come without a view; the snapshot's current view names the
+  // seats and the game just as well.
+  const view = given || st.view;
+  const g = view ? GAMES[view.game] : null;
+  let text = "";
+  switch (ev.kind) {
+    case "game":
+      st.game = ev.game;
+      text = t("log.game", { n: ev.game });
+      break;
+    case "deal":
+      storeDeal({ ...ev, deck: null, salt: null }, live);
+      text = t("log.deal", { hand: ev.hand, c: String(ev.commitment).slice(0, 12) });
+      break;
+    case "reveal":
+      storeDeal(ev, live);
+      text = t("log.reveal", { hand: ev.hand });
+      break;
+    case "action": {
+      if (g && view) text = g.describe(ev, before, view, ctxFor(view));
+      else text = `${seatName(ev.seat)}: ${ev.action}`;
+      if (ev.by === "stand-in") text += ` ${t("log.by_stand_in")}`;
+      // The play that completes a trick also says who took it.
+      if (g && g.hasTricks && before && view && before.trick.length && !view.trick.length) {
+        const last = g.lastTrick(view);
+        if (last) text += ` ${t("won_trick", { name: seatName(last.winner) })}.`;
+      }
+      break;
+    }
+    case "over": {
+      const lines = g && view && g.isOver(view) ? g.results(view, ctxFor(view)) : [];
+      text = [t("game_over"), ...lines].join(" ");
+      break;
+    }
+    default:
+      text = JSON.stringify(ev);
+  }
+  log(text, seq, `ev-${ev.kind}`);
+  return text;
+}
+
+function turnKey() {
+  const v = st.view;
+  return v ? `${v.to_move}|${v.phase || v.mode}|${game().isOver(v)}` : "";
+}
+
+function turnWords() {
+  const v = st.view;
+  if (!v) return "";
+  return game().turnText(v, ctxFor(v));
+}
+
+function announceTurn(force) {
+  const key = turnKey();
+  if (force || key !== st.lastTurnKey) announce(turnWords());
+  st.lastTurnKey = key;
+}
+
+// ---------------------------------------------------------------- fair deals
+
+// The server names the revealed cards `cards` (docs/server.md says `deck`); both are read.
+// A Knockout Whist cut reshuffle is committed like a deck, told apart by `reshuffle`.
+function storeDeal(d, live) {
+  const extra = d.reshuffle ?? null;
+  const key = `${d.game}:${d.hand}:${extra ?? "deck"}`;
+  const old = st.deals.get(key);
+  const entry = old || { game: d.game, hand: d.hand, reshuffle: extra, commitment: d.commitment, status: "pending" };
+  if (!old) st.deals.set(key, entry);
+  const cards = d.deck || d.cards;
+  if (cards && d.salt && entry.status === "pending") {
+    entry.deck = cards;
+    entry.salt = d.salt;
+    entry.status = "checking";
+    verifyDeal(entry, d.commitment, live);
+  }
+}
+
+async function verifyDeal(entry, revealedCommitment, live) {
+  const hash = await commitmentOf(entry.salt, entry.deck);
+  const size = st.view ? PACK_SIZE[st.view.game] : entry.deck.length;
+  const distinct = new Set(entry.deck).size === entry.deck.length;
+  const wholePack = distinct && (entry.reshuffle !== null || entry.deck.length === size);
+  const expected = entry.commitment || revealedCommitment;
+  entry.hash = hash;
+  entry.status = hash === expected && wholePack ? "ok" : "bad";
+  if (live || entry.status === "bad") {
+    announce(t(entry.status === "ok" ? "verify.ok_said" : "verify.bad_said", { hand: entry.hand }));
+  }
+  renderVerify();
+}
+
+function renderVerify() {
+  const box = $("verify");
+  const entries = [...st.deals.values()]
+    .filter((d) => d.game === st.game)
+    .sort((a, b) => b.hand - a.hand || (b.reshuffle ?? -1) - (a.reshuffle ?? -1));
+  const ok = entries.filter((d) => d.status === "ok").length;
+  const bad = entries.filter((d) => d.status === "bad").length;
+  box.dataset.state = bad ? "bad" : ok ? "ok" : "pending";
+  const list = h(
+    "ul",
+    {},
+    ...entries.map((d) =>
+      h(
+        "li",
+        { class: d.status, dataset: { game: String(d.game), hand: String(d.hand) }, title: d.commitment },
+        `${t(d.reshuffle === null ? "verify.hand" : "verify.reshuffle", { hand: d.hand })}: `,
+        h("strong", {}, t(`verify.${d.status}`)),
+        h("code", {}, ` ${String(d.commitment).slice(0, 10)}…`),
+      ),
+    ),
+  );
+  box.replaceChildren(
+    h("h2", {}, t("verify.title")),
+    h("p", { class: "verify-summary" }, bad ? t("verify.warning", { n: bad }) : t("verify.summary", { ok, n: entries.length })),
+    list,
+  );
+}
+
+// ---------------------------------------------------------------- rendering
+
+function render() {
+  const v = st.replay ? st.replay.frame.view : st.view;
+  if (!v) return;
+  const g = GAMES[v.game];
+  const hands = st.replay ? v.hands : null;
+  const ctx = ctxFor(v, { hands });
+  document.title = `${t(`games.${v.game}`)} · cardtable`;
+  $("title").textContent = t(`games.${v.game}`);
+  $("rules-link").href = `/rules/${v.game}`;
+  document.body.dataset.game = v.game;
+  const menuOpen = !$("card-menu").hidden;
+  if (menuOpen) closeMenu(false);
+
+  const myTurn = isMyTurn(v);
+  const turn = $("turn");
+  let words = st.replay ? replayWords() : g.turnText(v, ctx);
+  const lastTrick = g.hasTricks && !v.trick.length ? g.lastTrick(v) : null;
+  if (lastTrick && v.tricks.length && !st.replay) words = `${t("won_trick", { name: seatName(lastTrick.winner) })}. ${words}`;
+  turn.textContent = words;
+  turn.classList.toggle("mine", myTurn);
+  turn.dataset.toMove = v.to_move ?? "";
+
+  renderSeats(v, g, ctx);
+  const center = g.center(v, ctx);
+  $("center").replaceChildren(center);
+  renderHand(v, g, myTurn);
+  renderActions(v, g, myTurn);
+  renderInfo(v, g, ctx);
+  renderControls(v, g, myTurn);
+  renderResults(v, g, ctx);
+  renderVerify();
+  renderReplayBar();
+}
+
+function isMyTurn(v) {
+  return (
+    !st.replay &&
+    st.seat !== null &&
+    v.to_move === st.seat &&
+    Array.isArray(v.legal_actions) &&
+    v.legal_actions.length > 0 &&
+    !st.pending &&
+    st.queue.length === 0
+  );
+}
+
+function renderSeats(v, g, ctx) {
+  const box = $("seats");
+  box.replaceChildren();
+  for (let s = 0; s < v.players; s++) {
+    const info = st.table && st.table.seats ? st.table.seats[s] : null;
+    const p = ctx.positions[s];
+    const human = !info || info.kind === "human";
+    const classes = ["seat"];
+    if (v.to_move === s && !g.isOver(v)) classes.push("to-move");
+    if (s === st.seat && !st.replay) classes.push("me");
+    if (info && human && !info.connected) classes.push("offline");
+    if (info && info.stand_in) classes.push("stand-in");
+    const dot = human
+      ? h("span", { class: `dot ${info && info.connected ? "on" : "off"}`, title: t(info && info.connected ? "connected" : "disconnected") })
+      : h("span", { class: "dot bot", title: t("bot") });
+    const name = h("div", { class: "seat-name" }, dot, h("span", { class: "n" }, seatName(s)));
+    if (s === st.seat && !st.replay) name.append(h("span", { class: "you" }, t("you")));
+    const count = v.hand_sizes ? v.hand_sizes[s] : 0;
+    const meta = h(
+      "div",
+      { class: "seat-meta" },
+      h("span", { class: "seat-count", title: t("cards_held", { n: count }), "aria-label": t("cards_held", { n: count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), String(count)),
+      ...g.seatLines(v, s, ctx),
+    );
+    if (info && info.stand_in) meta.append(h("span", { class: "badge stand-in" }, t("stand_in")));
+    if (info && !human) meta.append(h("span", { class: "badge level" }, t(`levels.${info.level}`)));
+    const el = h("div", { class: classes.join(" "), dataset: { seat: String(s) } }, name, meta);
+    if (ctx.hands && ctx.hands[s]) {
+      const chips = sortHand(ctx.hands[s], g.trump(v)).map((c) => h("span", { class: `chip ${isRed(c) ? "red" : ""}` }, cardShort(c)));
+      el.append(h("div", { class: "seat-hand" }, ...chips));
+    }
+    el.style.left = `${p.x}%`;
+    el.style.top = `${p.y}%`;
+    box.append(el);
+  }
+}
+
+function splitActions(v) {
+  const byCard = new Map();
+  const other = [];
+  for (const a of v.legal_actions || []) {
+    const [verb, arg] = a.split(" ");
+    if (arg && CARD_VERBS.has(verb)) {
+      const key = arg.toUpperCase();
+      if (!byCard.has(key)) byCard.set(key, []);
+      byCard.get(key).push(a);
+    } else other.push(a);
+  }
+  return { byCard, other };
+}
+
+function chanceBadge(actions) {
+  if (!st.hints) return null;
+  const known = actions.filter((a) => st.hints.has(a));
+  if (!known.length) return null;
+  const best = known.reduce((x, y) => (st.hints.get(y) > st.hints.get(x) ? y : x));
+  const p = Math.round(st.hints.get(best) * 100);
+  return h("span", { class: "chance", dataset: { action: best }, "aria-label": t("chance", { p }) }, `${p}%`);
+}
+
+function renderHand(v, g, myTurn) {
+  const hand = $("hand");
+  const wrap = $("hand-wrap");
+  const seated = st.seat !== null && !st.replay && Array.isArray(v.hand);
+  wrap.hidden = !seated;
+  if (!seated) {
+    hand.replaceChildren();
+    return;
+  }
+  const focused = hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
+  const focusIndex = focused ? [...hand.children].findIndex((b) => b.dataset.card === focused) : -1;
+  const { byCard } = splitActions(v);
+  const cardTurn = myTurn && byCard.size > 0;
+  const cards = sortHand(v.hand, g.trump(v));
+  const buttons = cards.map((card) => {
+    const acts = myTurn ? byCard.get(card) || [] : [];
+    const legal = acts.length > 0;
+    const known = Array.isArray(v.known) && (v.known[st.seat] || []).includes(card);
+    const label = [cardName(card), legal ? t("playable") : "", known ? t("kryt.known_mine") : ""].filter(Boolean).join(", ");
+    const b = h(
+      "button",
+      {
+        type: "button",
+        class: `card-btn card ${legal ? "legal" : cardTurn ? "dimmed" : ""}`.trim(),
+        dataset: { card },
+        "aria-label": label,
+        "aria-disabled": legal ? null : "true",
+        tabindex: "-1",
+      },
+      cardFace(card),
+      chanceBadge(acts),
+    );
+    if (known) {
+      b.classList.add("known");
+      b.title = t("kryt.known_mine");
+    }
+    b.addEventListener("click", () => onCard(b, card, acts));
+    return b;
+  });
+  hand.replaceChildren(...buttons);
+  hand.setAttribute("aria-label", t("your_hand", { n: cards.length }));
+  if (!buttons.length) return;
+  let target = buttons.find((b) => b.dataset.card === focused);
+  if (!target && focusIndex >= 0) target = buttons[Math.min(focusIndex, buttons.length - 1)];
+  if (!target) target = buttons.find((b) => b.classList.contains("legal")) || buttons[0];
+  target.tabIndex = 0;
+  if (focused || focusIndex >= 0) target.focus({ preventScroll: true });
+}
+
+function onHandKey(e) {
+  const buttons = [...$("hand").querySelectorAll("button.card-btn")];
+  const i = buttons.indexOf(document.activeElement);
+  if (i < 0) return;
+  let j = null;
+  if (e.key === "ArrowRight" || e.key === "ArrowDown") j = Math.min(buttons.length - 1, i + 1);
+  else if (e.key === "ArrowLeft" || e.key === "ArrowUp") j = Math.max(0, i - 1);
+  else if (e.key === "Home") j = 0;
+  else if (e.key === "End") j = buttons.length - 1;
+  if (j === null) return;
+  e.preventDefault();
+  buttons[i].tabIndex = -1;
+  buttons[j].tabIndex = 0;
+  buttons[j].focus();
+}
+
+function onCard(button, card, acts) {
+  skipAnimations();
+  if (!acts.length) return;
+  if (acts.length === 1) sendAction(acts[0]);
+  else openMenu(button, acts);
+}
+
+function openMenu(anchor, acts) {
+  const g = game();
+  const menu = $("card-menu");
+  const items = acts.map((a) =>
+    h(
+      "button",
+      { type: "button", role: "menuitem", dataset: { action: a }, onclick: () => (closeMenu(false), sendAction(a)) },
+      g.actionLabel(a, st.view),
+      chanceBadge([a]),
+    ),
+  );
+  menu.replaceChildren(...items, h("button", { type: "button", class: "cancel", role: "menuitem", onclick: () => closeMenu(true) }, t("cancel")));
+  menu.hidden = false;
+  menu.dataset.card = anchor.dataset.card;
+  const r = anchor.getBoundingClientRect();
+  const mw = menu.offsetWidth;
+  const left = Math.max(4, Math.min(window.innerWidth - mw - 4, r.left + r.width / 2 - mw / 2));
+  menu.style.left = `${left + window.scrollX}px`;
+  menu.style.top = `${r.top + window.scrollY - menu.offsetHeight - 6}px`;
+  items[0].focus();
+}
+
+function closeMenu(refocus) {
+  const menu = $("card-menu");
+  if (menu.hidden) return;
+  const card = menu.dataset.card;
+  menu.hidden = true;
+  menu.replaceChildren();
+  if (refocus) {
+    const b = document.querySelector(`#hand [data-card="${card}"]`);
+    if (b) b.focus();
+  }
+}
+
+function renderActions(v, g, myTurn) {
+  const box = $("actions");
+  const { other } = splitActions(v);
+  const buttons = myTurn
+    ? other.map((a) => {
+        const [verb, arg] = a.split(" ");
+        const label = g.actionLabel(a, v);
+        const b = h("button", { type: "button", class: `action verb-${verb}`, dataset: { action: a } }, label, chanceBadge([a]));
+        if (verb === "trump" && (arg === "D" || arg === "H")) b.classList.add("red");
+        b.addEventListener("click", () => sendAction(a));
+        return b;
+      })
+    : [];
+  const focusedAction = box.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+  box.replaceChildren(...buttons);
+  box.hidden = buttons.length === 0;
+  if (focusedAction) {
+    const again = box.querySelector(`[data-action="${focusedAction}"]`);
+    if (again) again.focus();
+  }
+}
+
+function sendAction(action) {
+  skipAnimations();
+  if (st.pending) return;
+  if (send({ type: "action", action, seq: st.seq })) {
+    st.pending = true;
+    $("banner").hidden = true;
+    render();
+  }
+}
+
+function renderInfo(v, g, ctx) {
+  const rows = g.info(v, ctx);
+  const dl = h("dl", {});
+  for (const [label, value] of rows) {
+    if (value === null) dl.append(h("dt", { class: "wide head" }, label));
+    else if (label === null) dl.append(h("dd", { class: "wide" }, value));
+    else dl.append(h("dt", {}, label), h("dd", {}, value));
+  }
+  $("info").replaceChildren(h("h2", {}, t("info_title")), dl);
+}
+
+function renderControls(v, g, myTurn) {
+  const hint = $("hint");
+  hint.hidden = st.seat === null || !!st.replay || g.isOver(v);
+  hint.disabled = !myTurn;
+  const btn = $("last-trick-btn");
+  const last = g.lastTrick(v);
+  btn.hidden = !g.hasTricks || !!st.replay;
+  btn.disabled = !last;
+  const panel = $("last-trick");
+  if (!last || btn.hidden) {
+    panel.hidden = true;
+    btn.setAttribute("aria-expanded", "false");
+  }
+  if (!panel.hidden && last) {
+    const row = h(
+      "div",
+      { class: "last-row" },
+      ...last.plays.map(([s, c]) =>
+        h(
+          "figure",
+          { class: s === last.winner ? "winner" : "" },
+          c === "knock" ? h("div", { class: "knock-chip" }, t("knock")) : cardDiv(c),
+          h("figcaption", {}, seatName(s)),
+        ),
+      ),
+    );
+    panel.replaceChildren(h("p", {}, t("won_trick", { name: seatName(last.winner) })), row);
+  }
+}
+
+function renderResults(v, g, ctx) {
+  const box = $("results");
+  const over = g.isOver(v) && !st.replay;
+  box.hidden = !over;
+  if (!over) return;
+  $("results-lines").replaceChildren(...g.results(v, ctx).map((line) => h("li", {}, line)));
+  $("next-game").hidden = st.seat === null;
+  const sel = $("replay-game");
+  const games = (st.table && st.table.games) || st.game || 1;
+  const want = [...Array(games).keys()].map((i) => String(i + 1));
+  if ([...sel.options].map((o) => o.value).join() !== want.join()) {
+    sel.replaceChildren(...want.map((n) => h("option", { value: n }, t("game_n", { n }))));
+    sel.value = String(st.game);
+  }
+}
+
+// ---------------------------------------------------------------- replay
+
+function replayWords() {
+  const r = st.replay;
+  const f = r.frame;
+  const v = f.view;
+  const g = GAMES[v.game];
+  const said = f.action ? g.describe({ seat: f.seat, action: f.action }, r.previous ? r.previous.view : null, v, ctxFor(v)) : "";
+  return `${t("replay.title", { n: r.game })}: ${said}`;
+}
+
+function renderReplayBar() {
+  const bar = $("replay-bar");
+  bar.hidden = !st.replay;
+  document.body.classList.toggle("replaying", !!st.replay);
+  if (!st.replay) return;
+  $("replay-pos").textContent = t("replay.pos", { i: st.replay.index + 1, n: st.replay.frames.length });
+  $("replay-step").textContent = replayWords();
+}
+
+async function openReplay(gameNo) {
+  try {
+    const data = await fetchReplay(TABLE, gameNo);
+    if (!data.frames.length) throw new Error(t("replay.empty"));
+    st.replay = new Replay(gameNo, data, () => {
+      render();
+      announce($("replay-step").textContent);
+    });
+    render();
+    $("replay-next").focus();
+  } catch (err) {
+    showBanner(`${t("replay.failed")}: ${err.message}`, err.code || "replay");
+  }
+}
+
+function closeReplay() {
+  st.replay = null;
+  render();
+  $("replay-open").focus();
+}
+
+// ---------------------------------------------------------------- start
+
+function wire() {
+  $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  $("hand").addEventListener("keydown", onHandKey);
+  $("hint").addEventListener("click", () => {
+    if (send({ type: "hint" })) $("hint").classList.add("asked");
+  });
+  $("next-game").addEventListener("click", () => send({ type: "next" }));
+  $("last-trick-btn").addEventListener("click", () => {
+    const panel = $("last-trick");
+    panel.hidden = !panel.hidden;
+    $("last-trick-btn").setAttribute("aria-expanded", String(!panel.hidden));
+    render();
+  });
+  $("replay-open").addEventListener("click", () => openReplay(Number($("replay-game").value || st.game)));
+  $("replay-first").addEventListener("click", () => st.replay && st.replay.go(0));
+  $("replay-prev").addEventListener("click", () => st.replay && st.replay.step(-1));
+  $("replay-next").addEventListener("click", () => st.replay && st.replay.step(1));
+  $("replay-last").addEventListener("click", () => st.replay && st.replay.go(st.replay.frames.length - 1));
+  $("replay-exit").addEventListener("click", closeReplay);
+  const noAnim = $("no-anim");
+  noAnim.checked = localStorage.getItem("cardtable.noanim") === "1";
+  noAnim.addEventListener("change", () => {
+    localStorage.setItem("cardtable.noanim", noAnim.checked ? "1" : "0");
+    if (noAnim.checked) skipAnimations();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") {
+      skipAnimations();
+      if (!$("card-menu").hidden) closeMenu(true);
+      else if (st.replay) closeReplay();
+      return;
+    }
+    const tag = (e.target && e.target.tagName) || "";
+    if (st.replay && !["INPUT", "SELECT", "TEXTAREA"].includes(tag) && st.replay.key(e)) e.preventDefault();
+  });
+  document.addEventListener("pointerdown", (e) => {
+    const menu = $("card-menu");
+    if (!menu.hidden && !menu.contains(e.target)) closeMenu(false);
+    if (!e.target.closest("button")) skipAnimations();
+  });
+  window.addEventListener("resize", () => closeMenu(false));
+}
+
+async function main() {
+  await initI18n();
+  applyI18n();
+  langSelect($("lang"));
+  wire();
+  if (!TABLE) {
+    showBanner(t("error.no_table"), "no_table");
+    return;
+  }
+  $("title").textContent = t("loading");
+  setConn("connecting");
+  connect();
+}
+
+main();
