@@ -21,6 +21,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from cardtable.core import View
 from cardtable.server.store import Store
 from cardtable.server.table import BOT, Change, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
@@ -33,6 +34,7 @@ STAND_IN_LEVEL = "easy"
 # The heuristic decides in well under a millisecond (a few at worst, in Kryt'-navalivat'):
 # less than handing the view to another process costs, so it plays on the event loop.
 INLINE_LEVELS = frozenset({"easy"})
+FALLBACK_LEVEL = "random"
 
 
 class Writer:
@@ -365,27 +367,47 @@ class Hub:
         return mover, STAND_IN_LEVEL, "stand-in"
 
     async def _bot_turns(self, table: Table) -> None:
-        loop = asyncio.get_running_loop()
         try:
             while (turn := self._bot_to_move(table)) is not None:
                 seat, level, _by = turn
                 seq, view = table.seq, table.view(seat)
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)  # lets people see each bot play
-                if level in INLINE_LEVELS:
-                    text = choose(table.game_name, level, view, _seed(table, seq))
-                else:
-                    text = await loop.run_in_executor(
-                        self.executor, choose, table.game_name, level, view, _seed(table, seq)
-                    )
+                text = await self._think(table, level, view, seq)
                 try:
                     await self.apply(table, partial(self._bot_move, table, turn, text, seq))
-                except TableError:
-                    continue  # the table moved on while the bot thought; look again
+                except TableError as exc:
+                    if exc.code != "stale":  # the bot chose badly: a random legal move
+                        log.error(
+                            "bot move refused",
+                            extra={"table": table.id, "level": level, "reason": str(exc)},
+                        )
+                        text = choose(table.game_name, FALLBACK_LEVEL, view, _seed(table, seq))
+                        await self.apply(table, partial(self._bot_move, table, turn, text, seq))
+                    # stale: the table moved on while the bot thought; look again
         except Exception:
             log.exception("bot turn failed", extra={"table": table.id})
         finally:
             self.thinking.discard(table.id)
+
+    async def _think(self, table: Table, level: str, view: View, seq: int) -> str:
+        """The bot's move; should the bot fail (a bug, a broken worker), a random legal move,
+        so that no table ever waits for ever on a bot."""
+        seed = _seed(table, seq)
+        if level in INLINE_LEVELS:
+            try:
+                return choose(table.game_name, level, view, seed)
+            except Exception:
+                log.exception("bot failed", extra={"table": table.id, "level": level})
+                return choose(table.game_name, FALLBACK_LEVEL, view, seed)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(
+                self.executor, choose, table.game_name, level, view, seed
+            )
+        except Exception:
+            log.exception("bot failed", extra={"table": table.id, "level": level})
+            return choose(table.game_name, FALLBACK_LEVEL, view, seed)
 
     def _bot_move(self, table: Table, turn: tuple[int, str, str], text: str, seq: int) -> Change:
         """The bot's move, unless the turn changed hands meanwhile (a player came back)."""
