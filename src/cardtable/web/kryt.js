@@ -22,7 +22,8 @@ export default {
     // One's own known cards are marked in the hand instead (table.js), to keep the box small.
     const known = seat === ctx.mySeat ? [] : v.known[seat] || [];
     if (known.length) {
-      out.push(h("span", { class: "known", title: t("kryt.known") }, `${t("kryt.known_short")}: ${known.map(cardShort).join(" ")}`));
+      const cards = known.flatMap((c) => [" ", h("bdi", { dir: "ltr" }, cardShort(c))]);
+      out.push(h("span", { class: "known", title: t("kryt.known") }, `${t("kryt.known_short")}:`, ...cards));
     }
     return out;
   },

@@ -12,6 +12,30 @@ import { h } from "./common.js";
 const $ = (id) => document.getElementById(id);
 let games = [];
 
+// Options that are rules of some table sizes only; the server refuses them at the others
+// (NEUF-8.4: the four-player partnership game has no exchange and cannot tie).
+const ONLY_FOR = { neuf: { dealer_exchanges_first: [3], tie_avoidance: [3] } };
+
+function applies(g, option, players) {
+  const only = (ONLY_FOR[g.name] || {})[option];
+  return !only || only.includes(players);
+}
+
+/** Hides (and disables, so they are neither reached nor sent) the options that do not
+ * apply to the chosen number of players. */
+function syncOptions() {
+  const g = current();
+  if (!g) return;
+  const n = Number($("players").value);
+  for (const opt of g.options || []) {
+    const el = document.querySelector(`#options [data-option="${opt.name}"]`);
+    if (!el) continue;
+    const on = applies(g, opt.name, n);
+    el.disabled = !on;
+    el.closest(".field").hidden = !on;
+  }
+}
+
 function showBanner(text) {
   $("banner-text").textContent = text;
   $("banner").hidden = false;
@@ -65,6 +89,7 @@ function renderGame() {
 }
 
 function renderSeats() {
+  syncOptions();
   const g = current();
   const n = Number($("players").value);
   const rows = $("seat-rows");
@@ -102,7 +127,7 @@ function collect() {
   const options = {};
   for (const opt of g.options || []) {
     const el = document.querySelector(`#options [data-option="${opt.name}"]`);
-    if (!el) continue;
+    if (!el || el.disabled) continue;
     options[opt.name] = opt.kind === "flag" ? el.checked : opt.choices[Number(el.value)];
   }
   const seats = [...$("seat-rows").children].map((row, s) => {

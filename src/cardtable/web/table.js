@@ -515,7 +515,9 @@ function renderSeats(v, g, ctx) {
     );
     if (info && info.stand_in) meta.append(h("span", { class: "badge stand-in" }, t("stand_in")));
     if (info && !human) meta.append(h("span", { class: "badge level" }, t(`levels.${info.level}`)));
-    const el = h("div", { class: classes.join(" "), dataset: { seat: String(s) } }, name, meta);
+    // The table area is left to right so that the seating never mirrors; a seat's own
+    // words follow the page's language.
+    const el = h("div", { class: classes.join(" "), dir: document.documentElement.dir || "ltr", dataset: { seat: String(s) } }, name, meta);
     if (ctx.hands && ctx.hands[s]) {
       const chips = sortHand(ctx.hands[s], g.trump(v)).map((c) => h("span", { class: `chip ${isRed(c) ? "red" : ""}` }, cardShort(c)));
       el.append(h("div", { class: "seat-hand" }, ...chips));

@@ -1,0 +1,383 @@
+"""What the real-browser tests share: `cardtable serve` in a subprocess on a free port with a
+fresh SQLite file, one headless Chromium driven by Playwright, tables opened over HTTP, a seat
+played from Python over the websocket, and reading the table page's DOM.
+
+The browser is the Debian Chromium at /usr/bin/chromium; Playwright downloads nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from websockets.sync.client import ClientConnection, connect
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+WEB = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web"
+STARTUP_SECONDS = 30.0
+# Playwright's expectations wait this long (ms) before failing; a bot's move or a reconnect
+# takes well under a second, the slack is for a busy two-core machine.
+EXPECT_MS = 10_000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def serve_command(port: int, database: Path) -> list[str]:
+    """`cardtable serve` from the interpreter running the tests (the venv's own script)."""
+    script = Path(sys.executable).with_name("cardtable")
+    head = [str(script)] if script.exists() else [sys.executable, "-m", "cardtable.cli"]
+    return [
+        *head,
+        "serve",
+        "--port",
+        str(port),
+        "--database",
+        f"sqlite:///{database}",
+        "--bot-delay",
+        "0",
+        "--grace",
+        "60",
+        "--workers",
+        "1",
+    ]
+
+
+@contextmanager
+def served(folder: Path) -> Iterator[str]:
+    """A running server; yields its base URL and stops it afterwards."""
+    port = free_port()
+    log = (folder / "server.log").open("w")
+    process = subprocess.Popen(
+        serve_command(port, folder / "table.db"),
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=folder,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + STARTUP_SECONDS
+        while True:
+            if process.poll() is not None:
+                log.flush()
+                raise RuntimeError(f"cardtable serve exited: {(folder / 'server.log').read_text()}")
+            try:
+                if httpx.get(f"{base}/health", timeout=1.0).json()["status"] == "ok":
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError("cardtable serve did not answer /health in time")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(5)
+        log.close()
+
+
+@contextmanager
+def launched() -> Iterator[Browser]:
+    """One headless Chromium, closed afterwards."""
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True
+        )
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+# A page's websockets, kept where a test can reach them: table.js holds its socket in module
+# scope, and closing it from outside is how a dropped connection is made.
+KEEP_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__sockets.push(this); }
+  };
+})();
+"""
+
+
+@contextmanager
+def context(
+    browser: Browser,
+    *,
+    lang: str = "en",
+    width: int = 1280,
+    height: int = 800,
+    sockets: bool = False,
+) -> Iterator[BrowserContext]:
+    """A fresh browser profile in `lang`, animations off (they only pace the test)."""
+    made = browser.new_context(
+        viewport={"width": width, "height": height},
+        locale=lang,
+        reduced_motion="reduce",
+    )
+    made.set_default_timeout(EXPECT_MS)
+    made.add_init_script(f"localStorage.setItem('cardtable.lang', {json.dumps(lang)});")
+    if sockets:
+        made.add_init_script(KEEP_SOCKETS)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def open_page(made: BrowserContext, url: str, errors: list[str] | None = None) -> Page:
+    """The page at `url`, its uncaught errors collected in `errors`."""
+    page = made.new_page()
+    if errors is not None:
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url)
+    return page
+
+
+def seated_page(made: BrowserContext, url: str, errors: list[str] | None = None) -> Page:
+    """A table page that has joined: its snapshot is drawn."""
+    page = open_page(made, url, errors)
+    page.wait_for_selector("#conn[data-state='connected']")
+    page.wait_for_selector("#seats .seat")
+    return page
+
+
+# ---------------------------------------------------------------- tables over HTTP
+
+
+def open_table(
+    base: str, game: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    answer = httpx.post(
+        f"{base}/api/tables",
+        json={"game": game, "options": options or {}, "seats": seats},
+        timeout=10.0,
+    )
+    assert answer.status_code == 201, answer.text
+    body: dict[str, Any] = answer.json()
+    return body
+
+
+def invite(base: str, opened: dict[str, Any], seat: int) -> str:
+    link: str = opened["seats"][seat]["invite"]
+    return f"{base}{link}"
+
+
+def token_of(link: str) -> str:
+    return parse_qs(urlsplit(link).fragment)["token"][0]
+
+
+def bots(count: int, level: str = "easy") -> list[dict[str, Any]]:
+    return [{"kind": "bot", "level": level} for _ in range(count)]
+
+
+# ---------------------------------------------------------------- a seat played from Python
+
+
+class Seat:
+    """One seat over the websocket, the protocol of docs/server.md, without a browser. It acts
+    only at the end of a change (an action that ends a hand brings its reveal and the next
+    deal with it), on the change's last event number."""
+
+    def __init__(self, base: str, table: str, token: str) -> None:
+        url = base.replace("http://", "ws://") + f"/ws/{table}"
+        self.opened = ExitStack()
+        self.socket: ClientConnection = self.opened.enter_context(connect(url, open_timeout=10))
+        self.socket.send(json.dumps({"type": "join", "token": token, "since": None}))
+        snapshot = self.read("snapshot")
+        self.seat: int = snapshot["seat"]
+        self.seq: int = snapshot["seq"]
+        self.view: dict[str, Any] = snapshot["view"]
+        self.whole = True
+
+    def read(self, kind: str | None = None) -> dict[str, Any]:
+        """The next message (of `kind`), updating the seat's view and last event number."""
+        while True:
+            message: dict[str, Any] = json.loads(self.socket.recv(timeout=10))
+            assert message["type"] != "error", message
+            if message["type"] == "event":
+                self.seq = message["seq"]
+                self.view = message["view"]
+                # Every event of a change carries the table as it is after the whole change.
+                self.whole = message["seq"] == message["table"]["seq"]
+            if kind is None or message["type"] == kind:
+                return message
+
+    def over(self) -> bool:
+        return self.view.get("phase") == "over" or self.view.get("mode") == "over"
+
+    def my_turn(self) -> bool:
+        return self.view.get("to_move") == self.seat and not self.over()
+
+    def settle_on(self, seats: set[int]) -> None:
+        """Reads to the end of a change where one of `seats` is to move, or the game is over."""
+        while not (self.whole and (self.view.get("to_move") in seats or self.over())):
+            self.read("event")
+
+    def settle(self) -> None:
+        self.settle_on({self.seat})
+
+    def act(self, action: str) -> None:
+        """Plays `action` and reads to the end of the change it makes."""
+        assert action in self.view["legal_actions"], (action, self.view["legal_actions"])
+        self.socket.send(json.dumps({"type": "action", "action": action, "seq": self.seq}))
+        self.action_of(self.seat)
+
+    def action_of(self, seat: int) -> dict[str, Any]:
+        """Reads up to `seat`'s next action and to the end of its change; the action event."""
+        while True:
+            event: dict[str, Any] = self.read("event")["event"]
+            if event.get("kind") == "action" and event["seat"] == seat:
+                break
+        while not self.whole:
+            self.read("event")
+        return event
+
+    def choose(self, rng: random.Random) -> str:
+        """A random legal action; picking up (Kryt') only when nothing else is legal, or a
+        hand runs long."""
+        legal: list[str] = self.view["legal_actions"]
+        return rng.choice([a for a in legal if a != "take"] or legal)
+
+    def play_until(self, stop: int, rng: random.Random) -> list[str]:
+        """Plays random legal actions until seat `stop` is to move (or the game is over);
+        returns them."""
+        done = []
+        self.settle_on({self.seat, stop})
+        while self.my_turn():
+            done.append(self.choose(rng))
+            self.act(done[-1])
+            self.settle_on({self.seat, stop})
+        return done
+
+    def play_to_end(self, rng: random.Random) -> None:
+        self.settle()
+        while not self.over():
+            self.act(self.choose(rng))
+            self.settle()
+
+    def close(self) -> None:
+        self.opened.close()
+
+
+# ---------------------------------------------------------------- reading the page
+
+
+def english() -> dict[str, Any]:
+    strings: dict[str, Any] = json.loads((WEB / "locales" / "en.json").read_text())
+    return strings
+
+
+def card_words(card: str) -> str:
+    """A card's English name as the page says it ("the seven of diamonds")."""
+    words = english()
+    rank, suit = card[:-1], card[-1]
+    template: str = words["card_name"]
+    return template.replace("{rank}", words["ranks"][rank]).replace(
+        "{suit}", words["suits_of"][suit]
+    )
+
+
+def hand_of(page: Page) -> list[str]:
+    cards: list[str] = page.eval_on_selector_all(
+        "#hand .card-btn", "els => els.map(e => e.dataset.card)"
+    )
+    return cards
+
+
+def last_seq(page: Page) -> int:
+    seq: int = page.evaluate(
+        "Math.max(0, ...[...document.querySelectorAll('#log li[data-seq]')]"
+        ".map(li => Number(li.dataset.seq)))"
+    )
+    return seq
+
+
+def wait_past(page: Page, seq: int) -> None:
+    """Waits until the page has logged an event after `seq`."""
+    page.wait_for_function(
+        "seq => [...document.querySelectorAll('#log li[data-seq]')]"
+        ".some(li => Number(li.dataset.seq) > seq)",
+        arg=seq,
+    )
+
+
+def to_move(page: Page) -> int | None:
+    value = page.get_attribute("#turn", "data-to-move")
+    return int(value) if value not in (None, "") else None
+
+
+Box = dict[str, float]
+
+# The boxes of the table's key elements, in page coordinates, by group.
+BOXES = """
+() => {
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    const name = el.id || el.dataset.card || el.dataset.seat || el.dataset.action || el.className;
+    return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height, name };
+  };
+  const visible = (el) => el.getClientRects().length > 0 && !el.closest('[hidden]');
+  const all = (sel) => [...document.querySelectorAll(sel)].filter(visible).map(box);
+  return {
+    cards: all('#hand .card-btn'),
+    hand: all('#hand'),
+    seats: all('#seats .seat'),
+    center: all('#center'),
+    middle: all('#center .card, #center .knock-chip, #center .pile-label, ' +
+                '#center .would-take-label, #center .stock, #center .more, #center .empty'),
+    actions: all('#actions button'),
+    turn: all('#turn'),
+    info: all('#info'),
+    brand: all('header.top .brand'),
+    tools: all('header.top .tools'),
+    innerWidth: innerWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+    dir: document.documentElement.dir,
+  };
+}
+"""
+
+
+def overlap(a: Box, b: Box) -> float:
+    """The area two boxes share."""
+    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0.0, w) * max(0.0, h)
+
+
+def screenshots_to_keep() -> Path | None:
+    """Where screenshots are also copied when CARDTABLE_SCREENSHOTS is set."""
+    if not os.environ.get("CARDTABLE_SCREENSHOTS"):
+        return None
+    return Path(__file__).resolve().parent / "artifacts" / "screenshots"

@@ -1,0 +1,651 @@
+"""The web table in a real browser: headless Chromium (Playwright) against `cardtable serve`.
+
+One server and one browser serve the whole module; each test opens its own tables and its
+own browser profiles. The pages are driven the way people use them: clicks on cards and
+buttons, or the keyboard alone; what is checked is what the page shows (docs/server.md is the
+protocol, the hooks are listed at the top of web/table.js and web/lobby.js).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from browser_pieces import (
+    BOXES,
+    EXPECT_MS,
+    Box,
+    Seat,
+    bots,
+    card_words,
+    context,
+    english,
+    hand_of,
+    invite,
+    last_seq,
+    launched,
+    open_page,
+    open_table,
+    overlap,
+    screenshots_to_keep,
+    seated_page,
+    served,
+    to_move,
+    token_of,
+    wait_past,
+)
+
+
+@pytest.fixture(scope="module")
+def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module, on a fresh SQLite file."""
+    with served(tmp_path_factory.mktemp("server")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    with launched() as browser:
+        yield browser
+
+
+NAMES = ["Ana", "Bo", "Cy"]
+
+# Playwright's own default would be 5 s; the two-core machine needs the same slack as the
+# pages' own waits.
+expect.set_options(timeout=EXPECT_MS)
+
+
+def click_a_move(page: Page, rng: random.Random) -> str:
+    """Clicks a random legal card, or else a random action button; returns the action's
+    card or the button's action."""
+    legal = page.locator("#hand .card-btn.legal")
+    count = legal.count()
+    if count:
+        button = legal.nth(rng.randrange(count))
+        card = button.get_attribute("data-card")
+        assert card is not None
+        button.click()
+        menu = page.locator("#card-menu:not([hidden]) button[data-action]")
+        # A card with several actions (Kryt' beat and lead) opens a menu; take its first.
+        if menu.count():
+            menu.first.click()
+        return card
+    actions = page.locator("#actions button[data-action]")
+    assert actions.count(), "the page says it is this seat's turn but offers nothing to do"
+    chosen = actions.nth(rng.randrange(actions.count()))
+    action = chosen.get_attribute("data-action")
+    assert action is not None
+    chosen.click()
+    return action
+
+
+# ---------------------------------------------------------------- the lobby
+
+
+def test_lobby_offers_neufs_three_player_rules_only_to_three_players(
+    web_base: str, chromium: Browser
+) -> None:
+    """NEUF-8.4: the partnership game has no exchange and cannot tie, and the server refuses
+    those flags with four players; the lobby hides them there and still creates the table."""
+    with context(chromium) as made:
+        page = open_page(made, f"{web_base}/?game=neuf")
+        flags = ["dealer_exchanges_first", "tie_avoidance"]
+        for flag in flags:
+            expect(page.locator(f"#options [data-option='{flag}']")).to_be_visible()
+        page.locator("#options [data-option='tie_avoidance']").check()
+        page.select_option("#players", "4")
+        for flag in flags:
+            expect(page.locator(f"#options [data-option='{flag}']")).to_be_hidden()
+        page.click("#create-table")
+        expect(page.locator("#created")).to_be_visible()
+        expect(page.locator("#banner")).to_be_hidden()
+        link = page.locator("#invites .invite[data-seat='0'] input.link").input_value()
+        table = link.split("/t/")[1].split("#")[0]
+        described = httpx.get(f"{web_base}/api/tables/{table}").json()
+        assert len(described["seats"]) == 4
+        assert described["options"].get("tie_avoidance") in (None, False)
+        page.select_option("#players", "3")
+        for flag in flags:
+            expect(page.locator(f"#options [data-option='{flag}']")).to_be_visible()
+
+
+# ---------------------------------------------------------------- three people play Neuf
+
+
+def create_neuf_in_the_lobby(page: Page) -> list[str]:
+    """Fills the lobby's form for three people and returns their invitation links."""
+    page.select_option("#game", "neuf")
+    page.select_option("#players", "3")
+    for seat, name in enumerate(NAMES):
+        row = page.locator(f"#seat-rows .seat-row[data-seat='{seat}']")
+        row.locator("select.kind").select_option("human")
+        row.locator("input.name").fill(name)
+    page.click("#create-table")
+    expect(page.locator("#created")).to_be_visible()
+    links = [
+        page.locator(f"#invites .invite[data-seat='{seat}'] input.link").input_value()
+        for seat in range(3)
+    ]
+    assert all(f"#seat={seat}&token=" in link for seat, link in enumerate(links)), links
+    expect(page.locator("#invites .invite[data-spectate]")).to_have_count(1)
+    return links
+
+
+def hands_are_private(pages: dict[int, Page], played: set[str]) -> dict[int, list[str]]:
+    """Each page's hand: its own cards only (no card twice across pages, none already played,
+    as many as the other pages say that seat holds) and no other seat's cards on show."""
+    hands = {seat: hand_of(page) for seat, page in pages.items()}
+    for (a, ha), (b, hb) in itertools.combinations(hands.items(), 2):
+        assert not set(ha) & set(hb), f"seats {a} and {b} both show {set(ha) & set(hb)}"
+    for seat, hand in hands.items():
+        assert not set(hand) & played, f"seat {seat} still shows played {set(hand) & played}"
+        page = pages[seat]
+        assert page.locator("#seats .seat-hand").count() == 0, "another seat's cards are on show"
+        for other in pages.values():
+            if other is not page:
+                count = other.locator(f"#seats .seat[data-seat='{seat}'] .seat-count")
+                assert count.inner_text().strip() == str(len(hand))
+    return hands
+
+
+def test_three_browsers_play_a_neuf_deal_created_in_the_lobby(
+    web_base: str, chromium: Browser
+) -> None:
+    """Three people at three browsers: one creates the table in the lobby and shares the
+    links; they exchange (one by keyboard) and play the 13 tricks by clicking legal cards.
+    Each page shows only its own hand, announces every play in #live, and at the end of the
+    deal the score sheet has its row with the total down by one (NEUF-5.4)."""
+    rng = random.Random(7)
+    errors: list[str] = []
+    with (
+        context(chromium) as first,
+        context(chromium) as second,
+        context(chromium) as third,
+    ):
+        lobby = open_page(first, f"{web_base}/", errors)
+        links = create_neuf_in_the_lobby(lobby)
+        pages = {
+            0: seated_page(first, links[0], errors),
+            1: seated_page(second, links[1], errors),
+            2: seated_page(third, links[2], errors),
+        }
+        for page in pages.values():
+            expect(page.locator("#live")).to_have_attribute("aria-live", "polite")
+            expect(page.locator("#title")).to_have_text("Neuf")
+        mover = to_move(pages[0])
+        assert mover is not None
+        played: set[str] = set()
+        shown: dict[int, set[str]] = {seat: set() for seat in pages}
+        cards_played: dict[int, list[str]] = {seat: [] for seat in pages}
+        decisions = 0
+        while len(played) < 39:
+            page = pages[mover]
+            expect(page.locator("#turn.mine")).to_be_visible()
+            hands = hands_are_private(pages, played)
+            if decisions == 3:
+                for seat, hand in hands.items():
+                    shown[seat].update(hand)
+            seq = last_seq(page)
+            if page.locator("#hand .card-btn.legal").count() == 0:
+                # The exchange (NEUF-3): the first to decide uses the keyboard alone.
+                expect(page.locator("#actions button[data-action='exchange']")).to_be_visible()
+                before = hand_of(page)
+                if decisions == 0:
+                    for _ in range(30):
+                        if page.evaluate("document.activeElement.dataset.action === 'exchange'"):
+                            break
+                        page.keyboard.press("Tab")
+                    page.keyboard.press("Enter")
+                    wait_past(page, seq)
+                    assert not set(hand_of(page)) & set(before), "the exchange kept cards"
+                else:
+                    page.click("#actions button[data-action='keep']")
+                    wait_past(page, seq)
+                    assert hand_of(page) == before
+                decisions += 1
+            else:
+                card = click_a_move(page, rng)
+                played.add(card)
+                cards_played[mover].append(card)
+                wait_past(page, seq)
+                said = f"{NAMES[mover]} plays {card_words(card)}."
+                for other in pages.values():
+                    expect(other.locator("#live")).to_contain_text(said)
+                    expect(other.locator("#log")).to_contain_text(said)
+            mover = to_move(page)
+            assert mover is not None
+        assert decisions == 3
+        for seat, page in pages.items():
+            # What a page ever showed in its hand is what that seat itself played.
+            assert shown[seat] == set(cards_played[seat])
+            assert len(cards_played[seat]) == 13
+            expect(page.locator("#ledger")).to_be_attached()
+            expect(page.locator("#ledger tbody tr")).to_have_count(1)
+            scores = [int(x) for x in page.locator("#scores td").all_inner_texts()]
+            assert sum(scores) == 26, scores
+            expect(page.locator("#verify li[data-hand='1'].ok")).to_have_count(1)
+    assert errors == []
+
+
+# ---------------------------------------------------------------- reconnecting
+
+
+def test_a_page_that_lost_its_connection_catches_up_and_plays_on(
+    web_base: str, chromium: Browser
+) -> None:
+    """The page's socket drops and the network stays down while another seat and a bot
+    play; back online, it reconnects with `since`, logs every missed play, shows the table
+    as it is, and its next click is accepted."""
+    rng = random.Random(3)
+    opened = open_table(
+        web_base,
+        "knockout-whist",
+        [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}, *bots(1)],
+    )
+    link = invite(web_base, opened, 0)
+    bo = Seat(web_base, opened["table"], token_of(invite(web_base, opened, 1)))
+    errors: list[str] = []
+    try:
+        with context(chromium, sockets=True) as made:
+            page = seated_page(made, link, errors)
+            # Play until it is Bo's turn, so that there is something to miss.
+            for _ in range(10):
+                bo.settle_on({0, 1})
+                if bo.view["to_move"] == 1:
+                    break
+                expect(page.locator("#turn.mine")).to_be_visible()
+                click_a_move(page, rng)
+                bo.action_of(0)
+            assert bo.my_turn()
+            page.wait_for_function(
+                "seq => [...document.querySelectorAll('#log li[data-seq]')]"
+                ".some(li => Number(li.dataset.seq) === seq)",
+                arg=bo.seq,
+            )
+            before = bo.seq
+            made.set_offline(True)
+            page.evaluate("window.__sockets.forEach(s => s.close())")
+            expect(page.locator("#conn")).to_have_attribute("data-state", "reconnecting")
+            missed = bo.play_until(0, rng)
+            assert missed, "Bo made no move while the page was away"
+            assert bo.view["to_move"] == 0
+            after = bo.seq
+            expect(page.locator("#conn")).to_have_attribute("data-state", "reconnecting")
+            assert last_seq(page) == before
+            made.set_offline(False)
+            expect(page.locator("#conn")).to_have_attribute(
+                "data-state", "connected", timeout=20_000
+            )
+            for seq in range(before + 1, after + 1):
+                expect(page.locator(f"#log li[data-seq='{seq}']")).to_have_count(1)
+            log = page.locator("#log").inner_text()
+            for action in missed:
+                assert f"Bo plays {card_words(action.split()[1])}." in log
+            expect(page.locator("#turn.mine")).to_be_visible()
+            on_table = page.eval_on_selector_all(
+                "#trick [data-card]", "els => els.map(e => e.dataset.card)"
+            )
+            assert sorted(on_table) == sorted(card for _, card in bo.view["trick"])
+            expect(page.locator("#seats .seat[data-seat='1'] .seat-count")).to_have_text(
+                str(bo.view["hand_sizes"][1])
+            )
+            card = click_a_move(page, rng)
+            assert bo.action_of(0)["action"].split()[-1] == card
+            expect(page.locator("#banner")).to_be_hidden()
+    finally:
+        bo.close()
+    assert errors == []
+
+
+# ---------------------------------------------------------------- the keyboard alone
+
+
+def press_until(page: Page, check: str, key: str = "Tab", limit: int = 30) -> None:
+    """Presses `key` until the script `check` holds of the focused element."""
+    for _ in range(limit):
+        if page.evaluate(f"(el => Boolean({check}))(document.activeElement)"):
+            return
+        page.keyboard.press(key)
+    raise AssertionError(f"{key} never reached {check}")
+
+
+def keyboard_move(page: Page, rng: random.Random) -> str:
+    """One move with the keyboard: Tab into the hand, arrows to a legal card, Enter; or Tab to
+    an action button and Enter."""
+    legal = page.eval_on_selector_all(
+        "#hand .card-btn", "els => els.map(e => e.classList.contains('legal'))"
+    )
+    if any(legal):
+        press_until(page, "el.closest('#hand')")
+        cards = hand_of(page)
+        target = rng.choice([i for i, ok in enumerate(legal) if ok])
+        here = cards.index(page.evaluate("document.activeElement.dataset.card"))
+        for _ in range(abs(target - here)):
+            page.keyboard.press("ArrowRight" if target > here else "ArrowLeft")
+        focused = page.evaluate("document.activeElement.dataset.card")
+        assert focused == cards[target]
+        page.keyboard.press("Enter")
+        return cards[target]
+    press_until(page, "el.closest('#actions') && el.dataset.action")
+    action: str = page.evaluate("document.activeElement.dataset.action")
+    page.keyboard.press("Enter")
+    return action
+
+
+def test_knockout_whist_against_bots_with_the_keyboard_alone(
+    web_base: str, chromium: Browser
+) -> None:
+    """A whole game of Knockout Whist against two bots with Tab, arrows and Enter: the first
+    hand's seven cards, the trump choices that come the player's way, to the end of the game.
+    No pointer event ever reaches the page."""
+    rng = random.Random(11)
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    errors: list[str] = []
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0), errors)
+        page.evaluate(
+            "window.__pointers = 0;"
+            "addEventListener('pointerdown', () => window.__pointers++, true);"
+            "addEventListener('click', e => { if (e.detail) window.__pointers++; }, true);"
+        )
+        first_hand = 0
+        moves = []
+        while True:
+            page.wait_for_selector("#turn.mine, #results:not([hidden])")
+            if page.locator("#results").is_visible():
+                break
+            hand_number = page.locator("#info").inner_text()
+            seq = last_seq(page)
+            held = len(hand_of(page))
+            move = keyboard_move(page, rng)
+            moves.append(move)
+            wait_past(page, seq)
+            if "Hand 1 of 7" in hand_number:
+                first_hand += 1
+                # The hand's last card brings the next hand's deal.
+                assert len(hand_of(page)) == held - 1 or held == 1
+        assert first_hand == 7, moves
+        expect(page.locator("#results-lines li").first).to_be_visible()
+        assert page.evaluate("window.__pointers") == 0
+    assert errors == []
+
+
+# ---------------------------------------------------------------- how it looks
+
+
+def kow_in_progress(web_base: str, players: int, rng: random.Random) -> tuple[str, str]:
+    """A Knockout Whist table against bots, a few plays in, at the person's turn; its link."""
+    opened = open_table(
+        web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(players - 1)]
+    )
+    link = invite(web_base, opened, 0)
+    seat = Seat(web_base, opened["table"], token_of(link))
+    seat.settle()
+    while not seat.view["trick"]:
+        seat.act(seat.choose(rng))
+        seat.settle()
+    seat.close()
+    return link, "kow"
+
+
+def kryt_in_progress(web_base: str, players: int, rng: random.Random) -> tuple[str, str]:
+    opened = open_table(
+        web_base, "kryt-navalivat", [{"kind": "human", "name": "Ana"}, *bots(players - 1)]
+    )
+    link = invite(web_base, opened, 0)
+    seat = Seat(web_base, opened["table"], token_of(link))
+    seat.settle()
+    # A long pile is the hardest case for the layout: it must stay clear of the seats.
+    for _ in range(60):
+        if seat.over() or len(seat.view["pile"]) >= 10:
+            break
+        seat.act(seat.choose(rng))
+        seat.settle()
+    assert not seat.over()
+    seat.close()
+    return link, "kryt"
+
+
+def layout_problems(boxes: dict[str, Any]) -> list[str]:
+    """What is wrong with the table's layout: key elements on top of one another, or off
+    the screen."""
+    problems = []
+    width = boxes["innerWidth"]
+    if boxes["scrollWidth"] > width:
+        problems.append(f"scrolls sideways: {boxes['scrollWidth']} > {width}")
+    groups = ["cards", "hand", "seats", "center", "middle", "actions", "turn", "info"]
+    for group in groups:
+        for box in boxes[group]:
+            if box["x"] < -0.5 or box["x"] + box["width"] > width + 0.5:
+                problems.append(f"{group} {box['name']} is off screen: {box}")
+    # Pairs of groups that must not overlap (a seat's corner may touch, no more). The middle
+    # is what #center shows (its box spans the felt, seats sit on the felt's rim).
+    apart = [
+        ("seats", "seats"),
+        ("seats", "middle"),
+        ("seats", "cards"),
+        ("seats", "hand"),
+        ("seats", "turn"),
+        ("seats", "info"),
+        ("seats", "actions"),
+        ("cards", "actions"),
+        ("cards", "turn"),
+        ("cards", "center"),
+        ("turn", "center"),
+        ("info", "center"),
+        ("cards", "middle"),
+        ("info", "cards"),
+    ]
+    for a, b in apart:
+        pairs: Any = (
+            itertools.combinations(boxes[a], 2) if a == b else itertools.product(boxes[a], boxes[b])
+        )
+        for x, y in pairs:
+            if overlap(x, y) > 4.0:
+                problems.append(f"{a} {x['name']} overlaps {b} {y['name']}")
+    return problems
+
+
+def relative_seats(boxes: dict[str, Any], area: Box) -> dict[str, tuple[float, float]]:
+    """Each seat's centre as a fraction of the table area."""
+    return {
+        box["name"]: (
+            (box["x"] + box["width"] / 2 - area["x"]) / area["width"],
+            (box["y"] + box["height"] / 2 - area["y"]) / area["height"],
+        )
+        for box in boxes["seats"]
+    }
+
+
+def test_screenshots_in_english_and_persian_with_a_sound_layout(
+    web_base: str, chromium: Browser, tmp_path: Path
+) -> None:
+    """Kryt' for three and Knockout Whist for four, in progress, at 1280x800 and 375x667, in
+    English and in Persian. Nothing of the table overlaps what it must not, nothing is off
+    screen, nothing scrolls sideways; Persian mirrors the page's chrome but not the seating."""
+    rng = random.Random(5)
+    folder = tmp_path / "screenshots"
+    folder.mkdir()
+    problems: list[str] = []
+    for make, players in ((kryt_in_progress, 3), (kow_in_progress, 4)):
+        link, name = make(web_base, players, rng)
+        for width, height in ((1280, 800), (375, 667)):
+            seats: dict[str, dict[str, tuple[float, float]]] = {}
+            chrome: dict[str, dict[str, tuple[float, float]]] = {}
+            for lang in ("en", "fa"):
+                with context(chromium, lang=lang, width=width, height=height) as made:
+                    page = seated_page(made, link)
+                    expect(page.locator("#turn.mine")).to_be_visible()
+                    expect(page.locator("html")).to_have_attribute(
+                        "dir", "rtl" if lang == "fa" else "ltr"
+                    )
+                    expect(page.locator("#table-area")).to_have_attribute("dir", "ltr")
+                    shot = folder / f"{name}-{players}-{lang}-{width}x{height}.png"
+                    page.screenshot(path=str(shot), full_page=True)
+                    boxes = page.evaluate(BOXES)
+                    assert len(boxes["seats"]) == players
+                    assert boxes["cards"], "no hand on show"
+                    problems += [f"{shot.name}: {p}" for p in layout_problems(boxes)]
+                    area = page.locator("#table-area").bounding_box()
+                    assert area is not None
+                    seats[lang] = relative_seats(
+                        boxes,
+                        {key: area[key] for key in ("x", "y", "width", "height")},
+                    )
+                    chrome[lang] = {
+                        part: (boxes[part][0]["x"], boxes[part][0]["x"] + boxes[part][0]["width"])
+                        for part in ("brand", "tools")
+                    }
+            # The header mirrors: the brand and the tools sit where the other language's are,
+            # reflected.
+            en, fa = chrome["en"], chrome["fa"]
+            assert abs(en["brand"][0] - (width - fa["brand"][1])) < 2, chrome
+            # The tools end the header's line, or start the next one on a phone.
+            tools = [
+                en["tools"][0] - (width - fa["tools"][1]),
+                en["tools"][1] - (width - fa["tools"][0]),
+            ]
+            assert min(abs(d) for d in tools) < 2, chrome
+            for seat, (x, y) in seats["en"].items():
+                fx, fy = seats["fa"][seat]
+                assert abs(x - fx) < 0.01 and abs(y - fy) < 0.01, (seat, seats)
+            by_x = {lang: sorted(seats[lang], key=lambda s: seats[lang][s][0]) for lang in seats}
+            assert by_x["en"] == by_x["fa"]
+    shots = sorted(folder.glob("*.png"))
+    assert len(shots) == 8
+    print(f"screenshots in {folder}")
+    keep = screenshots_to_keep()
+    if keep is not None:
+        keep.mkdir(parents=True, exist_ok=True)
+        for shot in shots:
+            shutil.copy(shot, keep / shot.name)
+        print(f"copied to {keep}")
+    assert problems == []
+
+
+# ---------------------------------------------------------------- fair deals and hints
+
+
+def test_the_first_hands_deck_is_verified_when_it_is_revealed(
+    web_base: str, chromium: Browser
+) -> None:
+    """After the first hand of Knockout Whist the page checks the revealed deck against the
+    commitment it was shown at the deal, and marks it .ok; the next hand is .pending."""
+    rng = random.Random(13)
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        expect(page.locator("#verify li[data-hand='1'].pending")).to_have_count(1)
+        while page.locator("#verify li[data-hand='2']").count() == 0:
+            page.wait_for_selector("#turn.mine, #verify li[data-hand='2']")
+            if page.locator("#turn.mine").count():
+                seq = last_seq(page)
+                click_a_move(page, rng)
+                wait_past(page, seq)
+        expect(page.locator("#verify li[data-hand='1'].ok")).to_have_count(1)
+        expect(page.locator("#verify li.bad")).to_have_count(0)
+        expect(page.locator("#verify li[data-hand='2'].pending")).to_have_count(1)
+        expect(page.locator("#live")).to_contain_text("Hand 1: deck verified.")
+
+
+def test_a_hint_puts_a_chance_on_every_legal_card(web_base: str, chromium: Browser) -> None:
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        expect(page.locator("#turn.mine")).to_be_visible()
+        expect(page.locator(".chance")).to_have_count(0)
+        legal = page.eval_on_selector_all(
+            "#hand .card-btn.legal", "els => els.map(e => e.dataset.card)"
+        )
+        assert legal
+        page.click("#hint")
+        badges = page.locator("#hand .chance")
+        expect(badges).to_have_count(len(legal), timeout=30_000)
+        for card in legal:
+            badge = page.locator(f"#hand .card-btn[data-card='{card}'] .chance")
+            text = badge.inner_text()
+            assert re.fullmatch(r"\d{1,3}%", text), text
+            assert 0 <= int(text[:-1]) <= 100
+            assert (badge.get_attribute("data-action") or "").endswith(card)
+        best = english()["hint_best"].split("{")[0]
+        expect(page.locator("#live")).to_contain_text(re.compile(re.escape(best) + r".* \d+"))
+
+
+# ---------------------------------------------------------------- rules and replays
+
+
+def test_the_rules_page_lists_the_games_sections(web_base: str, chromium: Browser) -> None:
+    rules = english()["rules"]
+    with context(chromium) as made:
+        for name in ("knockout-whist", "neuf", "kryt-navalivat"):
+            page = open_page(made, f"{web_base}/rules/{name}")
+            headings = page.locator("#rules section h2")
+            expect(headings).to_have_count(len(rules[name]["sections"]))
+            expect(headings).to_have_text([s["title"] for s in rules[name]["sections"]])
+            expect(page.locator(f"#games-nav a[href='/rules/{name}']")).to_have_attribute(
+                "aria-current", "page"
+            )
+            expect(page.locator("#play-link")).to_have_attribute("href", f"/?game={name}")
+            page.close()
+
+
+def test_the_replay_of_a_finished_game_steps_with_the_arrow_keys(
+    web_base: str, chromium: Browser
+) -> None:
+    """A finished game's replay opens from the results, and the arrow keys (Home and End
+    too) step through its frames, each drawn with every hand shown."""
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    link = invite(web_base, opened, 0)
+    seat = Seat(web_base, opened["table"], token_of(link))
+    seat.play_to_end(random.Random(17))
+    seat.close()
+    replay = httpx.get(f"{web_base}/api/tables/{opened['table']}/replay/1").json()
+    frames = replay["frames"]
+    assert len(frames) > 3
+    with context(chromium) as made:
+        page = seated_page(made, link)
+        expect(page.locator("#results")).to_be_visible()
+        page.click("#replay-open")
+        expect(page.locator("#replay-bar")).to_be_visible()
+        position = page.locator("#replay-pos")
+        expect(position).to_have_text(f"1 / {len(frames)}")
+
+        def shows(index: int) -> None:
+            expect(position).to_have_text(f"{index + 1} / {len(frames)}")
+            hands = frames[index]["view"]["hands"]
+            for s, hand in enumerate(hands):
+                chips = page.locator(f"#seats .seat[data-seat='{s}'] .seat-hand .chip")
+                expect(chips).to_have_count(len(hand))
+
+        shows(0)
+        page.keyboard.press("ArrowRight")
+        shows(1)
+        page.keyboard.press("ArrowRight")
+        shows(2)
+        step = frames[2]
+        if step["action"].startswith("play "):
+            name = "Ana" if step["seat"] == 0 else "Bot 2"
+            expect(page.locator("#replay-step")).to_contain_text(
+                f"{name} plays {card_words(step['action'].split()[1])}."
+            )
+        page.keyboard.press("ArrowLeft")
+        shows(1)
+        page.keyboard.press("End")
+        shows(len(frames) - 1)
+        page.keyboard.press("ArrowRight")
+        shows(len(frames) - 1)
+        page.keyboard.press("Home")
+        shows(0)
+        page.keyboard.press("Escape")
+        expect(page.locator("#replay-bar")).to_be_hidden()
+        expect(page.locator("#results")).to_be_visible()
