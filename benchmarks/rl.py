@@ -1,0 +1,206 @@
+"""Research-interface benchmark: what the PettingZoo and Gymnasium adapters cost per decision.
+
+Run it from the repository root::
+
+    .venv/bin/python benchmarks/rl.py                 # 20 games per game, median of 5 runs
+    .venv/bin/python benchmarks/rl.py --quick         # 4 games, 3 runs: a fast, noisier look
+    .venv/bin/python benchmarks/rl.py --json benchmarks/results/rl.json
+
+Every loop plays whole games with uniformly random legal actions (``random.Random``, one
+seed per game) and is timed per decision: a game's wall time, dealing included, divided by
+the actions played in it (every seat's). The loops:
+
+``engine``
+    the bare engine, nothing a learner needs: ``legal_action_ids()`` and ``apply_id``.
+``baseline``
+    the bare engine doing the work a learner needs at every decision, the comparison the
+    ratios use: ``state.view(seat)`` for the seat to act (what it may know), its legal
+    action numbers (the mask), the choice, and ``apply_id``.
+``pettingzoo``
+    ``cardtable.rl.pettingzoo.raw_env``: ``agent_iter``, ``last()`` (the view encoded as a
+    float32 vector and an int8 mask), a choice among the mask's legal numbers, ``step``.
+``pettingzoo_wrapped``
+    the same through ``cardtable.rl.pettingzoo.env``, with PettingZoo's own wrappers
+    (illegal-move, bounds and call-order checks) around it, as its classic games are made.
+``gymnasium``
+    ``CardtableEnv`` with ``random`` bots at the other seats: ``step`` with a choice from
+    ``info["action_mask"]``; the bots' decisions (a view and the legal actions each, the
+    checked ``apply``) run inside ``step`` and count as decisions too.
+
+The ratios are each loop's time per decision over the baseline's: the price of the
+fixed-size encoding and the API around it. The target is under 2 for ``pettingzoo`` and
+``gymnasium``; PettingZoo's wrappers are reported apart because their cost is PettingZoo's.
+Ratios travel between machines; absolute rates do not (these machines are shared).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import cardtable
+from cardtable.rl.gymnasium import CardtableEnv
+from cardtable.rl.pettingzoo import env as pettingzoo_env
+from cardtable.rl.pettingzoo import raw_env
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("knockout-whist", {"players": 3}),
+    ("neuf", {"players": 3}),
+    ("kryt-navalivat", {"players": 2}),
+]
+TARGET = 2.0
+
+Loop = Callable[[str, dict[str, Any], int], int]
+
+
+def engine_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    state = cardtable.make(name, **options).new_state(seed=seed)
+    choose = random.Random(seed).choice
+    while state.to_move is not None:
+        state.apply_id(choose(state.legal_action_ids()))
+    return len(state.history)
+
+
+def baseline_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    state = cardtable.make(name, **options).new_state(seed=seed)
+    choose = random.Random(seed).choice
+    while (seat := state.to_move) is not None:
+        state.view(seat)
+        state.apply_id(choose(state.legal_action_ids()))
+    return len(state.history)
+
+
+def pettingzoo_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    return aec_loop(raw_env(name, **options), seed)
+
+
+def pettingzoo_wrapped_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    return aec_loop(pettingzoo_env(name, **options), seed)
+
+
+def aec_loop(table: Any, seed: int) -> int:
+    table.reset(seed=seed)
+    choose = random.Random(seed).choice
+    for _ in table.agent_iter():
+        observation, _, terminated, truncated, _ = table.last()
+        if terminated or truncated:
+            table.step(None)
+        else:
+            table.step(choose(np.flatnonzero(observation["action_mask"]).tolist()))
+    return len(table.unwrapped.game_state.history)
+
+
+def gymnasium_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    env = CardtableEnv(name, opponents="random", **options)
+    _, info = env.reset(seed=seed)
+    choose = random.Random(seed).choice
+    done = False
+    while not done:
+        action = choose(np.flatnonzero(info["action_mask"]).tolist())
+        _, _, terminated, truncated, info = env.step(action)
+        done = terminated or truncated
+    return len(env.game_state.history)
+
+
+LOOPS: dict[str, Loop] = {
+    "engine": engine_loop,
+    "baseline": baseline_loop,
+    "pettingzoo": pettingzoo_loop,
+    "pettingzoo_wrapped": pettingzoo_wrapped_loop,
+    "gymnasium": gymnasium_loop,
+}
+
+
+def run(loop: Loop, name: str, options: dict[str, Any], seeds: range) -> tuple[int, float]:
+    """Decisions played and seconds taken over the games of ``seeds``."""
+    decisions = 0
+    start = time.perf_counter()
+    for seed in seeds:
+        decisions += loop(name, options, seed)
+    return decisions, time.perf_counter() - start
+
+
+def measure(games: int = 20, runs: int = 5, seed: int = 0) -> dict[str, Any]:
+    """Median decisions per second of each loop per game, and the adapters' ratios."""
+    seeds = range(seed, seed + games)
+    rows = []
+    for name, options in VARIANTS:
+        for loop in LOOPS.values():  # imports and first-use tables stay out of the timing
+            loop(name, options, seed)
+        samples: dict[str, list[float]] = {label: [] for label in LOOPS}
+        counts: dict[str, int] = {}
+        # The loops take turns within each run, so a busy spell on a shared machine falls on
+        # all of them alike.
+        for _ in range(runs):
+            for label, loop in LOOPS.items():
+                decisions, seconds = run(loop, name, options, seeds)
+                samples[label].append(decisions / seconds)
+                counts[label] = decisions
+        rates = {label: statistics.median(values) for label, values in samples.items()}
+        ratios = {label: rates["baseline"] / rates[label] for label in LOOPS if label != "baseline"}
+        rows.append(
+            {
+                "game": name,
+                "options": options,
+                "games": games,
+                "decisions": counts,
+                "decisions_per_second": rates,
+                "time_per_decision_over_baseline": ratios,
+                "under_target": all(ratios[a] < TARGET for a in ("pettingzoo", "gymnasium")),
+            }
+        )
+    return {
+        "benchmark": "rl",
+        "baseline": "per decision: state.view(seat), legal_action_ids(), a choice, apply_id",
+        "target": f"adapter time per decision under {TARGET}x the baseline's",
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "runs": runs,
+        "results": rows,
+    }
+
+
+def report(data: dict[str, Any]) -> str:
+    lines = [
+        f"decisions per second (median of {data['runs']} runs); ratio = time per decision "
+        "over the baseline's",
+        f"{'game':<16}" + "".join(f"{label:>20}" for label in LOOPS),
+    ]
+    for row in data["results"]:
+        rate, ratio = row["decisions_per_second"], row["time_per_decision_over_baseline"]
+        cells = [
+            f"{rate[label]:>9.0f}" + (f" ({ratio[label]:.2f}x)" if label in ratio else " " * 9)
+            for label in LOOPS
+        ]
+        lines.append(f"{row['game']:<16}" + "".join(f"{cell:>20}" for cell in cells))
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=20, help="games per game and run")
+    parser.add_argument("--runs", type=int, default=5, help="runs; the median is reported")
+    parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
+    parser.add_argument("--quick", action="store_true", help="4 games, 3 runs")
+    parser.add_argument("--json", help="write the results to this file")
+    args = parser.parse_args(argv)
+    games, runs = (4, 3) if args.quick else (args.games, args.runs)
+    data = measure(games=games, runs=runs, seed=args.seed)
+    print(report(data))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=2)
+            out.write("\n")
+
+
+if __name__ == "__main__":
+    main()

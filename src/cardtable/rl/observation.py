@@ -1,0 +1,433 @@
+"""A seat's view as a fixed-size vector, and its legal actions as a mask.
+
+The observation is built from ``state.view(seat)`` alone, never from the state, so it
+holds nothing the seat may not know (DESIGN.md, "Views"): two states the seat cannot tell
+apart encode identically. Seats are counted relative to the observer: index 0 of every
+per-seat block is the observer, index 1 the seat on its left (the next to play), and so
+on, so one policy serves every seat.
+
+The vector is a concatenation of named blocks; :func:`layout` gives each block's slice
+in this order. ``P`` is the size of the game's pack (52, or 36 for Kryt'-navalivat'),
+cards are numbered within it in card-index order (``2C … AS``; ``6C … AS``), ``n`` is the
+number of seats, and "per seat" blocks hold ``n`` rows, observer first. Every value lies in
+``[0, 1]`` except Neuf's ``scores`` (score / 9, in ``[-1, 4]``): see :attr:`Layout.low`
+and :attr:`Layout.high`.
+
+Knockout Whist (KOW-9):
+
+=============== ======= ============================================================
+block           width   meaning
+=============== ======= ============================================================
+hand            P       the observer's cards
+trick           n·P     per seat, the card it played to the trick in progress
+trick_knocks    n       per seat, 1 if it knocked in the trick in progress
+trick_leader    n       who led the trick in progress (one-hot; zeros when empty)
+played          n·P     per seat, the cards it played in this hand's finished tricks
+turned          P       hand 1's turned card
+trump           4       trump suit C D H S (zeros while being chosen)
+phase           3       ``trump``, ``play``, ``over``
+to_move         n       the seat to act (zeros once over)
+dealer          n       this hand's dealer
+chooser         n       this hand's trump chooser (zeros in hand 1)
+statuses        3·n     per seat, ``active``, ``dog``, ``out``
+dog_used        1       whether the dog's life is spent
+hand_number     1       hand number / 7
+hand_sizes      n       cards held / 7
+tricks_won      n       tricks won this hand / 7
+=============== ======= ============================================================
+
+Neuf (NEUF-9); a "side" is a player, or with 4 players a team (the observer's first):
+
+=============== ======= ============================================================
+block           width   meaning
+=============== ======= ============================================================
+hand            P       the observer's cards
+held            2·P     the hands it has held this deal: dealt, then taken by
+                        exchanging (3 players; zeros otherwise)
+trick           n·P     per seat, the card it played to the trick in progress
+trick_leader    n       who led the trick in progress
+played          n·P     per seat, the cards it played in this deal's finished tricks
+trump           5       trump C D H S NT
+phase           3       ``exchange``, ``play``, ``over``
+exchanges       2·n     per seat, 1 in column 0 if it exchanged, column 1 if it kept
+to_move         n       the seat to act
+dealer          n       this deal's dealer
+scores          sides   score / 9 per side (the ledger's running totals)
+last_deal       sides   tricks per side in the ledger's last row / 13
+quota           1       the quota (4 or 6) / 13
+deal_number     1       deal number / 25
+hand_sizes      n       cards held / 13
+tricks_won      n       tricks won this deal / 13
+=============== ======= ============================================================
+
+Kryt'-navalivat' (KRYT-9):
+
+=============== ======= ============================================================
+block           width   meaning
+=============== ======= ============================================================
+hand            P       the observer's cards
+known           n·P     per seat, the cards everybody knows it holds
+pile            P       every card in the pile
+pile_top        P       the top card of the pile
+would_take      P       the cards a pick-up would take now
+pile_beneath    P       the card just beneath those (what the next player would face)
+trump_card      P       the turned card while it lies under the stock
+trump           4       trump suit C D H S
+anti_trump      4       anti-trump suit (spades with permanent trumps, else zeros)
+mode            5       ``lead``, ``respond``, ``cover``, ``free``, ``over``
+to_move         n       the seat to act
+dealer          n       the dealer
+out             n       the seats that have gone out
+loser           n       the fool, once the hand is over
+draw            1       1 once the hand is over drawn
+stock           1       cards in the stock / 36
+pile_size       1       cards in the pile / 36
+hand_sizes      n       cards held / 36
+=============== ======= ============================================================
+
+The layout depends on the game and its number of players only; its other options change
+values, never the shape.
+
+>>> import cardtable
+>>> from cardtable.rl.observation import action_mask, encode, layout
+>>> game = cardtable.make("knockout-whist", players=3, dealer=0)
+>>> state = game.new_state(seed=7)
+>>> view = state.view(state.to_move)
+>>> layout(game).size, encode(game, view).shape, int(encode(game, view)[:52].sum())
+(455, (455,), 7)
+>>> int(action_mask(game, view).sum()) == len(state.legal_actions())
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from cardtable.cards import Card
+from cardtable.core import Game, View
+
+__all__ = ["Layout", "action_mask", "encode", "layout"]
+
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each named block lies in the observation vector, in the documented order."""
+
+    size: int
+    fields: dict[str, slice] = field(default_factory=dict)
+    low: float = 0.0
+    """The least value any entry takes."""
+    high: float = 1.0
+    """The greatest value any entry takes."""
+
+    def describe(self) -> list[tuple[str, int, int]]:
+        """``(name, start, width)`` per block, in order: the table docs/research.md shows."""
+        return [(name, s.start, s.stop - s.start) for name, s in self.fields.items()]
+
+
+def _build(blocks: list[tuple[str, int]], low: float = 0.0, high: float = 1.0) -> Layout:
+    fields: dict[str, slice] = {}
+    start = 0
+    for name, width in blocks:
+        fields[name] = slice(start, start + width)
+        start += width
+    return Layout(start, fields, low, high)
+
+
+SUITS = "CDHS"
+NEUF_TRUMPS = ("C", "D", "H", "S", "NT")
+KOW_PHASES = ("trump", "play", "over")
+KOW_STATUSES = ("active", "dog", "out")
+NEUF_PHASES = ("exchange", "play", "over")
+KRYT_MODES = ("lead", "respond", "cover", "free", "over")
+
+
+def _layout_knockout_whist(n: int, pack: int) -> Layout:
+    return _build(
+        [
+            ("hand", pack),
+            ("trick", n * pack),
+            ("trick_knocks", n),
+            ("trick_leader", n),
+            ("played", n * pack),
+            ("turned", pack),
+            ("trump", 4),
+            ("phase", len(KOW_PHASES)),
+            ("to_move", n),
+            ("dealer", n),
+            ("chooser", n),
+            ("statuses", len(KOW_STATUSES) * n),
+            ("dog_used", 1),
+            ("hand_number", 1),
+            ("hand_sizes", n),
+            ("tricks_won", n),
+        ]
+    )
+
+
+def _neuf_sides(n: int) -> int:
+    return 2 if n == 4 else n
+
+
+def _layout_neuf(n: int, pack: int) -> Layout:
+    sides = _neuf_sides(n)
+    return _build(
+        [
+            ("hand", pack),
+            ("held", 2 * pack),
+            ("trick", n * pack),
+            ("trick_leader", n),
+            ("played", n * pack),
+            ("trump", len(NEUF_TRUMPS)),
+            ("phase", len(NEUF_PHASES)),
+            ("exchanges", 2 * n),
+            ("to_move", n),
+            ("dealer", n),
+            ("scores", sides),
+            ("last_deal", sides),
+            ("quota", 1),
+            ("deal_number", 1),
+            ("hand_sizes", n),
+            ("tricks_won", n),
+        ],
+        # Scores fall from 9 and may end below 0; no score can pass 36 (the total of the
+        # three falls by 1 a deal from 27, and one deal adds at most 6).
+        low=-1.0,
+        high=4.0,
+    )
+
+
+def _layout_kryt(n: int, pack: int) -> Layout:
+    return _build(
+        [
+            ("hand", pack),
+            ("known", n * pack),
+            ("pile", pack),
+            ("pile_top", pack),
+            ("would_take", pack),
+            ("pile_beneath", pack),
+            ("trump_card", pack),
+            ("trump", 4),
+            ("anti_trump", 4),
+            ("mode", len(KRYT_MODES)),
+            ("to_move", n),
+            ("dealer", n),
+            ("out", n),
+            ("loser", n),
+            ("draw", 1),
+            ("stock", 1),
+            ("pile_size", 1),
+            ("hand_sizes", n),
+        ]
+    )
+
+
+class _Encoder:
+    """One game's layout with the lookup tables that encoding reads on every step."""
+
+    def __init__(self, game: Game) -> None:
+        self.name = game.name
+        self.players = game.num_players
+        pack = game.pack
+        self.card = {str(Card.from_index(index)): at for at, index in enumerate(pack)}
+        self.pack_size = len(pack)
+        self.actions = {str(action): number for number, action in enumerate(game.actions)}
+        self.num_actions = len(game.actions)
+        builders: dict[str, tuple[Callable[[int, int], Layout], Callable[[View], Vector]]] = {
+            "knockout-whist": (_layout_knockout_whist, self._knockout_whist),
+            "neuf": (_layout_neuf, self._neuf),
+            "kryt-navalivat": (_layout_kryt, self._kryt),
+        }
+        if game.name not in builders:
+            raise ValueError(f"no observation layout for the game {game.name!r}")
+        make_layout, self.fill = builders[game.name]
+        self.layout = make_layout(self.players, self.pack_size)
+        self.at = {name: s.start for name, s in self.layout.fields.items()}
+
+    # Shared pieces ----------------------------------------------------------------------
+
+    def _observer(self, view: View) -> int:
+        seat = view.get("seat")
+        if view.get("game") != self.name or view.get("players") != self.players:
+            raise ValueError(
+                f"a view of {view.get('game')!r} with {view.get('players')!r} players is not "
+                f"a view of {self.name} with {self.players} players"
+            )
+        if not isinstance(seat, int):
+            raise ValueError("an observation is a seat's view: this is a spectator's view")
+        return seat
+
+    def _cards(self, out: Vector, start: int, cards: list[str]) -> None:
+        card = self.card
+        for text in cards:
+            out[start + card[text]] = 1.0
+
+    def _seat(self, out: Vector, block: str, seat: int | None, observer: int) -> None:
+        """One-hot of ``seat`` counted from the observer; nothing for ``None``."""
+        if seat is not None:
+            out[self.at[block] + (seat - observer) % self.players] = 1.0
+
+    def _per_seat(
+        self, out: Vector, block: str, values: list[int], observer: int, scale: float
+    ) -> None:
+        """``values`` per seat, divided by ``scale``, rotated so that the observer is first."""
+        start, n = self.at[block], self.players
+        for seat, value in enumerate(values):
+            out[start + (seat - observer) % n] = value / scale
+
+    def _tricks(self, out: Vector, view: View, observer: int) -> None:
+        """The trick in progress per seat, its leader, and the finished tricks' cards."""
+        n, pack, card = self.players, self.pack_size, self.card
+        trick_at, played_at = self.at["trick"], self.at["played"]
+        knocks_at = self.at.get("trick_knocks")
+        trick = view["trick"]
+        if trick:
+            self._seat(out, "trick_leader", trick[0][0], observer)
+        for seat, text in trick:
+            rel = (seat - observer) % n
+            if text == "knock":
+                if knocks_at is not None:
+                    out[knocks_at + rel] = 1.0
+            else:
+                out[trick_at + rel * pack + card[text]] = 1.0
+        for done in view["tricks"]:
+            for seat, text in done["plays"]:
+                if text != "knock":
+                    out[played_at + ((seat - observer) % n) * pack + card[text]] = 1.0
+
+    # Games ------------------------------------------------------------------------------
+
+    def _knockout_whist(self, view: View) -> Vector:
+        me = self._observer(view)
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        at = self.at
+        self._cards(out, at["hand"], view["hand"])
+        self._tricks(out, view, me)
+        if view["turned"] is not None:
+            out[at["turned"] + self.card[view["turned"]]] = 1.0
+        if view["trump"] is not None:
+            out[at["trump"] + SUITS.index(view["trump"])] = 1.0
+        out[at["phase"] + KOW_PHASES.index(view["phase"])] = 1.0
+        self._seat(out, "to_move", view["to_move"], me)
+        self._seat(out, "dealer", view["dealer"], me)
+        self._seat(out, "chooser", view["chooser"], me)
+        n = self.players
+        for seat, status in enumerate(view["statuses"]):
+            rel = (seat - me) % n
+            out[at["statuses"] + rel * len(KOW_STATUSES) + KOW_STATUSES.index(status)] = 1.0
+        out[at["dog_used"]] = float(view["dog_used"])
+        out[at["hand_number"]] = view["hand_number"] / 7
+        self._per_seat(out, "hand_sizes", view["hand_sizes"], me, 7)
+        self._per_seat(out, "tricks_won", view["tricks_won"], me, 7)
+        return out
+
+    def _neuf(self, view: View) -> Vector:
+        me = self._observer(view)
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        at, n, pack = self.at, self.players, self.pack_size
+        self._cards(out, at["hand"], view["hand"])
+        for number, held in enumerate(view.get("held", [])[:2]):
+            self._cards(out, at["held"] + number * pack, held)
+        self._tricks(out, view, me)
+        out[at["trump"] + NEUF_TRUMPS.index(view["trump"])] = 1.0
+        out[at["phase"] + NEUF_PHASES.index(view["phase"])] = 1.0
+        for seat, decision in view["exchanges"]:
+            column = 0 if decision == "exchange" else 1
+            out[at["exchanges"] + ((seat - me) % n) * 2 + column] = 1.0
+        self._seat(out, "to_move", view["to_move"], me)
+        self._seat(out, "dealer", view["dealer"], me)
+        # Sides: the players counted from the observer, or its team (seat % 2) first.
+        sides = _neuf_sides(n)
+        first = me % 2 if n == 4 else me
+        for side, score in enumerate(view["scores"]):
+            out[at["scores"] + (side - first) % sides] = score / 9
+        if view["ledger"]:
+            for side, tricks in enumerate(view["ledger"][-1]["tricks"]):
+                out[at["last_deal"] + (side - first) % sides] = tricks / 13
+        out[at["quota"]] = view["quota"] / 13
+        out[at["deal_number"]] = view["deal_number"] / 25
+        self._per_seat(out, "hand_sizes", view["hand_sizes"], me, 13)
+        self._per_seat(out, "tricks_won", view["tricks_won"], me, 13)
+        return out
+
+    def _kryt(self, view: View) -> Vector:
+        me = self._observer(view)
+        out = np.zeros(self.layout.size, dtype=np.float32)
+        at, n, pack, card = self.at, self.players, self.pack_size, self.card
+        self._cards(out, at["hand"], view["hand"])
+        for seat, known in enumerate(view["known"]):
+            self._cards(out, at["known"] + ((seat - me) % n) * pack, known)
+        pile = view["pile"]
+        self._cards(out, at["pile"], pile)
+        if pile:
+            out[at["pile_top"] + card[pile[-1]]] = 1.0
+        taken = view["would_take"]
+        self._cards(out, at["would_take"], taken)
+        if taken and len(pile) > len(taken):
+            out[at["pile_beneath"] + card[pile[-len(taken) - 1]]] = 1.0
+        if view["trump_card"] is not None:
+            out[at["trump_card"] + card[view["trump_card"]]] = 1.0
+        out[at["trump"] + SUITS.index(view["trump"])] = 1.0
+        if view["anti_trump"] is not None:
+            out[at["anti_trump"] + SUITS.index(view["anti_trump"])] = 1.0
+        out[at["mode"] + KRYT_MODES.index(view["mode"])] = 1.0
+        self._seat(out, "to_move", view["to_move"], me)
+        self._seat(out, "dealer", view["dealer"], me)
+        for seat in view["out"]:
+            self._seat(out, "out", seat, me)
+        self._seat(out, "loser", view["loser"], me)
+        out[at["draw"]] = float(view["draw"])
+        out[at["stock"]] = view["stock"] / 36
+        out[at["pile_size"]] = len(pile) / 36
+        self._per_seat(out, "hand_sizes", view["hand_sizes"], me, 36)
+        return out
+
+    def mask(self, view: View) -> Mask:
+        self._observer(view)
+        return self.mask_of(list(map(self.actions.__getitem__, view["legal_actions"])))
+
+    def mask_of(self, numbers: list[int]) -> Mask:
+        """The mask of these action numbers (a state's ``legal_action_ids()``)."""
+        # Byte writes to a bytearray cost a fraction of NumPy's item writes.
+        mask = bytearray(self.num_actions)
+        for number in numbers:
+            mask[number] = 1
+        return np.frombuffer(mask, dtype=np.int8)
+
+
+_ENCODERS: dict[tuple[str, int], _Encoder] = {}
+
+
+def encoder(game: Game) -> _Encoder:
+    """The encoder of ``game``'s layout, made once per game and player count; the
+    environments keep theirs rather than look it up at every step."""
+    key = (game.name, game.num_players)
+    encoder = _ENCODERS.get(key)
+    if encoder is None:
+        encoder = _ENCODERS[key] = _Encoder(game)
+    return encoder
+
+
+def layout(game: Game) -> Layout:
+    """The observation layout of ``game`` (it depends on the game and its player count)."""
+    return encoder(game).layout
+
+
+def encode(game: Game, view: View) -> Vector:
+    """The observation vector (float32, ``layout(game).size`` long) of a seat's view.
+
+    :class:`ValueError` for a spectator's view or a view of another game or player count."""
+    return encoder(game).fill(view)
+
+
+def action_mask(game: Game, view: View) -> Mask:
+    """1 for each action number legal in ``view`` (int8, ``game.num_distinct_actions`` long):
+    all zeros unless the view's seat is to move."""
+    return encoder(game).mask(view)

@@ -1,0 +1,61 @@
+"""Smoke test for ``benchmarks/rl.py``: tiny sizes, no timing asserted.
+
+It checks that every loop plays the same kind of whole games and counts their decisions,
+and that the report states each adapter's ratio to the baseline.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import cardtable
+
+RL_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "rl.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("cardtable_rl_benchmark", RL_PATH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load()
+
+
+def test_every_loop_plays_whole_games() -> None:
+    """The engine loops play the very game a seeded random playout of the engine plays;
+    the adapters' games end too, with as many actions as their state holds."""
+    for name, options in bench.VARIANTS:
+        game = cardtable.make(name, **options)
+        state = game.new_state(seed=1)
+        choose = random.Random(1).choice
+        while state.to_move is not None:
+            state.apply_id(choose(state.legal_action_ids()))
+        assert bench.engine_loop(name, options, 1) == len(state.history)
+        assert bench.baseline_loop(name, options, 1) == len(state.history)
+        for label in ("pettingzoo", "pettingzoo_wrapped", "gymnasium"):
+            assert bench.LOOPS[label](name, options, 1) > 0
+
+
+def test_the_report_gives_each_adapters_ratio(tmp_path: Path) -> None:
+    out = tmp_path / "rl.json"
+    bench.main(["--games", "1", "--runs", "1", "--json", str(out)])
+    data = json.loads(out.read_text())
+    assert [row["game"] for row in data["results"]] == [name for name, _ in bench.VARIANTS]
+    for row in data["results"]:
+        assert set(row["decisions_per_second"]) == set(bench.LOOPS)
+        assert all(rate > 0 for rate in row["decisions_per_second"].values())
+        ratios = row["time_per_decision_over_baseline"]
+        assert set(ratios) == set(bench.LOOPS) - {"baseline"}
+        rates = row["decisions_per_second"]
+        assert ratios["pettingzoo"] == rates["baseline"] / rates["pettingzoo"]
+        assert row["under_target"] == (ratios["pettingzoo"] < 2 and ratios["gymnasium"] < 2)
+    assert "view" in data["baseline"]
