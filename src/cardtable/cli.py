@@ -392,7 +392,9 @@ def serve(
     url = database or default_database_url()
     configure()
     try:
-        application = create_app(url, grace=grace, bot_delay=bot_delay, workers=workers)
+        application = create_app(
+            url, grace=grace, bot_delay=bot_delay, workers=workers, full_collection_every=600
+        )
     except ValueError as exc:
         _fail(f"--database {url!r}: {exc}", USAGE_ERROR)
     address = f"http://{host}:{port}/"

@@ -26,6 +26,7 @@ import cardtable
 from cardtable.bots.base import LEVELS
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
+from cardtable.server.collector import scheduled_full_collections
 from cardtable.server.hub import Connection, Hub
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
@@ -100,12 +101,15 @@ def create_app(
     bot_delay: float = 0.6,
     workers: int | None = None,
     executor: Executor | None = None,
+    full_collection_every: float | None = None,
 ) -> FastAPI:
     """The web table on the database at ``database_url`` (see :func:`default_database_url`).
 
     ``grace``: seconds a disconnected player's turn waits before a stand-in bot plays;
     ``bot_delay``: seconds before each bot move, so people can follow the play;
-    ``workers``: bot processes (the number of cores by default)."""
+    ``workers``: bot processes (the number of cores by default);
+    ``full_collection_every``: seconds between the garbage collector's full collections,
+    which then never run on their own (``cardtable serve``: 600; see ``collector.py``)."""
     url = database_url or default_database_url()
     state: dict[str, Hub] = {}
 
@@ -123,7 +127,11 @@ def create_app(
         for table in hub.tables.values():
             hub.poke(table)
         try:
-            yield
+            if full_collection_every is None:
+                yield
+            else:
+                with scheduled_full_collections(full_collection_every):
+                    yield
         finally:
             await hub.close()
             if executor is None:
