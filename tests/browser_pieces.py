@@ -10,10 +10,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -23,6 +19,8 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from websockets.sync.client import ClientConnection, connect
+
+from served import ServerProcess
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -40,68 +38,15 @@ STARTUP_SECONDS = 30.0
 EXPECT_MS = 10_000
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def serve_command(port: int, database: Path) -> list[str]:
-    """`cardtable serve` from the interpreter running the tests (the venv's own script)."""
-    script = Path(sys.executable).with_name("cardtable")
-    head = [str(script)] if script.exists() else [sys.executable, "-m", "cardtable.cli"]
-    return [
-        *head,
-        "serve",
-        "--port",
-        str(port),
-        "--database",
-        f"sqlite:///{database}",
-        "--bot-delay",
-        "0",
-        "--grace",
-        "60",
-        "--workers",
-        "1",
-    ]
-
-
 @contextmanager
 def served(folder: Path) -> Iterator[str]:
     """A running server; yields its base URL and stops it afterwards."""
-    port = free_port()
-    log = (folder / "server.log").open("w")
-    process = subprocess.Popen(
-        serve_command(port, folder / "table.db"),
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=folder,
-    )
-    base = f"http://127.0.0.1:{port}"
+    server = ServerProcess(folder / "table.db", folder / "server.log")
+    server.start()
     try:
-        deadline = time.monotonic() + STARTUP_SECONDS
-        while True:
-            if process.poll() is not None:
-                log.flush()
-                raise RuntimeError(f"cardtable serve exited: {(folder / 'server.log').read_text()}")
-            try:
-                if httpx.get(f"{base}/health", timeout=1.0).json()["status"] == "ok":
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError("cardtable serve did not answer /health in time")
-            time.sleep(0.1)
-        yield base
+        yield server.http
     finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-        log.close()
+        server.stop()
 
 
 @contextmanager

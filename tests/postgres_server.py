@@ -10,12 +10,13 @@ from __future__ import annotations
 import glob
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+from served import free_port
 
 __all__ = ["postgres_url"]
 
@@ -31,12 +32,6 @@ def _version(path: str) -> int:
     return int(Path(path).parent.parent.name)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def postgres_url() -> Iterator[str]:
     """A SQLAlchemy URL of an empty database on a private PostgreSQL server."""
@@ -46,7 +41,7 @@ def postgres_url() -> Iterator[str]:
     prefix = ["runuser", "-u", "postgres", "--"] if as_root else []
     if as_root:
         shutil.chown(folder, "postgres")
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", free_port()
 
     def run(*command: str) -> None:
         # No pipes: the server pg_ctl starts would hold them open, and the wait would never end.

@@ -21,11 +21,6 @@ import hashlib
 import json
 import os
 import random
-import signal
-import socket
-import subprocess
-import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,78 +31,17 @@ from websockets.asyncio.client import ClientConnection
 
 import cardtable
 from cardtable.core import Record
+from served import ServerProcess
 
-START_TIMEOUT = 40.0  # seconds for a server to answer /health (imports, migrations, replay)
 MESSAGE_TIMEOUT = 20.0  # seconds a client waits for the server's next message
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``cardtable serve`` in its own process group, so a kill takes its bot workers too."""
-
-    def __init__(self, database: Path, log: Path) -> None:
-        self.database = database
-        self.log = log
-        self.port = _free_port()
-        self.process: subprocess.Popen[bytes] | None = None
-
-    @property
-    def http(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, table: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{table}"
-
-    async def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "cardtable",
-            "serve",
-            "--port",
-            str(self.port),
-            "--database",
-            f"sqlite:///{self.database}",
-            "--bot-delay",
-            "0",
-            # No stand-in may play for a seat while it reconnects: every action is the test's.
-            "--grace",
-            "3600",
-            "--workers",
-            "1",
-        ]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
-        deadline = time.monotonic() + START_TIMEOUT
-        async with httpx.AsyncClient(base_url=self.http) as client:
-            while time.monotonic() < deadline:
-                if self.process.poll() is not None:
-                    raise AssertionError(f"the server exited: {self.log.read_text()[-3000:]}")
-                with contextlib.suppress(httpx.TransportError):
-                    if (await client.get("/health")).status_code == 200:
-                        return
-                await asyncio.sleep(0.05)
-        raise AssertionError(f"the server did not start: {self.log.read_text()[-3000:]}")
-
-    def kill(self) -> None:
-        assert self.process is not None
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=10)
-        self.process = None
-
-    async def health(self) -> dict[str, Any]:
-        async with httpx.AsyncClient(base_url=self.http) as client:
-            answer = await client.get("/health")
-            assert answer.status_code == 200, answer.text
-            result: dict[str, Any] = answer.json()
-            return result
+async def health_of(server: ServerProcess) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.http) as client:
+        answer = await client.get("/health")
+        assert answer.status_code == 200, answer.text
+        result: dict[str, Any] = answer.json()
+        return result
 
 
 @dataclass
@@ -126,7 +60,7 @@ class Client:
     over: bool = False
     socket: ClientConnection | None = None
 
-    async def connect(self, server: Server, table: str) -> dict[str, Any]:
+    async def connect(self, server: ServerProcess, table: str) -> dict[str, Any]:
         """Join (again) with ``since`` = the last event seen; the snapshot, checked."""
         self.socket = await websockets.connect(server.ws(table))
         since = self.seq
@@ -213,7 +147,9 @@ class Client:
             self.socket = None
 
 
-async def _open_table(server: Server, game: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+async def _open_table(
+    server: ServerProcess, game: str, seats: list[dict[str, Any]]
+) -> dict[str, Any]:
     async with httpx.AsyncClient(base_url=server.http) as client:
         answer = await client.post("/api/tables", json={"game": game, "seats": seats})
         assert answer.status_code == 201, answer.text
@@ -230,7 +166,7 @@ def _clients(opened: dict[str, Any], seed: int) -> list[Client]:
     return clients
 
 
-async def _all_events(server: Server, table: str) -> list[dict[str, Any]]:
+async def _all_events(server: ServerProcess, table: str) -> list[dict[str, Any]]:
     """Every event of the table, as a spectator joining afresh is sent them."""
     watcher = Client(None, None, random.Random(0))
     snapshot = await watcher.connect(server, table)
@@ -239,7 +175,9 @@ async def _all_events(server: Server, table: str) -> list[dict[str, Any]]:
     return events
 
 
-async def _verify_game(server: Server, table: str, clients: list[Client]) -> list[dict[str, Any]]:
+async def _verify_game(
+    server: ServerProcess, table: str, clients: list[Client]
+) -> list[dict[str, Any]]:
     """Check every client's record of game 1 against the server's replay of it."""
     events = await _all_events(server, table)
     assert [item["seq"] for item in events] == list(range(1, len(events) + 1))
@@ -301,10 +239,11 @@ def _seed() -> int:
 def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None:
     seed = _seed()
     rng = random.Random(seed)
-    server = Server(tmp_path / "tables.db", tmp_path / "server.log")
+    # No stand-in may play for a seat while it reconnects: every action is the test's.
+    server = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log", grace=3600)
 
     async def scenario() -> None:
-        await server.start()
+        server.start()
         opened = await _open_table(
             server,
             "knockout-whist",
@@ -339,8 +278,8 @@ def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None
             for client in everyone:
                 await client.close()
             assert not watcher.over, "the game ended before the kill; nothing was tested"
-            await server.start()
-            assert (await server.health())["tables"] == 1
+            server.start()
+            assert (await health_of(server))["tables"] == 1
         # Played on to its end after the last restart.
         await asyncio.wait_for(
             asyncio.gather(*(client.play() for client in everyone)), 4 * MESSAGE_TIMEOUT
@@ -350,7 +289,7 @@ def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None
         events = await _verify_game(server, table, everyone)
         assert sum(len(c.acknowledged) for c in clients) >= 3 * 2
         assert any(item["kind"] == "action" and item["by"] == "bot" for item in events)
-        health = await server.health()
+        health = await health_of(server)
         assert health == {"status": "ok", "tables": 1, "database": "sqlite"}
 
     try:
@@ -363,11 +302,12 @@ def test_a_killed_server_keeps_every_acknowledged_action(tmp_path: Path) -> None
 def test_an_unacknowledged_action_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
     seed = _seed()
     rng = random.Random(seed)
-    server = Server(tmp_path / "tables.db", tmp_path / "server.log")
+    # No stand-in may play for a seat while it reconnects: every action is the test's.
+    server = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log", grace=3600)
     outcomes: list[str] = []
 
     async def scenario() -> None:
-        await server.start()
+        server.start()
         opened = await _open_table(server, "knockout-whist", [{"kind": "human"}, {"kind": "human"}])
         table = opened["table"]
         clients = _clients(opened, seed)
@@ -387,7 +327,7 @@ def test_an_unacknowledged_action_is_stored_whole_or_not_at_all(tmp_path: Path) 
             server.kill()
             for client in clients:
                 await client.close()
-            await server.start()
+            server.start()
             snapshot = await mover.connect(server, table)
             after = snapshot["missed"]
             if after:
