@@ -8,32 +8,17 @@ is the benchmark's business, not the tests'.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 import cardtable
+from scripts_loader import load_script
 
-ENGINE_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "engine.py"
-
-
-def _load_engine() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cardtable_engine_benchmark", ENGINE_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Dataclasses look their module up in sys.modules while the class body is built.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-engine = _load_engine()
+engine = load_script("benchmarks/engine.py")
 
 try:
     import pyspiel  # type: ignore[import-not-found, unused-ignore]
@@ -279,20 +264,10 @@ def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
     assert engine.ratios(results) == {}
 
 
-def _load_instructions() -> ModuleType:
-    path = ENGINE_PATH.parent / "instructions.py"
-    spec = importlib.util.spec_from_file_location("cardtable_instructions_benchmark", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("path", ["checked", "unchecked", "playout"])
 def test_instruction_count_workload_plays_the_engine_benchmark_games(path: str) -> None:
     """``instructions.py`` counts the decisions of the very games ``engine.py`` times."""
-    instructions = _load_instructions()
+    instructions = load_script("benchmarks/instructions.py")
     expected = (
         sum(_playout_length(3, s) for s in SEEDS)
         if path == "playout"

@@ -6,28 +6,17 @@ A failure here means the rules or the views changed. If that was meant, run
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from scripts_loader import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_script() -> ModuleType:
-    path = ROOT / "scripts" / "regenerate_golden.py"
-    spec = importlib.util.spec_from_file_location("cardtable_regenerate_golden", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-golden = _load_script()
+golden = load_script("scripts/regenerate_golden.py")
 
 
 def _first_difference(want: str, got: str) -> str:

@@ -6,28 +6,14 @@ and that the report states each adapter's ratio to the baseline.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import cardtable
+from scripts_loader import load_script
 
-RL_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "rl.py"
-
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cardtable_rl_benchmark", RL_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
+bench = load_script("benchmarks/rl.py")
 
 
 def test_every_loop_plays_whole_games() -> None:

@@ -7,25 +7,12 @@ and states a verdict for each target. Speed is the benchmark's business, not the
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-SEARCH_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "search.py"
+from scripts_loader import load_script
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cardtable_search_benchmark", SEARCH_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
+bench = load_script("benchmarks/search.py")
 
 
 def test_positions_are_decisions_of_each_game() -> None:

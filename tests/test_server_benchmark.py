@@ -8,25 +8,12 @@ server is fast enough is the benchmark's business, not the tests'.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
-SERVER_BENCH_PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "server.py"
+from scripts_loader import load_script
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cardtable_server_benchmark", SERVER_BENCH_PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load()
+bench = load_script("benchmarks/server.py")
 
 
 def test_a_tiny_load_is_measured_and_reported(tmp_path: Path) -> None:

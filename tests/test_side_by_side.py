@@ -6,29 +6,14 @@ games of a deal share their cards, and how the deals argument is read.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+
+from scripts_loader import load_script
 
 pytest.importorskip("pyspiel")
 
-PATH = Path(__file__).resolve().parent.parent / "benchmarks" / "side_by_side.py"
 
-
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cardtable_side_by_side", PATH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Dataclasses look their module up in sys.modules while the class body is built.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-side = _load()
+side = load_script("benchmarks/side_by_side.py")
 
 
 def test_both_searches_play_a_whole_game_and_time_their_decisions() -> None:

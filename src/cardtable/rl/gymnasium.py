@@ -28,7 +28,6 @@ Gymnasium's ``check_env`` steps with actions sampled without the mask, so it is 
 from __future__ import annotations
 
 import io
-import operator
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -42,8 +41,8 @@ from gymnasium.error import ResetNeeded
 import cardtable
 from cardtable.bots import Bot, make_bot
 from cardtable.core import Game, State
-from cardtable.errors import GameOverError, IllegalActionError, InvalidActionError
-from cardtable.rl.observation import encoder, layout
+from cardtable.errors import GameOverError, IllegalActionError
+from cardtable.rl.observation import action_number, encoder, layout
 
 __all__ = ["ENVIRONMENTS", "CardtableEnv"]
 
@@ -111,7 +110,6 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self._encoder = encoder(self.game)
-        self._num_actions = self.game.num_distinct_actions
         shape = layout(self.game)
         self.observation_space = spaces.Box(
             low=shape.low, high=shape.high, shape=(shape.size,), dtype=np.float32
@@ -150,12 +148,7 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         state = self.game_state
         if self._done:
             raise GameOverError("the episode is over; call reset() to start a new game")
-        # A plain int in range is an action number; anything else gets the full check.
-        number = (
-            action
-            if type(action) is int and 0 <= action < self._num_actions
-            else self._number(action)
-        )
+        number = action_number(self.game, action)
         if not state.is_legal(number):
             if self.illegal_action == "raise":
                 legal = ", ".join(f"{i} ({self.game.actions[i]})" for i in state.legal_action_ids())
@@ -199,18 +192,6 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         # straight from the state spare parsing the view's action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
         return observations.fill(state.view(seat)), {"action_mask": observations.mask_of(legal)}
-
-    def _number(self, action: Any) -> int:
-        if isinstance(action, bool | np.bool_):
-            raise InvalidActionError(f"{action!r} is not an action number")
-        try:
-            number = operator.index(action)
-        except TypeError:
-            raise InvalidActionError(
-                f"{action!r} is not an action number (0-{self.game.num_distinct_actions - 1})"
-            ) from None
-        self.game.action_from_int(number)  # InvalidActionError outside the range
-        return number
 
     def render(self) -> str | None:
         """The table as text from the agent's seat (``render_mode="ansi"``)."""

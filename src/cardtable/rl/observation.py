@@ -101,16 +101,19 @@ True
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from cardtable.cards import Card
 from cardtable.core import Game, View
+from cardtable.errors import InvalidActionError
 
-__all__ = ["Layout", "action_mask", "encode", "layout"]
+__all__ = ["Layout", "action_mask", "action_number", "encode", "layout"]
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]
@@ -431,3 +434,23 @@ def action_mask(game: Game, view: View) -> Mask:
     """1 for each action number legal in ``view`` (int8, ``game.num_distinct_actions`` long):
     all zeros unless the view's seat is to move."""
     return encoder(game).mask(view)
+
+
+def action_number(game: Game, action: Any) -> int:
+    """The action number an agent gave (an int or a NumPy integer), checked to be one of
+    ``game``'s; :class:`InvalidActionError` for anything else. Whether it is legal now is
+    the caller's question."""
+    if type(action) is int and 0 <= action < game.num_distinct_actions:
+        return action  # the common case, without the checks below
+    if action is None or isinstance(action, bool | np.bool_):
+        raise InvalidActionError(
+            f"{action!r} is not an action: give an action number 0-{game.num_distinct_actions - 1}"
+        )
+    try:
+        number = operator.index(action)
+    except TypeError:
+        raise InvalidActionError(
+            f"{action!r} is not an action number (0-{game.num_distinct_actions - 1})"
+        ) from None
+    game.action_from_int(number)  # InvalidActionError outside the range
+    return number

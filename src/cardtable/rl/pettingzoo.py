@@ -34,7 +34,6 @@ of actions; ``max_actions`` truncates a game after that many actions (every agen
 from __future__ import annotations
 
 import io
-import operator
 import random
 from typing import Any
 
@@ -45,8 +44,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 import cardtable
 from cardtable.core import Game, State
-from cardtable.errors import GameOverError, IllegalActionError, InvalidActionError, UnknownGameError
-from cardtable.rl.observation import encoder, layout
+from cardtable.errors import GameOverError, IllegalActionError, UnknownGameError
+from cardtable.rl.observation import action_number, encoder, layout
 
 __all__ = ["ENVIRONMENTS", "RENDER_MODES", "env", "make_env", "raw_env"]
 
@@ -221,12 +220,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's own na
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        # A plain int in range is an action number; anything else gets the full check.
-        number = (
-            action
-            if type(action) is int and 0 <= action < self._num_actions
-            else self._number(action)
-        )
+        number = action_number(self.game, action)
         if not state.is_legal(number):
             legal = ", ".join(f"{i} ({self.game.actions[i]})" for i in state.legal_action_ids())
             raise IllegalActionError(
@@ -256,22 +250,6 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's own na
             self.agent_selection = self.possible_agents[seat]
         if self.render_mode == "human":
             self.render()
-
-    def _number(self, action: Any) -> int:
-        """The action number of ``action`` (an int or a NumPy integer)."""
-        if action is None or isinstance(action, bool | np.bool_):
-            raise InvalidActionError(
-                f"{action!r} is not an action: give an action number "
-                f"0-{self.game.num_distinct_actions - 1}"
-            )
-        try:
-            number = operator.index(action)
-        except TypeError:
-            raise InvalidActionError(
-                f"{action!r} is not an action number (0-{self.game.num_distinct_actions - 1})"
-            ) from None
-        self.game.action_from_int(number)  # InvalidActionError outside the range
-        return number
 
     # Rendering --------------------------------------------------------------------------
 
