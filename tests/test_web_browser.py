@@ -612,9 +612,17 @@ def test_the_replay_of_a_finished_game_steps_with_the_arrow_keys(
     replay = httpx.get(f"{web_base}/api/tables/{opened['table']}/replay/1").json()
     frames = replay["frames"]
     assert len(frames) > 3
+    winner = httpx.get(f"{web_base}/api/tables/{opened['table']}").json()["results"][0]["winners"]
     with context(chromium) as made:
         page = seated_page(made, link)
         expect(page.locator("#results")).to_be_visible()
+        # The table's tally: one game finished, one win to its winner and none to the other.
+        session = page.locator("#session")
+        expect(session).to_contain_text("Games finished1")
+        for s in (0, 1):
+            expect(session.locator(f"dd[data-seat='{s}']")).to_have_text(
+                "1" if [s] == winner else "0"
+            )
         page.click("#replay-open")
         expect(page.locator("#replay-bar")).to_be_visible()
         position = page.locator("#replay-pos")

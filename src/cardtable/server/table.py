@@ -261,9 +261,27 @@ class Table:
             "options": self.options,
             "seats": [seat.describe() for seat in self.seats],
             "games": len(self.runs),
+            "results": self.results(),
             "seq": self.seq,
             "created": self.created,
         }
+
+    def results(self) -> list[dict[str, Any]]:
+        """The finished games at the table, in order: the session's tally (a Kryt'-navalivat'
+        session counts its fools, the other games their winners)."""
+        finished = []
+        for run in self.runs:
+            result = run.state.result
+            if result is not None:
+                finished.append(
+                    {
+                        "game": run.number,
+                        "winners": list(result.winners),
+                        "places": [list(place) for place in result.places],
+                        "summary": result.summary,
+                    }
+                )
+        return finished
 
     def view(self, seat: int | None) -> View:
         return self.state.view(seat)

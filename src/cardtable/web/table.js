@@ -17,7 +17,8 @@
  *   #results             shown when the game is over; #next-game, #replay-open, #replay-game
  *   #replay-bar          replay controls: #replay-first/-prev/-next/-last/-exit, #replay-pos,
  *                        #replay-step; arrow keys step while it is open
- *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt)
+ *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt);
+ *                        #session: games finished at the table, dd[data-seat] wins (or fools)
  *   #verify              deal commitments: li[data-game][data-hand] .ok / .bad / .pending
  *   #log                 everything that happened, li per event (data-seq)
  *   #live                aria-live="polite" region: plays, turns, results, in words
@@ -697,7 +698,29 @@ function renderInfo(v, g, ctx) {
     else if (label === null) dl.append(h("dd", { class: "wide" }, value));
     else dl.append(h("dt", {}, label), h("dd", {}, value));
   }
-  $("info").replaceChildren(h("h2", {}, t("info_title")), dl);
+  $("info").replaceChildren(h("h2", {}, t("info_title")), dl, ...renderSession());
+}
+
+// The tally of the games finished at this table (docs/server.md, the table's "results"):
+// wins, or in Kryt'-navalivat' how often each seat was the fool, and the draws.
+function renderSession() {
+  const results = (st.table && st.table.results) || [];
+  if (!results.length) return [];
+  const kryt = st.table.game === "kryt-navalivat";
+  const counts = st.table.seats.map(() => 0);
+  let draws = 0;
+  for (const r of results) {
+    if (kryt) {
+      if (r.winners.length && r.places.length > 1) for (const s of r.places[r.places.length - 1]) counts[s] += 1;
+      else draws += 1;
+    } else for (const s of r.winners) counts[s] += 1;
+  }
+  const dl = h("dl", { id: "session" });
+  dl.append(h("dt", {}, t("session.games")), h("dd", {}, String(results.length)));
+  dl.append(h("dt", { class: "wide head" }, t(kryt ? "session.fools" : "session.wins")));
+  counts.forEach((n, s) => dl.append(h("dt", {}, seatName(s)), h("dd", { "data-seat": String(s) }, String(n))));
+  if (kryt && draws) dl.append(h("dt", {}, t("session.draws")), h("dd", {}, String(draws)));
+  return [h("h2", {}, t("session.title")), dl];
 }
 
 function renderControls(v, g, myTurn) {
