@@ -28,7 +28,9 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """One server on ``database``, logging to ``log``; ``grace`` is its ``--grace``."""
+    """One server on ``database``: its log (stderr, JSON lines) goes to ``log``, what it
+    prints for people (stdout) beside it, to ``log`` with ``.out`` for suffix; ``grace`` is
+    its ``--grace``."""
 
     def __init__(self, database: Path, log: Path, *, grace: float = 60.0) -> None:
         self.database = database
@@ -51,8 +53,8 @@ class ServerProcess:
             *("--database", f"sqlite:///{self.database}", "--bot-delay", "0"),
             *("--grace", str(self.grace), "--workers", "1"),
         ]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
+        with self.log.open("ab") as log, self.log.with_suffix(".out").open("ab") as out:
+            self.process = subprocess.Popen(command, stdout=out, stderr=log, start_new_session=True)
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -11,7 +11,12 @@ from typing import Any
 __all__ = ["JsonFormatter", "configure"]
 
 # Attributes every LogRecord has; anything else was passed in ``extra=`` and is a field.
-_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime"}
+# uvicorn's ``color_message`` repeats the message with terminal colours: not for a log file.
+_STANDARD = set(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {
+    "message",
+    "asctime",
+    "color_message",
+}
 
 
 class JsonFormatter(logging.Formatter):
