@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
-from cardtable.core import Game, Record, State, View
+from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError
 from cardtable.server.store import DealRow, SeatRow, StoredTable
 
@@ -273,14 +273,7 @@ class Table:
         for run in self.runs:
             result = run.state.result
             if result is not None:
-                finished.append(
-                    {
-                        "game": run.number,
-                        "winners": list(result.winners),
-                        "places": [list(place) for place in result.places],
-                        "summary": result.summary,
-                    }
-                )
+                finished.append({"game": run.number, **_published(result)})
         return finished
 
     def view(self, seat: int | None) -> View:
@@ -382,18 +375,7 @@ class Table:
             )
         result = run.state.result
         if result is not None:
-            events.append(
-                {
-                    "kind": "over",
-                    "game": run.number,
-                    "result": {
-                        "winners": list(result.winners),
-                        "places": [list(p) for p in result.places],
-                        "returns": list(result.returns),
-                        "summary": result.summary,
-                    },
-                }
-            )
+            events.append({"kind": "over", "game": run.number, "result": _published(result)})
         return rows
 
     @staticmethod
@@ -454,3 +436,13 @@ class Table:
     def _frame(state: State, seat: int | None, action: str | None) -> dict[str, Any]:
         hands = [state.view(s).get("hand", []) for s in range(state.game.num_players)]
         return {"seat": seat, "action": action, "view": {**state.view(None), "hands": hands}}
+
+
+def _published(result: Result) -> dict[str, Any]:
+    """A game's result as the table publishes it (JSON)."""
+    return {
+        "winners": list(result.winners),
+        "places": [list(place) for place in result.places],
+        "returns": list(result.returns),
+        "summary": result.summary,
+    }
