@@ -299,7 +299,9 @@ class Hub:
         self.connections[table.id].discard(connection)
         if self._leave_seat(connection):
             self.presence(table)
-            self.poke(table)
+            # One look when the grace period is over: a stand-in plays if the seat is still
+            # empty and to move (a seat that left and came back gets a later timer of its own).
+            asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
 
     def _leave_seat(self, connection: Connection) -> bool:
         """Release the connection's seat; whether the seat is now without a connection."""
@@ -368,11 +370,8 @@ class Hub:
             return mover, seat.level, "bot"
         if seat.connections or seat.left_at is None:
             return None
-        waited = time.monotonic() - seat.left_at
-        if waited < self.grace:
-            loop = asyncio.get_running_loop()
-            loop.call_later(self.grace - waited + 0.01, self.poke, table)
-            return None
+        if time.monotonic() - seat.left_at < self.grace:
+            return None  # leave() set a timer that looks again when the grace is over
         if not seat.stand_in:
             seat.stand_in = True
             self.presence(table)

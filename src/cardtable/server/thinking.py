@@ -7,13 +7,14 @@ level's bot is built once per process and game.
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
 import cardtable
 from cardtable.bots import Bot, make_bot
 from cardtable.bots.ismcts import guided_rollout, search
-from cardtable.core import View
+from cardtable.core import Game, View
 
 __all__ = ["HINT_ITERATIONS", "advise", "choose"]
 
@@ -22,6 +23,17 @@ HINT_ITERATIONS = 2000
 HINT_SECONDS = 0.9
 
 _bots: dict[tuple[str, str], Bot] = {}
+_games: dict[str, Game] = {}
+
+
+def _game(game_name: str, view: View) -> Game:
+    """The game a view is of, built once per process (``make`` costs more than an easy
+    bot's whole move)."""
+    key = json.dumps([game_name, view["options"]], sort_keys=True)
+    game = _games.get(key)
+    if game is None:
+        game = _games[key] = cardtable.make(game_name, **view["options"])
+    return game
 
 
 def choose(game_name: str, level: str, view: View, seed: int) -> str:
@@ -29,7 +41,7 @@ def choose(game_name: str, level: str, view: View, seed: int) -> str:
     bot = _bots.get((game_name, level))
     if bot is None:
         bot = _bots[(game_name, level)] = make_bot(level, game_name)
-    game = cardtable.make(game_name, **view["options"])
+    game = _game(game_name, view)
     legal = [game.parse_action(text) for text in view["legal_actions"]]
     return str(bot.choose(view, legal, random.Random(seed)))
 
@@ -37,7 +49,7 @@ def choose(game_name: str, level: str, view: View, seed: int) -> str:
 def advise(game_name: str, view: View, seed: int) -> list[dict[str, Any]]:
     """Each legal action of the seat with the search's estimated chance of a good end for
     it (winning; in Kryt'-navalivat', not being the fool) and its visits."""
-    game = cardtable.make(game_name, **view["options"])
+    game = _game(game_name, view)
     legal = view["legal_actions"]
     if len(legal) == 1:
         return [{"action": legal[0], "chance": None, "visits": 0}]
