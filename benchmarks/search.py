@@ -69,7 +69,9 @@ def search_rates(name: str, states: Sequence[State], iterations: int) -> list[fl
         assert seat is not None
         began = time.perf_counter()
         knowledge = state.game.knowledge(state.view(seat))
-        result = search(knowledge, random.Random(number), iterations=iterations, rollout=rollout)
+        # The whole budget, so that the rate counts iterations of full-length searches.
+        result = search(knowledge, random.Random(number), iterations=iterations,
+                        rollout=rollout, stop_early=False)  # fmt: skip
         rates.append(result.iterations / (time.perf_counter() - began))
     return rates
 

@@ -98,7 +98,7 @@ def test_search_spends_its_iterations_and_repeats_itself(name: str, players: int
     runs = []
     for _ in range(2):
         knowledge = state.game.knowledge(state.view(seat))
-        runs.append(search(knowledge, random.Random(11), iterations=120))
+        runs.append(search(knowledge, random.Random(11), iterations=120, stop_early=False))
     first, second = runs
     assert first.iterations == 120
     assert first.visits == second.visits and first.action == second.action
@@ -106,6 +106,26 @@ def test_search_spends_its_iterations_and_repeats_itself(name: str, players: int
     assert set(first.visits) <= legal and first.action in legal
     assert sum(first.visits.values()) == 120
     assert first.visits[first.action] == max(first.visits.values())
+
+
+@pytest.mark.parametrize(("name", "players"), GAMES)
+def test_a_search_stops_once_its_choice_is_settled(name: str, players: int) -> None:
+    """Stopping early never changes the choice: from the same generator, the search that
+    stops once no remaining iteration could overtake the leader picks what the whole
+    budget picks, in fewer iterations where the leader pulled away."""
+    stopped = 0
+    for seed in range(12):
+        state = midgame(name, players, seed, 3 + seed)
+        knowledge = state.game.knowledge(state.view(state.to_move))
+        whole = search(knowledge, random.Random(seed), iterations=400, stop_early=False)
+        early = search(knowledge, random.Random(seed), iterations=400)
+        assert early.action == whole.action
+        assert early.iterations <= whole.iterations == 400
+        if early.iterations < 400:
+            stopped += 1
+            lead = [*sorted(early.visits.values(), reverse=True), 0, 0]
+            assert lead[0] - lead[1] > 400 - early.iterations
+    assert stopped > 0
 
 
 def test_search_only_on_the_seats_own_turn() -> None:

@@ -82,6 +82,56 @@ def test_seats_that_cannot_tell_states_apart_get_the_same_observation(
     assert changed > 0
 
 
+FACTS_VARIANTS = [
+    *VARIANTS,
+    ("knockout-whist", {"players": 7}),
+    ("neuf", {"players": 4, "trump_sequence": "HDCS"}),
+    ("kryt-navalivat", {"players": 4}),
+]
+
+
+@pytest.mark.parametrize(("name", "options"), FACTS_VARIANTS)
+def test_a_states_facts_encode_as_its_view(name: str, options: dict[str, Any]) -> None:
+    """The environments encode ``state.facts(seat)`` (numbers from the rules layer) rather
+    than the formatted view: at every step of random games, for every seat, the two give
+    the same vector, so the facts carry what the view does, laid out as documented."""
+    game = cardtable.make(name, **options)
+    encoder = observation.encoder(game)
+    compared = 0
+    for seed in range(4):
+        for state in random_states(game, seed=seed, limit=600):
+            for seat in range(game.num_players):
+                from_facts = encoder.of_facts(state.facts(seat))
+                assert from_facts.dtype == np.float32
+                assert np.array_equal(from_facts, encode(game, state.view(seat))), (
+                    seed,
+                    len(state.history),
+                    seat,
+                )
+                compared += 1
+    assert compared > 200
+
+
+@pytest.mark.parametrize(("name", "options"), FACTS_VARIANTS)
+def test_seats_that_cannot_tell_states_apart_get_the_same_facts(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The re-deal test for facts (DESIGN.md, "Views"): a re-deal of what a seat cannot
+    know leaves its facts as they were, and a re-deal of its own hand shows in them."""
+    game = cardtable.make(name, **options)
+    rng = random.Random(3)
+    changed = 0
+    for state in random_states(game, seed=8):
+        for seat in range(game.num_players):
+            facts = state.facts(seat)
+            assert state.resample_hidden(seat, rng).facts(seat) == facts
+            moved = state.resample_hidden((seat + 1) % game.num_players, rng)
+            if moved.hands[seat] != state.hands[seat]:  # type: ignore[attr-defined]
+                assert moved.facts(seat) != facts
+                changed += 1
+    assert changed > 0
+
+
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_values_lie_in_the_layout_bounds_and_the_mask_is_the_legal_actions(
     name: str, options: dict[str, Any]

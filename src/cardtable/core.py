@@ -352,6 +352,12 @@ class State(ABC):
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know; ``None`` gives the spectator's view."""
 
+    @abstractmethod
+    def facts(self, seat: int) -> tuple[Any, ...]:
+        """The facts of ``view(seat)`` as numbers (a game's own named tuple: card sets as
+        bitmasks of card indices), from which the research interfaces build observation
+        vectors without formatting and parsing card text. Nothing the view does not hold."""
+
     @property
     @abstractmethod
     def result(self) -> Result | None:

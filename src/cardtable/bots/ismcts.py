@@ -102,13 +102,16 @@ def search(
     seconds: float | None = None,
     exploration: float = 0.7,
     rollout: Rollout | None = None,
+    stop_early: bool = True,
 ) -> SearchResult:
     """Search for ``knowledge.seat``, whose turn it must be, within a budget of
     ``iterations`` or ``seconds`` (whichever runs out first when both are given).
 
     The chosen action is the most visited at the root (ties: the better mean). With a time
     budget the result depends on the machine's speed; with iterations alone it is a
-    function of the view and ``rng``."""
+    function of the view and ``rng``. With ``stop_early`` an iteration budget is not spent
+    once no iteration left could change the choice: the action is the one the whole budget
+    would give from the same ``rng``, only sooner."""
     check_budget(iterations, seconds)
     seat = knowledge.seat
     began = time.perf_counter()
@@ -167,6 +170,8 @@ def search(
             node.visits += 1
             node.total += returns[node.mover]
         done += 1
+        if stop_early and not done & 15 and _settled(root, limit - done):
+            break
     searched = {a: root.children[a] for a in legal if a in root.children}
     elapsed = time.perf_counter() - began
     if not searched:  # no iteration ran (a tiny time budget): the first legal action
@@ -180,6 +185,19 @@ def search(
         iterations=done,
         seconds=elapsed,
     )
+
+
+def _settled(root: Node, remaining: float) -> bool:
+    """Whether the most visited action leads every other by more than ``remaining``
+    visits: then no iteration left can change the choice, and searching on is waste."""
+    first = second = 0
+    for child in root.children.values():
+        visits = child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > remaining
 
 
 def uniform_rollout(state: State, rng: random.Random) -> Sequence[float]:

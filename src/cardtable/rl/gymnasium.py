@@ -188,10 +188,11 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
     def _observe(self, state: State) -> tuple[Observation, dict[str, Any]]:
         seat = self.seat
         observations = self._encoder
-        # The legal actions are the agent's own knowledge (its view lists them): numbers
-        # straight from the state spare parsing the view's action texts.
+        # The view's facts as numbers, and the legal actions (the agent's own knowledge: its
+        # view lists them) as numbers, spare formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
-        return observations.fill(state.view(seat)), {"action_mask": observations.mask_of(legal)}
+        observation = observations.of_facts(state.facts(seat))
+        return observation, {"action_mask": observations.mask_of(legal)}
 
     def render(self) -> str | None:
         """The table as text from the agent's seat (``render_mode="ansi"``)."""

@@ -112,10 +112,15 @@ import numpy.typing as npt
 from cardtable.cards import Card
 from cardtable.core import Game, View
 from cardtable.errors import InvalidActionError
+from cardtable.rules.knockout_whist.state import Facts as KnockoutWhistFacts
+from cardtable.rules.kryt_navalivat.state import NUMBER as NUMBER_36
+from cardtable.rules.kryt_navalivat.state import Facts as KrytFacts
+from cardtable.rules.neuf.state import Facts as NeufFacts
 
 __all__ = ["Layout", "action_mask", "action_number", "encode", "layout"]
 
 Vector = npt.NDArray[np.float32]
+Plays = tuple[tuple[int, int], ...]
 Mask = npt.NDArray[np.int8]
 
 
@@ -150,6 +155,17 @@ KOW_PHASES = ("trump", "play", "over")
 KOW_STATUSES = ("active", "dog", "out")
 NEUF_PHASES = ("exchange", "play", "over")
 KRYT_MODES = ("lead", "respond", "cover", "free", "over")
+
+
+def _pack_36(mask: int) -> int:
+    """A bitmask of card indices as one of places in Kryt'-navalivat's 36-card pack: each
+    suit's ranks 6 … A (bits 4-12 of its 13) become 9 bits."""
+    return (
+        mask >> 4 & 511
+        | (mask >> 17 & 511) << 9
+        | (mask >> 30 & 511) << 18
+        | (mask >> 43 & 511) << 27
+    )
 
 
 def _layout_knockout_whist(n: int, pack: int) -> Layout:
@@ -243,16 +259,28 @@ class _Encoder:
         self.pack_size = len(pack)
         self.actions = {str(action): number for number, action in enumerate(game.actions)}
         self.num_actions = len(game.actions)
-        builders: dict[str, tuple[Callable[[int, int], Layout], Callable[[View], Vector]]] = {
-            "knockout-whist": (_layout_knockout_whist, self._knockout_whist),
-            "neuf": (_layout_neuf, self._neuf),
-            "kryt-navalivat": (_layout_kryt, self._kryt),
+        builders: dict[str, tuple[Callable[[int, int], Layout], Callable[[View], Vector], Any]] = {
+            "knockout-whist": (
+                _layout_knockout_whist,
+                self._knockout_whist,
+                self._knockout_whist_facts,
+            ),
+            "neuf": (_layout_neuf, self._neuf, self._neuf_facts),
+            "kryt-navalivat": (_layout_kryt, self._kryt, self._kryt_facts),
         }
         if game.name not in builders:
             raise ValueError(f"no observation layout for the game {game.name!r}")
-        make_layout, self.fill = builders[game.name]
+        make_layout, self.fill, self.of_facts = builders[game.name]
         self.layout = make_layout(self.players, self.pack_size)
-        self.at = {name: s.start for name, s in self.layout.fields.items()}
+        self.at = at = {name: s.start for name, s in self.layout.fields.items()}
+        self.nbytes = (self.layout.size + 7) // 8
+        # rel[block][observer][seat]: the entry of ``seat`` in a block of one entry a seat.
+        n = self.players
+        self.rel = {
+            name: [[at[name] + (seat - me) % n for seat in range(n)] for me in range(n)]
+            for name, s in self.layout.fields.items()
+            if s.stop - s.start == n
+        }
 
     # Shared pieces ----------------------------------------------------------------------
 
@@ -390,6 +418,124 @@ class _Encoder:
         out[at["stock"]] = view["stock"] / 36
         out[at["pile_size"]] = len(pile) / 36
         self._per_seat(out, "hand_sizes", view["hand_sizes"], me, 36)
+        return out
+
+    # From a state's facts ---------------------------------------------------------------
+    #
+    # The environments encode ``state.facts(seat)``, the view's facts as numbers, which the
+    # rules layer gives without formatting a card: one-hot entries become the bits of one
+    # integer, unpacked by NumPy at once. They give the same vector as the view (tested).
+
+    def _unpack(self, ones: int) -> Vector:
+        """The vector whose entry ``i`` is 1 where bit ``i`` of ``ones`` is set."""
+        packed = np.frombuffer(ones.to_bytes(self.nbytes, "little"), dtype=np.uint8)
+        bits = np.unpackbits(packed, count=self.layout.size, bitorder="little")
+        return bits.astype(np.float32)
+
+    def _tricks_facts(self, ones: int, trick: Plays, played: tuple[int, ...], me: int) -> int:
+        """``ones`` with the trick in progress, its leader and the finished tricks' cards."""
+        n, at, rel = self.players, self.at, self.rel
+        if trick:
+            ones |= 1 << rel["trick_leader"][me][trick[0][0]]
+            trick_at, knocks = at["trick"], rel.get("trick_knocks")
+            for seat, card in trick:
+                if card >= 0:
+                    ones |= 1 << trick_at + ((seat - me) % n) * 52 + card
+                elif knocks is not None:
+                    ones |= 1 << knocks[me][seat]
+        played_at = at["played"]
+        for seat, cards in enumerate(played):
+            ones |= cards << played_at + ((seat - me) % n) * 52
+        return ones
+
+    def _knockout_whist_facts(self, facts: KnockoutWhistFacts) -> Vector:
+        me, n, at, rel = facts.seat, self.players, self.at, self.rel
+        ones = self._tricks_facts(facts.hand << at["hand"], facts.trick, facts.played, me)
+        if facts.turned >= 0:
+            ones |= 1 << at["turned"] + facts.turned
+        if facts.trump >= 0:
+            ones |= 1 << at["trump"] + facts.trump
+        ones |= 1 << at["phase"] + facts.phase | 1 << rel["dealer"][me][facts.dealer]
+        if facts.to_move >= 0:
+            ones |= 1 << rel["to_move"][me][facts.to_move]
+        if facts.chooser >= 0:
+            ones |= 1 << rel["chooser"][me][facts.chooser]
+        statuses = at["statuses"]
+        for seat, status in enumerate(facts.statuses):
+            ones |= 1 << statuses + ((seat - me) % n) * len(KOW_STATUSES) + status
+        if facts.dog_used:
+            ones |= 1 << at["dog_used"]
+        out = self._unpack(ones)
+        out[at["hand_number"]] = facts.hand_number / 7
+        for entry, size, won in zip(
+            rel["hand_sizes"][me], facts.hand_sizes, facts.tricks_won, strict=True
+        ):
+            out[entry] = size / 7
+            out[entry + n] = won / 7  # tricks_won follows hand_sizes
+        return out
+
+    def _neuf_facts(self, facts: NeufFacts) -> Vector:
+        me, n, at, rel = facts.seat, self.players, self.at, self.rel
+        ones = self._tricks_facts(facts.hand << at["hand"], facts.trick, facts.played, me)
+        held_at = at["held"]
+        for number, held in enumerate(facts.held[:2]):
+            ones |= held << held_at + number * 52
+        ones |= 1 << at["trump"] + facts.trump | 1 << at["phase"] + facts.phase
+        exchanges = at["exchanges"]
+        for seat, exchanged in facts.exchanges:
+            ones |= 1 << exchanges + ((seat - me) % n) * 2 + (not exchanged)
+        if facts.to_move >= 0:
+            ones |= 1 << rel["to_move"][me][facts.to_move]
+        ones |= 1 << rel["dealer"][me][facts.dealer]
+        out = self._unpack(ones)
+        sides = _neuf_sides(n)
+        first = me % 2 if n == 4 else me
+        scores, last_deal = at["scores"], at["last_deal"]
+        for side, score in enumerate(facts.scores):
+            out[scores + (side - first) % sides] = score / 9
+        for side, tricks in enumerate(facts.last_deal):
+            out[last_deal + (side - first) % sides] = tricks / 13
+        out[at["quota"]] = facts.quota / 13
+        out[at["deal_number"]] = facts.deal_number / 25
+        for entry, size, won in zip(
+            rel["hand_sizes"][me], facts.hand_sizes, facts.tricks_won, strict=True
+        ):
+            out[entry] = size / 13
+            out[entry + n] = won / 13  # tricks_won follows hand_sizes
+        return out
+
+    def _kryt_facts(self, facts: KrytFacts) -> Vector:
+        me, n, at, rel, number = facts.seat, self.players, self.at, self.rel, NUMBER_36
+        ones = _pack_36(facts.hand) << at["hand"]
+        known_at = at["known"]
+        for seat, known in enumerate(facts.known):
+            if known:
+                ones |= _pack_36(known) << known_at + ((seat - me) % n) * 36
+        if facts.pile_size:
+            ones |= _pack_36(facts.pile) << at["pile"] | 1 << at["pile_top"] + number[facts.top]
+            if facts.would_take:
+                ones |= _pack_36(facts.would_take) << at["would_take"]
+                if facts.beneath >= 0:
+                    ones |= 1 << at["pile_beneath"] + number[facts.beneath]
+        if facts.trump_card >= 0:
+            ones |= 1 << at["trump_card"] + number[facts.trump_card]
+        ones |= 1 << at["trump"] + facts.trump | 1 << at["mode"] + facts.mode
+        if facts.anti_trump >= 0:
+            ones |= 1 << at["anti_trump"] + facts.anti_trump
+        if facts.to_move >= 0:
+            ones |= 1 << rel["to_move"][me][facts.to_move]
+        ones |= 1 << rel["dealer"][me][facts.dealer]
+        for seat in facts.out:
+            ones |= 1 << rel["out"][me][seat]
+        if facts.loser >= 0:
+            ones |= 1 << rel["loser"][me][facts.loser]
+        if facts.draw:
+            ones |= 1 << at["draw"]
+        out = self._unpack(ones)
+        out[at["stock"]] = facts.stock / 36
+        out[at["pile_size"]] = facts.pile_size / 36
+        for entry, size in zip(rel["hand_sizes"][me], facts.hand_sizes, strict=True):
+            out[entry] = size / 36
         return out
 
     def mask(self, view: View) -> Mask:

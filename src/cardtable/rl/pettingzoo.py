@@ -204,11 +204,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's own na
             raise RuntimeError("reset() must be called before step(), observe() or render()")
         seat = self._seats[agent]
         observations = self._encoder
-        # The legal actions are the mover's own knowledge (its view lists them): numbers
-        # straight from the state spare parsing the view's action texts.
+        # The view's facts as numbers, and the legal actions (the mover's own knowledge: its
+        # view lists them) as numbers, spare formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
         return {
-            "observation": observations.fill(state.view(seat)),
+            "observation": observations.of_facts(state.facts(seat)),
             "action_mask": observations.mask_of(legal),
         }
 

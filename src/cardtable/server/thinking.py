@@ -59,6 +59,7 @@ def advise(game_name: str, view: View, seed: int) -> list[dict[str, Any]]:
         iterations=HINT_ITERATIONS,
         seconds=HINT_SECONDS,
         rollout=guided_rollout(game.name),
+        stop_early=False,  # a hint shows every action's chance, not just the best one's
     )
     low, high = _return_range(game_name, game.num_players)
     advice = []

@@ -16,7 +16,7 @@ Action numbers (``docs/knockout-whist.md``)::
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, NamedTuple, Self
 
 from cardtable.cards import Card, Suit, card_text
 from cardtable.chance import shuffled
@@ -54,6 +54,34 @@ ACTIONS: tuple[Action, ...] = (
     Action("knock"),
 )
 _TRUMP_IDS = [TRUMP_BASE, TRUMP_BASE + 1, TRUMP_BASE + 2, TRUMP_BASE + 3]
+
+
+PHASES = (TRUMP, PLAY, OVER)
+
+
+class Facts(NamedTuple):
+    """What one seat's view says, as numbers (:meth:`KnockoutWhistState.facts`): card sets
+    are bitmasks of card indices, seats are absolute, ``-1`` stands for "none"."""
+
+    seat: int
+    hand: int
+    trick: tuple[tuple[int, int], ...]
+    """The trick in progress: (seat, card index, or ``KNOCKED``) in the order played."""
+    played: tuple[int, ...]
+    """Per seat, the cards it played in this hand's finished tricks."""
+    turned: int
+    trump: int
+    phase: int
+    """An index into ``PHASES``."""
+    to_move: int
+    dealer: int
+    chooser: int
+    statuses: tuple[int, ...]
+    """Per seat, an index into ``STATUS_NAMES``."""
+    dog_used: bool
+    hand_number: int
+    hand_sizes: tuple[int, ...]
+    tricks_won: tuple[int, ...]
 
 
 class KnockoutWhistState(State):
@@ -550,6 +578,32 @@ class KnockoutWhistState(State):
             else:
                 view["legal_actions"] = []
         return view
+
+    def facts(self, seat: int) -> Facts:
+        """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
+        holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
+        played = [0] * self.players
+        for trick in self.done:
+            for who, card in trick:
+                if card != KNOCKED:
+                    played[who] |= BIT[card]
+        return Facts(
+            seat,
+            self.hands[seat],
+            tuple(self.trick),
+            tuple(played),
+            -1 if self.turned is None else self.turned,
+            -1 if self.trump is None else self.trump,
+            PHASES.index(self.phase),
+            -1 if self.to_move is None else self.to_move,
+            self.dealer,
+            -1 if self.chooser is None else self.chooser,
+            tuple(self.status),
+            self.dog_used,
+            self.hand_no,
+            tuple(map(int.bit_count, self.hands)),
+            tuple(self.tricks_won),
+        )
 
     def _previous_view(self) -> View | None:
         if self.previous is None:

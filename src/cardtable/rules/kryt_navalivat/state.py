@@ -22,7 +22,7 @@ Action numbers (``docs/kryt-navalivat.md``), with a card's number ``suit * 9 + r
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, NamedTuple, Self
 
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
@@ -94,6 +94,34 @@ def beaters_for(trump: int, anti: int) -> tuple[int, ...]:
     if table is None:
         table = _BEATERS[trump, anti] = beaters(trump, anti)
     return table
+
+
+class Facts(NamedTuple):
+    """What one seat's view says, as numbers (:meth:`KrytState.facts`): card sets are
+    bitmasks of card indices, seats are absolute, ``-1`` stands for "none"."""
+
+    seat: int
+    hand: int
+    known: tuple[int, ...]
+    """Per seat, the cards everybody knows it holds."""
+    pile: int
+    pile_size: int
+    top: int
+    would_take: int
+    beneath: int
+    """The card under the ones a pick-up would take (-1 when it takes them all or none)."""
+    trump_card: int
+    trump: int
+    anti_trump: int
+    mode: int
+    """An index into ``MODES``."""
+    to_move: int
+    dealer: int
+    out: tuple[int, ...]
+    loser: int
+    draw: bool
+    stock: int
+    hand_sizes: tuple[int, ...]
 
 
 class KrytState(State):
@@ -417,6 +445,36 @@ class KrytState(State):
             legal = self.legal_action_ids() if seat == self.to_move else []
             view["legal_actions"] = [str(ACTIONS[i]) for i in legal]
         return view
+
+    def facts(self, seat: int) -> Facts:
+        """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
+        holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
+        pile = self.pile
+        taken = self.would_take()
+        hands = self.hands
+        stock = self.stock_count
+        bit = BIT.__getitem__  # the cards are distinct, so their bits' sum is their union
+        return Facts(
+            seat,
+            hands[seat],
+            tuple(self.known),
+            sum(map(bit, pile)),
+            len(pile),
+            pile[-1] if pile else -1,
+            sum(map(bit, taken)),
+            pile[-len(taken) - 1] if taken and len(pile) > len(taken) else -1,
+            self.faceup,
+            self.trump,
+            -1 if self.anti == NO_SUIT else self.anti,
+            MODES.index(self.mode),
+            -1 if self.to_move is None else self.to_move,
+            self.dealer,
+            () if stock else tuple(s for s, hand in enumerate(hands) if not hand),  # KRYT-7.1
+            -1 if self.loser is None else self.loser,
+            self.drawn,
+            stock,
+            tuple(map(int.bit_count, hands)),
+        )
 
     def record(self) -> Record:
         return Record(

@@ -15,7 +15,7 @@ Action numbers (``docs/neuf.md``)::
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, NamedTuple, Self
 
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
@@ -56,6 +56,39 @@ _DECISIONS = [EXCHANGE, KEEP]
 def trump_index(trump: str) -> int:
     """A trump letter as a suit index, ``-1`` for no trump."""
     return -1 if trump == NO_TRUMP else "CDHS".index(trump)
+
+
+PHASES = (EXCHANGING, PLAY, OVER)
+TRUMPS = ("C", "D", "H", "S", NO_TRUMP)
+
+
+class Facts(NamedTuple):
+    """What one seat's view says, as numbers (:meth:`NeufState.facts`): card sets are
+    bitmasks of card indices, seats are absolute, ``-1`` stands for "none"."""
+
+    seat: int
+    hand: int
+    held: tuple[int, ...]
+    """The hands the seat has held this deal, in order (3 players; empty with 4)."""
+    trick: tuple[tuple[int, int], ...]
+    """The trick in progress: (seat, card index) in the order played."""
+    played: tuple[int, ...]
+    """Per seat, the cards it played in this deal's finished tricks."""
+    trump: int
+    """An index into ``TRUMPS``."""
+    phase: int
+    """An index into ``PHASES``."""
+    exchanges: tuple[tuple[int, bool], ...]
+    """(seat, whether it exchanged) in the order decided."""
+    to_move: int
+    dealer: int
+    scores: tuple[int, ...]
+    last_deal: tuple[int, ...]
+    """Tricks per side in the ledger's last row (empty before the first)."""
+    quota: int
+    deal_number: int
+    hand_sizes: tuple[int, ...]
+    tricks_won: tuple[int, ...]
 
 
 class NeufState(State):
@@ -414,6 +447,33 @@ class NeufState(State):
             legal = self.legal_action_ids() if seat == self.to_move else []
             view["legal_actions"] = [str(ACTIONS[i]) for i in legal]
         return view
+
+    def facts(self, seat: int) -> Facts:
+        """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
+        holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
+        played = [0] * self.players
+        for trick in self.done:
+            for who, card in trick:
+                played[who] |= BIT[card]
+        rows = self.ledger.rows
+        return Facts(
+            seat,
+            self.hands[seat],
+            tuple(self.held_hands(seat)) if self.players == 3 else (),
+            tuple(self.trick),
+            tuple(played),
+            TRUMPS.index(self.trump_name),
+            PHASES.index(self.phase),
+            tuple(self.acted_exchange),
+            -1 if self.to_move is None else self.to_move,
+            self.dealer,
+            tuple(self.final_scores if self.phase == OVER else self.ledger.scores),
+            rows[-1].tricks if rows else (),
+            quota(self.players),
+            self.deal_number,
+            tuple(map(int.bit_count, self.hands)),
+            tuple(self.tricks_won),
+        )
 
     def _previous_view(self) -> View | None:
         """The deal before, with its final spare shown now that it is over (N-5)."""
