@@ -26,9 +26,15 @@ the actions played in it (every seat's). The loops:
     ``CardtableEnv`` with ``random`` bots at the other seats: ``step`` with a choice from
     ``info["action_mask"]``; the bots' decisions (a view and the legal actions each, the
     checked ``apply``) run inside ``step`` and count as decisions too.
+``gymnasium_baseline``
+    the baseline's work (a view, the legal actions, ``apply_id``) at every decision of the
+    very games the ``gymnasium`` loop plays, replayed from their records: its bots draw
+    from their own generator, so its games are not the baseline's, and a random game's
+    cost per decision depends on the game (a long Kryt'-navalivat' hand builds a big pile).
 
-The ratios are each loop's time per decision over the baseline's: the price of the
-fixed-size encoding and the API around it. The target is under 2 for ``pettingzoo`` and
+The ratios are each loop's time per decision over the baseline's (the ``gymnasium``
+loop's over ``gymnasium_baseline``'s): the price of the fixed-size encoding and the API
+around it. The target is under 2 for ``pettingzoo`` and
 ``gymnasium``; PettingZoo's wrappers are reported apart because their cost is PettingZoo's.
 Ratios travel between machines; absolute rates do not (these machines are shared).
 """
@@ -111,13 +117,48 @@ def gymnasium_loop(name: str, options: dict[str, Any], seed: int) -> int:
     return len(env.game_state.history)
 
 
+# (game, options, seed) -> the game the gymnasium loop plays from that seed: its deal's seed
+# and its actions, for gymnasium_baseline_loop. Filled outside the timing by gymnasium_games.
+GYMNASIUM_GAMES: dict[tuple[str, str, int], tuple[int, list[int]]] = {}
+
+
+def gymnasium_games(name: str, options: dict[str, Any], seeds: range) -> None:
+    for seed in seeds:
+        env = CardtableEnv(name, opponents="random", **options)
+        _, info = env.reset(seed=seed)
+        choose = random.Random(seed).choice
+        done = False
+        while not done:
+            action = choose(np.flatnonzero(info["action_mask"]).tolist())
+            _, _, terminated, truncated, info = env.step(action)
+            done = terminated or truncated
+        record = env.game_state.record()
+        numbers = list(map(env.game.number_of, record.actions))
+        GYMNASIUM_GAMES[name, repr(options), seed] = (record.seed, numbers)
+
+
+def gymnasium_baseline_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    if (name, repr(options), seed) not in GYMNASIUM_GAMES:
+        gymnasium_games(name, options, range(seed, seed + 1))
+    game_seed, numbers = GYMNASIUM_GAMES[name, repr(options), seed]
+    state = cardtable.make(name, **options).new_state(seed=game_seed)
+    for number in numbers:
+        state.view(state.to_move)
+        state.legal_action_ids()
+        state.apply_id(number)
+    return len(state.history)
+
+
 LOOPS: dict[str, Loop] = {
     "engine": engine_loop,
     "baseline": baseline_loop,
     "pettingzoo": pettingzoo_loop,
     "pettingzoo_wrapped": pettingzoo_wrapped_loop,
     "gymnasium": gymnasium_loop,
+    "gymnasium_baseline": gymnasium_baseline_loop,
 }
+BASELINES = {"gymnasium": "gymnasium_baseline"}
+"""The loop each adapter's ratio is taken over, where it is not ``baseline``."""
 
 
 def run(loop: Loop, name: str, options: dict[str, Any], seeds: range) -> tuple[int, float]:
@@ -136,6 +177,7 @@ def measure(games: int = 20, runs: int = 5, seed: int = 0) -> dict[str, Any]:
     for name, options in VARIANTS:
         for loop in LOOPS.values():  # imports and first-use tables stay out of the timing
             loop(name, options, seed)
+        gymnasium_games(name, options, seeds)
         samples: dict[str, list[float]] = {label: [] for label in LOOPS}
         counts: dict[str, int] = {}
         # The loops take turns within each run, so a busy spell on a shared machine falls on
@@ -146,7 +188,11 @@ def measure(games: int = 20, runs: int = 5, seed: int = 0) -> dict[str, Any]:
                 samples[label].append(decisions / seconds)
                 counts[label] = decisions
         rates = {label: statistics.median(values) for label, values in samples.items()}
-        ratios = {label: rates["baseline"] / rates[label] for label in LOOPS if label != "baseline"}
+        ratios = {
+            label: rates[BASELINES.get(label, "baseline")] / rates[label]
+            for label in LOOPS
+            if "baseline" not in label
+        }
         rows.append(
             {
                 "game": name,

@@ -35,7 +35,7 @@ from typing import Any
 
 import cardtable
 from cardtable.bots import make_bot
-from cardtable.bots.ismcts import guided_rollout, search
+from cardtable.bots.ismcts import IsmctsBot, guided_rollout, search
 from cardtable.core import State
 
 GAMES = ("knockout-whist", "neuf", "kryt-navalivat")
@@ -76,16 +76,21 @@ def search_rates(name: str, states: Sequence[State], iterations: int) -> list[fl
     return rates
 
 
-def hard_seconds(name: str, states: Sequence[State]) -> list[float]:
+def hard_decisions(name: str, states: Sequence[State]) -> tuple[list[float], list[int]]:
+    """The `hard` level's seconds and iterations at each position (it stops searching once
+    no iteration left could change its choice)."""
     bot = make_bot("hard", name)
-    times = []
+    assert isinstance(bot, IsmctsBot)
+    times, spent = [], []
     for number, state in enumerate(states):
         seat = state.to_move
         assert seat is not None
         began = time.perf_counter()
         bot.choose(state.view(seat), state.legal_actions(), random.Random(number))
         times.append(time.perf_counter() - began)
-    return times
+        assert bot.last is not None
+        spent.append(bot.last.iterations)
+    return times, spent
 
 
 def open_spiel_rates(count: int, iterations: int, seed: int) -> list[float] | None:
@@ -159,7 +164,9 @@ def measure(count: int, iterations: int, seed: int, *, hard: bool = True) -> dic
                 entry["rate"]["median"] / report["open_spiel_oh_hell"]["median"]
             )
         if hard:
-            entry["hard_seconds"] = summary(hard_seconds(name, states))
+            times, spent = hard_decisions(name, states)
+            entry["hard_seconds"] = summary(times)
+            entry["hard_iterations"] = summary(spent)
         report["games"][name] = entry
     kow = report["games"]["knockout-whist"]["rate"]["median"]
     report["verdicts"] = {
@@ -178,7 +185,7 @@ def render(report: dict[str, Any]) -> str:
         f"ISMCTS, {PLAYERS} players, {report['iterations']} iterations a decision, "
         f"{report['positions']} decisions a game (Python {report['python']})",
         f"{'game':<16}{'iterations/s median':>22}{'(low-high)':>20}{'vs OpenSpiel':>14}"
-        f"{'hard s max':>12}",
+        f"{'hard s max':>12}{'hard iterations mean':>22}",
     ]
     base = report["open_spiel_oh_hell"]
     for name, entry in report["games"].items():
@@ -187,9 +194,11 @@ def render(report: dict[str, Any]) -> str:
         hard = entry.get("hard_seconds")
         spread = f"({rate['low']:,.0f}-{rate['high']:,.0f})"
         times = "" if hard is None else f"{hard['high']:.2f}"
+        spent = entry.get("hard_iterations")
+        iterations = "" if spent is None else f"{spent['mean']:,.0f}"
         lines.append(
             f"{name:<16}{rate['median']:>22,.0f}{spread:>20}"
-            f"{'' if ratio is None else f'{ratio:.1f}x':>14}{times:>12}"
+            f"{'' if ratio is None else f'{ratio:.1f}x':>14}{times:>12}{iterations:>22}"
         )
     if base is not None:
         spread = f"({base['low']:,.0f}-{base['high']:,.0f})"

@@ -42,5 +42,6 @@ def test_measure_reports_every_game_beside_the_baseline(tmp_path: Path) -> None:
 
 def test_hard_is_timed_on_every_position() -> None:
     states = bench.positions("kryt-navalivat", 2, 1)
-    times = bench.hard_seconds("kryt-navalivat", states)
+    times, spent = bench.hard_decisions("kryt-navalivat", states)
     assert len(times) == 2 and all(t > 0 for t in times)
+    assert len(spent) == 2 and all(0 < n <= 2000 for n in spent)

@@ -34,7 +34,8 @@ class Bot(Protocol):
 
 
 # The levels a player picks, as bot specs. ``hard`` searches 2,000 iterations with the game's
-# guided rollouts, and never longer than 0.9 s (the cap binds only on a slow machine).
+# guided rollouts (fewer once no iteration left could change its choice), and never longer
+# than 0.9 s (the cap binds only on a slow machine).
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=200",

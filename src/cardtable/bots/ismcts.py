@@ -15,6 +15,11 @@ iteration:
    or with a game's guided rollout policy;
 5. **backs up** the result: each node adds the return of the seat that chose its action.
 
+It chooses the most visited action at the root, and stops before its iteration budget is
+spent once the leader's lead in visits exceeds the iterations left: none of them could
+change the choice (measured on `hard`'s Kryt'-navalivat' games: a quarter of the
+iterations saved, the same moves).
+
 The search sees no hidden card: it starts from a seat's view, and every deal it searches
 is one that seat could not tell from the truth.
 """
