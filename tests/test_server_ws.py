@@ -385,6 +385,44 @@ def test_a_stand_in_plays_for_an_absent_seat_until_it_returns(tmp_path: Path) ->
             assert all(e["by"] == "human" for e in later if e["kind"] == "action"), later
 
 
+def test_after_a_restart_a_stand_in_plays_for_a_player_who_does_not_return(
+    tmp_path: Path,
+) -> None:
+    """Nobody is connected when a server starts: a player who had taken a seat and does not
+    come back within the grace period gets a stand-in, as if they had left at the restart."""
+    database = tmp_path / "gone.db"
+    rng = random.Random(5)
+    with serving(database) as client:
+        opened = open_table(client, "kryt-navalivat", humans(2))
+        with seated(client, opened) as (sockets, spectator):
+            assert spectator is not None
+            while {e["seat"] for e in events_of(spectator.frames) if e["kind"] == "action"} != {
+                0,
+                1,
+            }:
+                play_turn(sockets, [spectator], rng)
+    table, tokens = opened["table"], tokens_of(opened)
+    with (
+        serving(database, grace=0.2) as client,
+        client.websocket_connect(f"/ws/{table}") as first,
+        client.websocket_connect(f"/ws/{table}") as watching,
+    ):
+        home, spectator = Socket(first, "seat 0"), Socket(watching, "spectator")
+        home.join(tokens[0])
+        spectator.join(None)
+        stand_in: list[dict[str, Any]] = []
+        while len(stand_in) < 2 and spectator.view["to_move"] is not None:
+            if spectator.view["to_move"] == 0:
+                play_turn({0: home}, [spectator], rng)
+                continue
+            frame = spectator.until(lambda f: f["type"] == "event", seconds=20)[-1]
+            home.catch_up(spectator.seq)
+            if frame["event"]["kind"] == "action":
+                assert frame["event"]["seat"] == 1
+                stand_in.append(frame["event"])
+        assert stand_in and all(e["by"] == "stand-in" for e in stand_in)
+
+
 def pack_of(game: str) -> list[str]:
     return [str(c) for c in (DECK_36 if game == "kryt-navalivat" else DECK_52)]
 

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 
 from cardtable.core import View
 from cardtable.server.store import Store
-from cardtable.server.table import BOT, Change, Seat, Table, TableError
+from cardtable.server.table import BOT, HUMAN, Change, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
 
 __all__ = ["Connection", "Hub"]
@@ -157,11 +157,24 @@ class Hub:
     # Tables ---------------------------------------------------------------------------------
 
     def restore(self) -> int:
-        """Rebuild every stored table; the number rebuilt."""
+        """Rebuild every stored table; the number rebuilt. Call it with the event loop
+        running: a player who had taken a seat counts as gone from the restart on, so that
+        a stand-in plays for one who does not come back (nobody was connected then)."""
+        now = time.monotonic()
         for table_id in self.store.table_ids():
             stored = self.store.load(table_id)
-            if stored is not None:
-                self._add(Table.restore(stored))
+            if stored is None:
+                continue
+            table = Table.restore(stored)
+            self._add(table)
+            # A seat with an action on record had been taken; one without may still await
+            # its invited player, who gets no stand-in before joining, as on a new table.
+            taken = {e["seat"] for e in table.events if e["kind"] == "action"}
+            for seat in table.seats:
+                if seat.kind == HUMAN and seat.seat in taken:
+                    seat.left_at = now
+            if taken:
+                asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
         return len(self.tables)
 
     def _add(self, table: Table) -> None:
