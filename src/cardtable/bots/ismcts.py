@@ -17,8 +17,8 @@ iteration:
 
 It chooses the most visited action at the root, and stops before its iteration budget is
 spent once the leader's lead in visits exceeds the iterations left: none of them could
-change the choice (measured on `hard`'s Kryt'-navalivat' games: a quarter of the
-iterations saved, the same moves).
+change the choice: the same move, sooner (``benchmarks/search.py`` counts what ``hard``
+spends).
 
 The search sees no hidden card: it starts from a seat's view, and every deal it searches
 is one that seat could not tell from the truth.
