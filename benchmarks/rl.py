@@ -17,8 +17,11 @@ the actions played in it (every seat's). The loops:
     ratios use: ``state.view(seat)`` for the seat to act (what it may know), its legal
     action numbers (the mask), the choice, and ``apply_id``.
 ``pettingzoo``
-    ``cardtable.rl.pettingzoo.raw_env``: ``agent_iter``, ``last()`` (the view encoded as a
-    float32 vector and an int8 mask), a choice among the mask's legal numbers, ``step``.
+    ``cardtable.rl.pettingzoo.raw_env``: ``agent_iter``, ``last()`` (the seat's facts
+    encoded as a float32 vector and an int8 mask), a choice among the mask's legal numbers
+    (read with ``mask.nonzero()[0]``: ``np.flatnonzero``, a Python wrapper over the same,
+    would add about 2 µs a decision, a seventh of a Kryt'-navalivat' baseline decision),
+    ``step``.
 ``pettingzoo_wrapped``
     the same through ``cardtable.rl.pettingzoo.env``, with PettingZoo's own wrappers
     (illegal-move, bounds and call-order checks) around it, as its classic games are made.
@@ -50,8 +53,6 @@ import sys
 import time
 from collections.abc import Callable
 from typing import Any
-
-import numpy as np
 
 import cardtable
 from cardtable.rl.gymnasium import CardtableEnv
@@ -101,7 +102,7 @@ def aec_loop(table: Any, seed: int) -> int:
         if terminated or truncated:
             table.step(None)
         else:
-            table.step(choose(np.flatnonzero(observation["action_mask"]).tolist()))
+            table.step(choose(observation["action_mask"].nonzero()[0].tolist()))
     return len(table.unwrapped.game_state.history)
 
 
@@ -111,7 +112,7 @@ def gymnasium_loop(name: str, options: dict[str, Any], seed: int) -> int:
     choose = random.Random(seed).choice
     done = False
     while not done:
-        action = choose(np.flatnonzero(info["action_mask"]).tolist())
+        action = choose(info["action_mask"].nonzero()[0].tolist())
         _, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
     return len(env.game_state.history)
@@ -129,7 +130,7 @@ def gymnasium_games(name: str, options: dict[str, Any], seeds: range) -> None:
         choose = random.Random(seed).choice
         done = False
         while not done:
-            action = choose(np.flatnonzero(info["action_mask"]).tolist())
+            action = choose(info["action_mask"].nonzero()[0].tolist())
             _, _, terminated, truncated, info = env.step(action)
             done = terminated or truncated
         record = env.game_state.record()

@@ -5,7 +5,9 @@ bad-input cases.
 
 from __future__ import annotations
 
+import random
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import gymnasium
@@ -16,6 +18,7 @@ from gymnasium.utils.env_checker import check_env
 
 import cardtable
 from cardtable.bots.base import UnknownBotError
+from cardtable.core import Action, View
 from cardtable.errors import (
     GameOverError,
     IllegalActionError,
@@ -215,3 +218,32 @@ def test_the_engine_game_is_the_one_asked_for() -> None:
         == cardtable.make("kryt-navalivat", players=4, trump_mode="permanent").options
     )
     assert env.action_space == gymnasium.spaces.Discrete(110)
+
+
+class _PlaysTheFirstCardItHolds:
+    """An opponent that ignores the legal actions it is given: its first card, led."""
+
+    name = "first card"
+
+    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        return cardtable.make("kryt-navalivat").parse_action(f"lead {view['hand'][0]}")
+
+
+def test_an_opponent_that_plays_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    """Opponents' choices are checked: one outside the legal actions they were given raises
+    the game's IllegalActionError, and only the agent's own move is on record."""
+    env = CardtableEnv("kryt-navalivat", players=2, seat=0)
+    _, info = env.reset(seed=4)
+    env.bots[0] = _PlaysTheFirstCardItHolds()
+    for _ in range(200):
+        history = list(env.game_state.history)
+        action = int(info["action_mask"].nonzero()[0][0])
+        try:
+            _, _, terminated, _, info = env.step(action)
+        except IllegalActionError as error:
+            assert "not legal for seat 1" in str(error)
+            assert env.game_state.history == [*history, action]
+            assert env.game_state.to_move == 1
+            return
+        assert not terminated, "the game ended before the opponent chose an illegal action"
+    pytest.fail("the opponent never chose an illegal action")

@@ -176,14 +176,20 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
 
     def _play_bots(self, state: State) -> None:
         """The other seats act until the agent is to act, the game ends or it is cut short."""
-        limit = self.max_actions
+        limit, game = self.max_actions, self.game
+        actions, numbers = game.actions, game.numbers_by_id
         while state.to_move is not None and state.to_move != self.seat:
             if limit is not None and len(state.history) >= limit:
                 return
             seat = state.to_move
-            bot = self.bots[(seat - self.seat - 1) % self.game.num_players]
-            choice = bot.choose(state.view(seat), state.legal_actions(), self._bot_rng)
-            state.apply(choice, seat=seat)
+            bot = self.bots[(seat - self.seat - 1) % game.num_players]
+            legal = state.legal_action_ids()
+            choice = bot.choose(state.view(seat), [actions[i] for i in legal], self._bot_rng)
+            number = numbers.get(id(choice))
+            if number is not None and number in legal:
+                state.apply_id(number)  # one of the legal actions it was given
+            else:  # anything else is checked, and refused with the game's own error
+                state.apply(choice, seat=seat)
 
     def _observe(self, state: State) -> tuple[Observation, dict[str, Any]]:
         seat = self.seat

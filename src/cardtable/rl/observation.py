@@ -505,36 +505,39 @@ class _Encoder:
         return out
 
     def _kryt_facts(self, facts: KrytFacts) -> Vector:
-        me, n, at, rel, number = facts.seat, self.players, self.at, self.rel, NUMBER_36
-        ones = _pack_36(facts.hand) << at["hand"]
+        # One unpacking, not nineteen attribute look-ups: this runs at every agent step.
+        (me, hand, known_rows, pile, pile_size, top, take, beneath, turned, trump, anti, mode,
+         to_move, dealer, out_seats, loser, draw, stock, hand_sizes) = facts  # fmt: skip
+        n, at, rel, number = self.players, self.at, self.rel, NUMBER_36
+        ones = _pack_36(hand) << at["hand"]
         known_at = at["known"]
-        for seat, known in enumerate(facts.known):
+        for seat, known in enumerate(known_rows):
             if known:
                 ones |= _pack_36(known) << known_at + ((seat - me) % n) * 36
-        if facts.pile_size:
-            ones |= _pack_36(facts.pile) << at["pile"] | 1 << at["pile_top"] + number[facts.top]
-            if facts.would_take:
-                ones |= _pack_36(facts.would_take) << at["would_take"]
-                if facts.beneath >= 0:
-                    ones |= 1 << at["pile_beneath"] + number[facts.beneath]
-        if facts.trump_card >= 0:
-            ones |= 1 << at["trump_card"] + number[facts.trump_card]
-        ones |= 1 << at["trump"] + facts.trump | 1 << at["mode"] + facts.mode
-        if facts.anti_trump >= 0:
-            ones |= 1 << at["anti_trump"] + facts.anti_trump
-        if facts.to_move >= 0:
-            ones |= 1 << rel["to_move"][me][facts.to_move]
-        ones |= 1 << rel["dealer"][me][facts.dealer]
-        for seat in facts.out:
+        if pile_size:
+            ones |= _pack_36(pile) << at["pile"] | 1 << at["pile_top"] + number[top]
+            if take:
+                ones |= _pack_36(take) << at["would_take"]
+                if beneath >= 0:
+                    ones |= 1 << at["pile_beneath"] + number[beneath]
+        if turned >= 0:
+            ones |= 1 << at["trump_card"] + number[turned]
+        ones |= 1 << at["trump"] + trump | 1 << at["mode"] + mode
+        if anti >= 0:
+            ones |= 1 << at["anti_trump"] + anti
+        if to_move >= 0:
+            ones |= 1 << rel["to_move"][me][to_move]
+        ones |= 1 << rel["dealer"][me][dealer]
+        for seat in out_seats:
             ones |= 1 << rel["out"][me][seat]
-        if facts.loser >= 0:
-            ones |= 1 << rel["loser"][me][facts.loser]
-        if facts.draw:
+        if loser >= 0:
+            ones |= 1 << rel["loser"][me][loser]
+        if draw:
             ones |= 1 << at["draw"]
         out = self._unpack(ones)
-        out[at["stock"]] = facts.stock / 36
-        out[at["pile_size"]] = facts.pile_size / 36
-        for entry, size in zip(rel["hand_sizes"][me], facts.hand_sizes, strict=True):
+        out[at["stock"]] = stock / 36
+        out[at["pile_size"]] = pile_size / 36
+        for entry, size in zip(rel["hand_sizes"][me], hand_sizes, strict=True):
             out[entry] = size / 36
         return out
 
