@@ -452,6 +452,13 @@ def arena(
         Path | None,
         typer.Option(help="Finish the interrupted tournament in this folder (same options)."),
     ] = None,
+    report_only: Annotated[
+        bool,
+        typer.Option(
+            "--report-only",
+            help="With --resume: play nothing; report the games the folder holds so far.",
+        ),
+    ] = False,
     on_error: Annotated[
         str,
         typer.Option(
@@ -484,6 +491,8 @@ def arena(
 
     if out is not None and resume is not None:
         _fail("give --out for a new tournament or --resume for an old one, not both", USAGE_ERROR)
+    if report_only and resume is None:
+        _fail("--report-only reports a tournament's folder: give it with --resume", USAGE_ERROR)
     options = _arena_options(option or [])
     if players is not None:
         options["players"] = players
@@ -510,6 +519,7 @@ def arena(
                 on_error=on_error,
                 resume=resume is not None,
                 progress=bar,
+                play=not report_only,
             )
     except KeyboardInterrupt:
         console.print(
@@ -638,6 +648,8 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
         console.print(
             f"Stopped at the first failure. Resume with: {again}", markup=False, soft_wrap=True
         )
+    elif not result.complete:
+        console.print(f"Unfinished. Resume with: {again}", markup=False, soft_wrap=True)
     names = ", ".join(path.name for path in result.files.values())
     console.print(f"Results in {result.folder}: {names}.", markup=False, soft_wrap=True)
     if "chart" not in result.files:

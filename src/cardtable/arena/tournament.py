@@ -92,6 +92,7 @@ def run_tournament(
     resume: bool = False,
     progress: Progress | None = None,
     reports: bool = True,
+    play: bool = True,
 ) -> TournamentResult:
     """Play ``config``'s tournament (or, with ``resume``, the games ``out`` lacks) and
     return its results; with ``reports``, also write ``summary.json``, ``standings.csv``,
@@ -100,7 +101,9 @@ def run_tournament(
     Everything is checked before the first game: the game and its options, every bot
     spec (:class:`~cardtable.bots.UnknownBotError`), the counts, the backend, the folder
     (:class:`~cardtable.arena.ArenaError`). A Ctrl-C propagates as ``KeyboardInterrupt``
-    with every finished game already written."""
+    with every finished game already written. Without ``play``, no game is played: the
+    results are those of the games ``out`` holds (with ``resume``: an unfinished
+    tournament's standings so far)."""
     game = config.validate()
     if on_error not in ON_ERROR:
         raise InvalidTournamentError(f"on_error must be one of {', '.join(ON_ERROR)}")
@@ -110,7 +113,7 @@ def run_tournament(
     store = ResultStore.reopen(folder, config) if resume else ResultStore.create(folder, config)
     tasks = schedule(config, game.num_players)
     on_disk = store.load()
-    todo = [t for t in tasks if t.index not in on_disk or not on_disk[t.index].ok]
+    todo = [t for t in tasks if play and (t.index not in on_disk or not on_disk[t.index].ok)]
     if progress is not None:
         progress.start(len(tasks), len(tasks) - len(todo))
     stopped = False
