@@ -491,6 +491,7 @@ def test_report_only_reports_the_games_a_folder_holds_and_plays_none(tmp_path: P
     done = CliRunner().invoke(app, [*args, "--resume", str(out), "--report-only"])
     assert done.exit_code == 0, done.output
     assert "3 of 6 games finished" in done.output and "Unfinished. Resume with:" in done.output
+    assert "3 of 6 games already played" in done.output
     assert (out / "games.jsonl").read_text() == "".join(kept)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["finished"] == 3 and summary["scheduled"] == 6

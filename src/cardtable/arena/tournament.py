@@ -113,9 +113,10 @@ def run_tournament(
     store = ResultStore.reopen(folder, config) if resume else ResultStore.create(folder, config)
     tasks = schedule(config, game.num_players)
     on_disk = store.load()
-    todo = [t for t in tasks if play and (t.index not in on_disk or not on_disk[t.index].ok)]
+    missing = [t for t in tasks if t.index not in on_disk or not on_disk[t.index].ok]
+    todo = missing if play else []
     if progress is not None:
-        progress.start(len(tasks), len(tasks) - len(todo))
+        progress.start(len(tasks), len(tasks) - len(missing))
     stopped = False
     try:
         with closing(outcomes(todo, backend, workers, address)) as stream:
