@@ -107,6 +107,11 @@ def aec_loop(table: Any, seed: int) -> int:
 
 
 def gymnasium_loop(name: str, options: dict[str, Any], seed: int) -> int:
+    return len(gymnasium_game(name, options, seed).history)
+
+
+def gymnasium_game(name: str, options: dict[str, Any], seed: int) -> cardtable.State:
+    """The game the Gymnasium env plays from ``seed`` with random choices, played."""
     env = CardtableEnv(name, opponents="random", **options)
     _, info = env.reset(seed=seed)
     choose = random.Random(seed).choice
@@ -115,7 +120,7 @@ def gymnasium_loop(name: str, options: dict[str, Any], seed: int) -> int:
         action = choose(info["action_mask"].nonzero()[0].tolist())
         _, _, terminated, truncated, info = env.step(action)
         done = terminated or truncated
-    return len(env.game_state.history)
+    return env.game_state
 
 
 # (game, options, seed) -> the game the gymnasium loop plays from that seed: its deal's seed
@@ -125,17 +130,8 @@ GYMNASIUM_GAMES: dict[tuple[str, str, int], tuple[int, list[int]]] = {}
 
 def gymnasium_games(name: str, options: dict[str, Any], seeds: range) -> None:
     for seed in seeds:
-        env = CardtableEnv(name, opponents="random", **options)
-        _, info = env.reset(seed=seed)
-        choose = random.Random(seed).choice
-        done = False
-        while not done:
-            action = choose(info["action_mask"].nonzero()[0].tolist())
-            _, _, terminated, truncated, info = env.step(action)
-            done = terminated or truncated
-        record = env.game_state.record()
-        numbers = list(map(env.game.number_of, record.actions))
-        GYMNASIUM_GAMES[name, repr(options), seed] = (record.seed, numbers)
+        state = gymnasium_game(name, options, seed)
+        GYMNASIUM_GAMES[name, repr(options), seed] = (state.record().seed, list(state.history))
 
 
 def gymnasium_baseline_loop(name: str, options: dict[str, Any], seed: int) -> int:

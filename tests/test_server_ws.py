@@ -341,6 +341,24 @@ def test_the_next_game_is_dealt_by_the_right_seat(tmp_path: Path, game: str, pla
             assert sockets[0].until(lambda f: f["type"] == "error")[-1]["code"] == "not_over"
 
 
+def absent_seats_moves(
+    home: Socket, spectator: Socket, rng: random.Random, count: int
+) -> list[dict[str, Any]]:
+    """Play seat 0's turns (2 players) until seat 1, whose player is away, has made
+    ``count`` moves or the game ends; seat 1's action events."""
+    moves: list[dict[str, Any]] = []
+    while len(moves) < count and spectator.view["to_move"] is not None:
+        if spectator.view["to_move"] == 0:
+            play_turn({0: home}, [spectator], rng)
+            continue
+        frame = spectator.until(lambda f: f["type"] == "event", seconds=20)[-1]
+        home.catch_up(spectator.seq)
+        if frame["event"]["kind"] == "action":
+            assert frame["event"]["seat"] == 1
+            moves.append(frame["event"])
+    return moves
+
+
 def test_a_stand_in_plays_for_an_absent_seat_until_it_returns(tmp_path: Path) -> None:
     rng = random.Random(11)
     with serving(tmp_path / "stand-in.db", grace=0.2) as client:
@@ -350,16 +368,7 @@ def test_a_stand_in_plays_for_an_absent_seat_until_it_returns(tmp_path: Path) ->
             assert spectator is not None
             home, away = sockets[0], sockets[1]
             away.close()
-            stand_in: list[dict[str, Any]] = []
-            while len(stand_in) < 3 and spectator.view["to_move"] is not None:
-                if spectator.view["to_move"] == 0:
-                    play_turn({0: home}, [spectator], rng)
-                    continue
-                frame = spectator.until(lambda f: f["type"] == "event", seconds=20)[-1]
-                home.catch_up(spectator.seq)
-                if frame["event"]["kind"] == "action":
-                    assert frame["event"]["seat"] == 1
-                    stand_in.append(frame["event"])
+            stand_in = absent_seats_moves(home, spectator, rng, 3)
             assert stand_in and all(e["by"] == "stand-in" for e in stand_in)
             shown = [f["table"]["seats"][1]["stand_in"] for f in home.frames if "table" in f]
             assert True in shown
@@ -410,16 +419,7 @@ def test_after_a_restart_a_stand_in_plays_for_a_player_who_does_not_return(
         home, spectator = Socket(first, "seat 0"), Socket(watching, "spectator")
         home.join(tokens[0])
         spectator.join(None)
-        stand_in: list[dict[str, Any]] = []
-        while len(stand_in) < 2 and spectator.view["to_move"] is not None:
-            if spectator.view["to_move"] == 0:
-                play_turn({0: home}, [spectator], rng)
-                continue
-            frame = spectator.until(lambda f: f["type"] == "event", seconds=20)[-1]
-            home.catch_up(spectator.seq)
-            if frame["event"]["kind"] == "action":
-                assert frame["event"]["seat"] == 1
-                stand_in.append(frame["event"])
+        stand_in = absent_seats_moves(home, spectator, rng, 2)
         assert stand_in and all(e["by"] == "stand-in" for e in stand_in)
 
 

@@ -448,6 +448,16 @@ class _Encoder:
             ones |= cards << played_at + ((seat - me) % n) * 52
         return ones
 
+    def _counts(
+        self, out: Vector, me: int, sizes: tuple[int, ...], won: tuple[int, ...], scale: float
+    ) -> None:
+        """The per-seat ``hand_sizes`` and ``tricks_won`` blocks (the second follows the
+        first), each count over ``scale``."""
+        n = self.players
+        for entry, size, tricks in zip(self.rel["hand_sizes"][me], sizes, won, strict=True):
+            out[entry] = size / scale
+            out[entry + n] = tricks / scale
+
     def _knockout_whist_facts(self, facts: KnockoutWhistFacts) -> Vector:
         me, n, at, rel = facts.seat, self.players, self.at, self.rel
         ones = self._tricks_facts(facts.hand << at["hand"], facts.trick, facts.played, me)
@@ -467,11 +477,7 @@ class _Encoder:
             ones |= 1 << at["dog_used"]
         out = self._unpack(ones)
         out[at["hand_number"]] = facts.hand_number / 7
-        for entry, size, won in zip(
-            rel["hand_sizes"][me], facts.hand_sizes, facts.tricks_won, strict=True
-        ):
-            out[entry] = size / 7
-            out[entry + n] = won / 7  # tricks_won follows hand_sizes
+        self._counts(out, me, facts.hand_sizes, facts.tricks_won, 7)
         return out
 
     def _neuf_facts(self, facts: NeufFacts) -> Vector:
@@ -497,11 +503,7 @@ class _Encoder:
             out[last_deal + (side - first) % sides] = tricks / 13
         out[at["quota"]] = facts.quota / 13
         out[at["deal_number"]] = facts.deal_number / 25
-        for entry, size, won in zip(
-            rel["hand_sizes"][me], facts.hand_sizes, facts.tricks_won, strict=True
-        ):
-            out[entry] = size / 13
-            out[entry + n] = won / 13  # tricks_won follows hand_sizes
+        self._counts(out, me, facts.hand_sizes, facts.tricks_won, 13)
         return out
 
     def _kryt_facts(self, facts: KrytFacts) -> Vector:
