@@ -117,10 +117,14 @@ from cardtable.rules.kryt_navalivat.state import NUMBER as NUMBER_36
 from cardtable.rules.kryt_navalivat.state import Facts as KrytFacts
 from cardtable.rules.neuf.state import Facts as NeufFacts
 
-__all__ = ["Layout", "action_mask", "action_number", "encode", "layout"]
+__all__ = ["Layout", "action_mask", "action_number", "encode", "encode_facts", "layout"]
 
 Vector = npt.NDArray[np.float32]
 Plays = tuple[tuple[int, int], ...]
+# A game's layout, its encoder of views and its encoder of facts.
+_Builders = tuple[
+    Callable[[int, int], "Layout"], Callable[[View], Vector], Callable[[Any], Vector]
+]
 Mask = npt.NDArray[np.int8]
 
 
@@ -259,7 +263,7 @@ class _Encoder:
         self.pack_size = len(pack)
         self.actions = {str(action): number for number, action in enumerate(game.actions)}
         self.num_actions = len(game.actions)
-        builders: dict[str, tuple[Callable[[int, int], Layout], Callable[[View], Vector], Any]] = {
+        builders: dict[str, _Builders] = {
             "knockout-whist": (
                 _layout_knockout_whist,
                 self._knockout_whist,
@@ -579,6 +583,13 @@ def encode(game: Game, view: View) -> Vector:
 
     :class:`ValueError` for a spectator's view or a view of another game or player count."""
     return encoder(game).fill(view)
+
+
+def encode_facts(game: Game, facts: tuple[Any, ...]) -> Vector:
+    """The observation vector of ``state.facts(seat)``: the very vector :func:`encode`
+    gives for ``state.view(seat)``, made without formatting and parsing card text (what
+    the environments use)."""
+    return encoder(game).of_facts(facts)
 
 
 def action_mask(game: Game, view: View) -> Mask:
