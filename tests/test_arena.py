@@ -479,22 +479,28 @@ def test_ctrl_c_says_how_to_resume_and_that_command_finishes_the_job(
     assert lines(out) == lines(fresh)
 
 
-def test_report_only_reports_the_games_a_folder_holds_and_plays_none(tmp_path: Path) -> None:
-    """``--resume F --report-only``: the standings of an unfinished tournament so far, its
-    reports written, not one game played; without ``--resume`` it is refused."""
+def test_report_only_reports_the_whole_deals_a_folder_holds_and_plays_none(
+    tmp_path: Path,
+) -> None:
+    """``--resume F --report-only``: the standings of an unfinished tournament so far, over
+    its whole deals (each bot in each seat), its reports written, not one game played;
+    without ``--resume`` it is refused."""
     out = tmp_path / "t"
     args = ["arena", KOW, "--players", "3", "--bots", "easy,random", "--games", "6"]
     assert CliRunner().invoke(app, [*args, "--seed", "4", "--out", str(out)]).exit_code == 0
+    # 3 deals of 2 rotations: keep deal 0 whole and half of deal 1.
     kept = (out / "games.jsonl").read_text().splitlines(keepends=True)[:3]
+    assert [json.loads(line)["deal"] for line in kept] == [0, 0, 1]
     (out / "games.jsonl").write_text("".join(kept))
     (out / "summary.json").unlink()
     done = CliRunner().invoke(app, [*args, "--resume", str(out), "--report-only"])
     assert done.exit_code == 0, done.output
-    assert "3 of 6 games finished" in done.output and "Unfinished. Resume with:" in done.output
     assert "3 of 6 games already played" in done.output
+    assert "2 of 6 games finished" in done.output and "Unfinished. Resume with:" in done.output
     assert (out / "games.jsonl").read_text() == "".join(kept)
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["finished"] == 3 and summary["scheduled"] == 6
+    assert summary["finished"] == 2 and summary["scheduled"] == 6
+    assert {row["games"] for row in summary["standings"]} == {2}
     refused = CliRunner().invoke(app, [*args, "--report-only", "--out", str(tmp_path / "n")])
     assert refused.exit_code == 2 and "--report-only" in refused.output
 

@@ -102,7 +102,7 @@ def run_tournament(
     spec (:class:`~cardtable.bots.UnknownBotError`), the counts, the backend, the folder
     (:class:`~cardtable.arena.ArenaError`). A Ctrl-C propagates as ``KeyboardInterrupt``
     with every finished game already written. Without ``play``, no game is played: the
-    results are those of the games ``out`` holds (with ``resume``: an unfinished
+    results are those of the whole deals ``out`` holds (with ``resume``: an unfinished
     tournament's standings so far)."""
     game = config.validate()
     if on_error not in ON_ERROR:
@@ -130,13 +130,27 @@ def run_tournament(
                     break
     finally:
         store.close()
-    result = summarize(config, folder, game.num_players, len(tasks), on_disk.values(), stopped)
+    finished: Iterable[GameOutcome] = on_disk.values()
+    if not play and config.duplicate:
+        finished = whole_deals(finished, config.rotations)
+    result = summarize(config, folder, game.num_players, len(tasks), finished, stopped)
     if reports:
         from cardtable.arena.report import write_reports
 
         files = write_reports(result)
         result = replace(result, files=files)
     return result
+
+
+def whole_deals(outcomes: Iterable[GameOutcome], rotations: int) -> list[GameOutcome]:
+    """The outcomes of the deals whose every rotation finished: a duplicate comparison is
+    fair only over whole deals, where each bot has sat in each seat."""
+    kept = list(outcomes)
+    done: dict[int, int] = {}
+    for outcome in kept:
+        if outcome.ok:
+            done[outcome.deal] = done.get(outcome.deal, 0) + 1
+    return [o for o in kept if done.get(o.deal, 0) == rotations]
 
 
 def summarize(

@@ -122,9 +122,7 @@ __all__ = ["Layout", "action_mask", "action_number", "encode", "encode_facts", "
 Vector = npt.NDArray[np.float32]
 Plays = tuple[tuple[int, int], ...]
 # A game's layout, its encoder of views and its encoder of facts.
-_Builders = tuple[
-    Callable[[int, int], "Layout"], Callable[[View], Vector], Callable[[Any], Vector]
-]
+_Builders = tuple[Callable[[int, int], "Layout"], Callable[[View], Vector], Callable[[Any], Vector]]
 Mask = npt.NDArray[np.int8]
 
 
