@@ -18,7 +18,12 @@ from dataclasses import dataclass
 import pytest
 
 import cardtable
-from cardtable.bots.kryt_navalivat_rollout import guided_action, guided_playout
+from cardtable.bots.kryt_navalivat_rollout import (
+    _weakest,
+    _weakest_first,
+    guided_action,
+    guided_playout,
+)
 from cardtable.core import State
 from cardtable.errors import InvalidPositionError
 from cardtable.rules.kryt_navalivat.beating import PACK_36
@@ -27,6 +32,7 @@ from cardtable.rules.kryt_navalivat.invariants import check_state
 from cardtable.rules.kryt_navalivat.state import (
     COVERING,
     FREE,
+    NUMBER,
     OVER,
     SWAP,
     TAKE,
@@ -280,6 +286,36 @@ def test_guided_playout_ends_hands(players: int, mode: str) -> None:
     guided_playout(sample, rng)
     check_result(sample)
     check_replay(sample, views=False)
+
+
+@pytest.mark.parametrize("mode", ["turned", "permanent"])
+def test_the_playouts_weakest_card_is_the_one_of_least_strength(mode: str) -> None:
+    """The playout's weakest card of a hand is the card of least strength, the cards it
+    beats less the cards that beat it under the hand's beating table (ties: the lower
+    rank, then the pack's order), for hands of every size under every trump."""
+    game = make(2, mode)
+    rng = random.Random(5)
+    checked = 0
+    pack = [c for c in range(52) if c % 13 >= 4]
+    for seed in range(12):  # deals with each trump suit
+        state = game.new_state(seed=seed)
+        beaters = state.beaters
+        strength = {
+            card: (
+                sum(1 for other in pack if beaters[other] >> card & 1) - beaters[card].bit_count(),
+                card % 13,
+                card,  # equal cards of two suits: the pack's order, clubs first
+            )
+            for card in pack
+        }
+        order = _weakest_first(state)
+        for size in (1, 2, 5, 12, 36):
+            cards = rng.sample(pack, size)
+            weakest = min(cards, key=strength.__getitem__)
+            mask = sum(1 << c for c in cards)
+            assert _weakest(mask, order) == NUMBER[weakest]
+            checked += 1
+    assert checked == 60
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -42,29 +42,42 @@ _TAKE_ANYWAY = 0.02
 _RANDOM_CARD = 0.08
 
 _PACK_ORDER = tuple((BIT[c], NUMBER[c]) for c in PACK_36)
+
+Order = tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]
+"""A hand's strength order: per suit, a table from the suit's 9 rank bits (6 … A) to the
+same cards as bits of their places weakest first; and the card number at each place."""
+
 # Keyed by (trump, anti): a small key, as hashing the 52-entry beating table every turn
 # would cost more than the rest of the choice.
-_ORDERS: dict[tuple[int, int], tuple[tuple[int, int], ...]] = {}
+_ORDERS: dict[tuple[int, int], Order] = {}
 
 
-def _weakest_first(state: KrytState) -> tuple[tuple[int, int], ...]:
-    """The pack's cards as ``(bit, card number)``, weakest first: a card's strength is the
-    cards it beats less the cards that beat it, under the hand's beating table."""
+def _weakest_first(state: KrytState) -> Order:
+    """The pack's strength order under the hand's beating table: a card's strength is the
+    cards it beats less the cards that beat it (ties: the lower rank first)."""
     order = _ORDERS.get((state.trump, state.anti))
     if order is None:
         beaters = state.beaters
         beaten = {c: sum(1 for t in PACK_36 if beaters[t] >> c & 1) for c in PACK_36}
         ranked = sorted(PACK_36, key=lambda c: (beaten[c] - beaters[c].bit_count(), c % 13))
-        order = _ORDERS[state.trump, state.anti] = tuple((BIT[c], NUMBER[c]) for c in ranked)
+        place = {c: i for i, c in enumerate(ranked)}
+        suits = tuple(
+            tuple(
+                sum(1 << place[13 * s + 4 + i] for i in range(9) if m >> i & 1) for m in range(512)
+            )
+            for s in range(4)
+        )
+        order = _ORDERS[state.trump, state.anti] = (suits, tuple(NUMBER[c] for c in ranked))
     return order
 
 
-def _weakest(mask: int, order: tuple[tuple[int, int], ...]) -> int:
-    """The action offset (card number) of the weakest card of a non-empty ``mask``."""
-    for bit, number in order:
-        if mask & bit:
-            return number
-    raise AssertionError("no card in an empty mask")
+def _weakest(mask: int, order: Order) -> int:
+    """The action offset (card number) of the weakest card of a non-empty ``mask``: four
+    look-ups put its cards in strength order, and the lowest bit is the weakest."""
+    (c, d, h, s), numbers = order
+    ranked = c[mask >> 4 & 511] | d[mask >> 17 & 511] | h[mask >> 30 & 511] | s[mask >> 43 & 511]
+    assert ranked, "no card in an empty mask"
+    return numbers[(ranked & -ranked).bit_length() - 1]
 
 
 def _any(mask: int, rng: random.Random) -> int:
