@@ -62,6 +62,17 @@ def cards_text(mask: int) -> list[str]:
     return [card_text(c) for c in bits(mask)]
 
 
+def played_by_seat(tricks: list[list[tuple[int, int]]], players: int) -> tuple[int, ...]:
+    """Per seat, the mask of the cards it played to ``tricks`` (lists of ``(seat, card)``);
+    a negative card (a Knockout Whist knock) is not a card and is passed over."""
+    played = [0] * players
+    for trick in tricks:
+        for seat, card in trick:
+            if card >= 0:
+                played[seat] |= BIT[card]
+    return tuple(played)
+
+
 def trick_winner(plays: list[tuple[int, int]], trump: int) -> int:
     """The seat whose card takes the trick: the highest trump, else the highest card of the
     suit led (KOW-4.3, NEUF-4.3). ``trump`` is -1 for no trump; plays whose card is

@@ -30,6 +30,7 @@ from cardtable.rules.tricks import (
     bits,
     follows,
     playable,
+    played_by_seat,
     trick_winner,
 )
 
@@ -582,16 +583,11 @@ class KnockoutWhistState(State):
     def facts(self, seat: int) -> Facts:
         """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
         holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
-        played = [0] * self.players
-        for trick in self.done:
-            for who, card in trick:
-                if card != KNOCKED:
-                    played[who] |= BIT[card]
         return Facts(
             seat,
             self.hands[seat],
             tuple(self.trick),
-            tuple(played),
+            played_by_seat(self.done, self.players),
             -1 if self.turned is None else self.turned,
             -1 if self.trump is None else self.trump,
             PHASES.index(self.phase),

@@ -32,6 +32,7 @@ from cardtable.rules.tricks import (
     cards_text,
     follows,
     playable,
+    played_by_seat,
     trick_winner,
 )
 
@@ -451,17 +452,13 @@ class NeufState(State):
     def facts(self, seat: int) -> Facts:
         """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
         holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
-        played = [0] * self.players
-        for trick in self.done:
-            for who, card in trick:
-                played[who] |= BIT[card]
         rows = self.ledger.rows
         return Facts(
             seat,
             self.hands[seat],
             tuple(self.held_hands(seat)) if self.players == 3 else (),
             tuple(self.trick),
-            tuple(played),
+            played_by_seat(self.done, self.players),
             TRUMPS.index(self.trump_name),
             PHASES.index(self.phase),
             tuple(self.acted_exchange),
