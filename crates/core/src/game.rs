@@ -1,0 +1,264 @@
+//! What every game of the core provides ([`Game`]), and what the core builds on it for any
+//! game: random playouts and batches of whole random games.
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use crate::chance::{draw, Seed};
+use crate::notation::PositionError;
+
+/// Legal actions as a mask: bit `a` is set when action number `a` is legal. Every game
+/// here numbers fewer than 128 actions.
+pub type ActionMask = u128;
+
+/// The most seats any game here has (Knockout Whist's seven).
+pub const MAX_PLAYERS: usize = 7;
+
+/// One number per seat (the first `players()` are meaningful).
+pub type Returns = [f64; MAX_PLAYERS];
+
+/// The generator of the core's random playouts: small, fast, and the same stream on every
+/// machine for a seed. (Python's playouts draw from `random.Random`; the two are equal in
+/// distribution, not draw for draw.)
+pub type PlayoutRng = Pcg64Mcg;
+
+/// An option's value as Python gives it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OptionValue {
+    None,
+    Bool(bool),
+    Int(i64),
+    Str(String),
+}
+
+/// Why options or a deal were refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionError(pub String);
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+/// The chance events to use before the seed deals: decks (card indices, index 0 dealt
+/// first) and, for games that have them, reshuffles, in the order a record stores them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Stacked {
+    pub decks: Vec<Vec<u8>>,
+    pub reshuffles: Vec<Vec<u8>>,
+}
+
+/// A game's state in the core, equal step for step to the Python engine's state of the
+/// same game (`cardtable.rules.<game>.state`).
+pub trait Game: Clone + Send + Sync + 'static {
+    /// The rules being played, fixed for the whole game.
+    type Options: Clone + Send + Sync + 'static;
+
+    /// The game's name, as `cardtable.make` takes it.
+    const NAME: &'static str;
+    /// The number of distinct actions (the Python engine's `num_distinct_actions`).
+    const NUM_ACTIONS: usize;
+
+    /// Reads options as Python's `make(name, **options)` does: unknown names and values out
+    /// of range are refused; absent ones take their defaults. `dealer` is read here too.
+    fn options(pairs: &[(String, OptionValue)]) -> Result<Self::Options, OptionError>;
+    /// The number of seats the options give.
+    fn options_players(options: &Self::Options) -> usize;
+    /// The `dealer` option, when one was given.
+    fn options_dealer(options: &Self::Options) -> Option<usize>;
+
+    /// A new game as `game.begin(seed, dealer, decks, reshuffles)`: the first deal done.
+    fn begin(
+        options: &Self::Options,
+        seed: Seed,
+        dealer: usize,
+        stacked: Stacked,
+    ) -> Result<Self, OptionError>;
+    /// Rebuilds a state from its position text (`game.state_from_position`).
+    fn from_position(options: &Self::Options, text: &str) -> Result<Self, PositionError>;
+    /// The position text, byte for byte as the Python engine writes it.
+    fn position(&self) -> String;
+
+    fn players(&self) -> usize;
+    /// The seat to act, `None` once the game is over.
+    fn to_move(&self) -> Option<usize>;
+    /// The legal actions as a mask (empty once the game is over).
+    fn legal_mask(&self) -> ActionMask;
+    /// Applies a legal action, unchecked (the Python engine's `apply_id`).
+    fn apply(&mut self, action: usize);
+    /// The result's `returns` once the game is over.
+    fn returns(&self) -> Option<Returns>;
+
+    /// One uniformly random legal action. Games override it when they can draw without
+    /// building the mask.
+    #[inline]
+    fn random_action(&self, rng: &mut PlayoutRng) -> usize {
+        let mask = self.legal_mask();
+        let k = rng.random_range(0..mask.count_ones());
+        nth_action(mask, k)
+    }
+}
+
+/// The `k`-th lowest action (0-based) of a mask that holds more than `k`.
+#[inline]
+pub fn nth_action(mask: ActionMask, k: u32) -> usize {
+    let low = mask as u64;
+    let n = low.count_ones();
+    if k < n {
+        crate::cards::nth_card(low, k) as usize
+    } else {
+        64 + crate::cards::nth_card((mask >> 64) as u64, k - n) as usize
+    }
+}
+
+/// The action numbers in a mask, ascending.
+pub fn actions_of(mask: ActionMask) -> Vec<usize> {
+    let mut out = Vec::with_capacity(mask.count_ones() as usize);
+    let mut m = mask;
+    while m != 0 {
+        out.push(m.trailing_zeros() as usize);
+        m &= m - 1;
+    }
+    out
+}
+
+/// The first dealer: the `dealer` option, else one drawn from the seed (`resolved_dealer`).
+pub fn first_dealer<G: Game>(options: &G::Options, seed: Seed) -> usize {
+    let players = G::options_players(options);
+    G::options_dealer(options).unwrap_or_else(|| draw(seed, "dealer", players as u64) as usize)
+}
+
+/// A new game from a seed alone, as `game.new_state(seed=seed)`.
+pub fn new_game<G: Game>(options: &G::Options, seed: Seed) -> G {
+    G::begin(options, seed, first_dealer::<G>(options, seed), Stacked::default())
+        .expect("a deal from the seed alone always succeeds")
+}
+
+/// Plays uniformly random legal actions to the end; returns the number of decisions taken.
+pub fn playout<G: Game>(state: &mut G, rng: &mut PlayoutRng) -> u32 {
+    let mut decisions = 0;
+    while state.to_move().is_some() {
+        let action = state.random_action(rng);
+        state.apply(action);
+        decisions += 1;
+    }
+    decisions
+}
+
+/// What a batch of random games or playouts gives back.
+#[derive(Debug, Clone, Default)]
+pub struct Batch {
+    /// `count × players` returns, row by row.
+    pub returns: Vec<f64>,
+    /// Decisions taken in all.
+    pub decisions: u64,
+}
+
+/// `count` random playouts from `state`, playout `i` drawing from a generator seeded with
+/// `seed + i`.
+pub fn playouts_from<G: Game>(state: &G, count: usize, seed: u64) -> Batch {
+    let players = state.players();
+    let mut batch = Batch {
+        returns: Vec::with_capacity(count * players),
+        decisions: 0,
+    };
+    for i in 0..count {
+        let mut rng = PlayoutRng::seed_from_u64(seed.wrapping_add(i as u64));
+        let mut s = state.clone();
+        batch.decisions += u64::from(playout(&mut s, &mut rng));
+        let r = s.returns().expect("a playout ends the game");
+        batch.returns.extend_from_slice(&r[..players]);
+    }
+    batch
+}
+
+/// Whole random games, one per seed: each dealt from its seed as `new_state(seed=…)` deals
+/// it, and played by a generator seeded with the same seed.
+pub fn random_games<G: Game>(options: &G::Options, seeds: &[Seed]) -> Batch {
+    let players = G::options_players(options);
+    let mut batch = Batch {
+        returns: Vec::with_capacity(seeds.len() * players),
+        decisions: 0,
+    };
+    for &seed in seeds {
+        let mut state: G = new_game(options, seed);
+        let mut rng = PlayoutRng::seed_from_u64(seed as u64);
+        batch.decisions += u64::from(playout(&mut state, &mut rng));
+        let r = state.returns().expect("a playout ends the game");
+        batch.returns.extend_from_slice(&r[..players]);
+    }
+    batch
+}
+
+/// Reads `players` and `dealer` from options pairs and refuses names not in `known`:
+/// the part of option checking that every game shares (`cardtable.options.check_options`).
+pub fn check_option_names(
+    game: &str,
+    pairs: &[(String, OptionValue)],
+    known: &[&str],
+) -> Result<(), OptionError> {
+    for (name, _) in pairs {
+        if !known.contains(&name.as_str()) {
+            return Err(OptionError(format!(
+                "unknown option {name:?} for {game}; known: {}",
+                known.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The value of option `name`, if given.
+pub fn option<'a>(pairs: &'a [(String, OptionValue)], name: &str) -> Option<&'a OptionValue> {
+    pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v)
+}
+
+/// The `dealer` option checked against the seat count.
+pub fn dealer_option(
+    pairs: &[(String, OptionValue)],
+    players: usize,
+) -> Result<Option<usize>, OptionError> {
+    match option(pairs, "dealer") {
+        None | Some(OptionValue::None) => Ok(None),
+        Some(OptionValue::Int(d)) if (0..players as i64).contains(d) => Ok(Some(*d as usize)),
+        Some(other) => Err(OptionError(format!(
+            "dealer must be a seat 0-{}, not {other:?}",
+            players - 1
+        ))),
+    }
+}
+
+/// The `players` option within `low ..= high`, or `default`.
+pub fn players_option(
+    game: &str,
+    pairs: &[(String, OptionValue)],
+    low: usize,
+    high: usize,
+    default: usize,
+) -> Result<usize, OptionError> {
+    match option(pairs, "players") {
+        None => Ok(default),
+        Some(OptionValue::Int(n)) if (low as i64..=high as i64).contains(n) => Ok(*n as usize),
+        Some(other) => Err(OptionError(format!(
+            "{game} is for {low} to {high} players, not {other:?}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_action_crosses_the_halves() {
+        let mask: ActionMask = (1 << 3) | (1 << 63) | (1 << 64) | (1 << 109);
+        assert_eq!(actions_of(mask), vec![3, 63, 64, 109]);
+        assert_eq!(
+            (0..4).map(|k| nth_action(mask, k)).collect::<Vec<_>>(),
+            vec![3, 63, 64, 109]
+        );
+    }
+}

@@ -1,0 +1,20 @@
+//! The compiled core of cardtable: the rules of Knockout Whist, Neuf and Kryt'-navalivat'
+//! as a second implementation of SPEC.md, built for speed and kept equal to the Python
+//! engine (the readable reference) by differential tests at every step of random games.
+//!
+//! Cards are indices and hands `u64` bitmasks ([`cards`]); chance is the same seeded
+//! BLAKE2b stream as Python's ([`chance`]); states cross to Python as their position text
+//! ([`notation`]). Each game implements [`game::Game`]; playouts and batches are generic.
+
+pub mod cards;
+pub mod chance;
+pub mod game;
+pub mod knockout_whist;
+pub mod kryt_navalivat;
+pub mod neuf;
+pub mod notation;
+
+pub use game::{Game, OptionValue, Stacked};
+pub use knockout_whist::KnockoutWhist;
+pub use kryt_navalivat::KrytNavalivat;
+pub use neuf::Neuf;
