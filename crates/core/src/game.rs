@@ -148,6 +148,27 @@ pub fn playout<G: Game>(state: &mut G, rng: &mut PlayoutRng) -> u32 {
     decisions
 }
 
+/// The number of action sequences of exactly `depth` actions from `state` (perft), counting
+/// finished games shorter than that as none, as the Python perft scripts count.
+pub fn perft<G: Game>(state: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut mask = state.legal_mask();
+    if depth == 1 {
+        return u64::from(mask.count_ones());
+    }
+    let mut total = 0;
+    while mask != 0 {
+        let action = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        let mut next = state.clone();
+        next.apply(action);
+        total += perft(&next, depth - 1);
+    }
+    total
+}
+
 /// What a batch of random games or playouts gives back.
 #[derive(Debug, Clone, Default)]
 pub struct Batch {
