@@ -77,7 +77,7 @@ impl Mode {
 }
 
 /// A hand of Kryt'-navalivat' in progress: a flat, heap-free value, so a clone is one copy.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct KrytNavalivat {
     hands: [CardSet; MAX_SEATS],
     /// Per seat, the cards everybody knows it holds (K-10).
@@ -171,6 +171,28 @@ impl KrytNavalivat {
         self.seed
     }
 }
+
+/// Equal states hold the same cards in the same places, whatever lies in the table's free
+/// slots between the pile and the stock.
+impl PartialEq for KrytNavalivat {
+    fn eq(&self, other: &Self) -> bool {
+        self.hands == other.hands
+            && self.known == other.known
+            && self.seed == other.seed
+            && self.pile() == other.pile()
+            && self.stock() == other.stock()
+            && self.faceup == other.faceup
+            && self.players == other.players
+            && self.dealer == other.dealer
+            && self.trump == other.trump
+            && self.anti == other.anti
+            && self.mode == other.mode
+            && self.to_move == other.to_move
+            && self.loser == other.loser
+    }
+}
+
+impl Eq for KrytNavalivat {}
 
 impl Game for KrytNavalivat {
     type Options = Options;

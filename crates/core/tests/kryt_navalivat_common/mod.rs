@@ -298,3 +298,38 @@ pub fn ex_1_deck() -> Vec<String> {
          6D 8D 9D JD QD AD 6S 7S JS KS AS",
     )
 }
+
+/// Every state of one random game from `new_game(seed)` (at most `cap` actions), start and
+/// end included. Nine times in ten the player does anything but pick up, as Python's
+/// `random_states` plays, so that games reach the empty stock and the end quickly.
+pub fn random_states(players: usize, mode: TrumpMode, seed: u64, cap: usize) -> Vec<KrytNavalivat> {
+    use cardtable_core::game::{new_game, nth_action, PlayoutRng};
+    use cardtable_core::kryt_navalivat::TAKE;
+    use rand::{Rng, SeedableRng};
+    let mut rng = PlayoutRng::seed_from_u64(seed);
+    let mut state: KrytNavalivat = new_game(&options(players, mode), i128::from(seed));
+    let mut states = vec![state.clone()];
+    while state.to_move().is_some() && states.len() <= cap {
+        let all = state.legal_mask();
+        let other = all & !(1 << TAKE);
+        let mask = if other != 0 && rng.random::<f64>() < 0.9 {
+            other
+        } else {
+            all
+        };
+        let k = rng.random_range(0..mask.count_ones());
+        state.apply(nth_action(mask, k));
+        states.push(state.clone());
+    }
+    states
+}
+
+/// One random game per player count and trump mode (seed = players, or players + 10).
+pub fn games() -> Vec<(usize, TrumpMode, u64)> {
+    let mut out = Vec::new();
+    for n in 2..=6 {
+        out.push((n, TrumpMode::Turned, n as u64));
+        out.push((n, TrumpMode::Permanent, n as u64 + 10));
+    }
+    out
+}
