@@ -20,7 +20,7 @@ mod state;
 
 use crate::cards::{Card, CardSet};
 use crate::chance::Seed;
-use crate::game::{ActionMask, Game, OptionError, OptionValue, Returns, Stacked};
+use crate::game::{ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked};
 use crate::notation::PositionError;
 
 pub use options::{Options, TrumpMode};
@@ -246,6 +246,11 @@ impl Game for KrytNavalivat {
     #[inline]
     fn apply(&mut self, action: usize) {
         self.play(action);
+    }
+
+    #[inline]
+    fn random_action(&self, rng: &mut PlayoutRng) -> usize {
+        self.random_legal(rng)
     }
 
     fn returns(&self) -> Option<Returns> {

@@ -10,9 +10,10 @@ use super::{
     KrytNavalivat, Mode, Options, TrumpMode, BEAT, COVER, HAND_SIZE, LEAD, MAX_SEATS, NONE, SWAP,
     TAKE,
 };
-use crate::cards::{bit, card_text, parse_card, Card, CardSet};
+use crate::cards::{bit, card_text, nth_card, parse_card, Card, CardSet};
 use crate::chance::{shuffled, Seed};
-use crate::game::{ActionMask, OptionError, Stacked};
+use crate::game::{ActionMask, OptionError, PlayoutRng, Stacked};
+use rand::Rng;
 
 const TAKE_BIT: ActionMask = 1 << TAKE;
 const SWAP_BIT: ActionMask = 1 << SWAP;
@@ -136,6 +137,45 @@ impl KrytNavalivat {
         }
     }
 
+    /// One uniformly random legal action, drawn from the card sets without building the
+    /// mask: within a row, the k-th card by index is the k-th action by number.
+    #[inline]
+    pub(super) fn random_legal(&self, rng: &mut PlayoutRng) -> usize {
+        let p = self.to_move as usize;
+        let hand = self.hands[p];
+        let pick = |set: CardSet, k: u32, base: usize| base + number_of(nth_card(set, k));
+        match self.mode {
+            Mode::Respond => {
+                let beats = hand & self.beaters()[self.top() as usize];
+                let n = beats.count_ones();
+                let swap = u32::from(self.can_swap(p));
+                match rng.random_range(0..n + 1 + swap) {
+                    k if k < n => pick(beats, k, BEAT),
+                    k if k == n => TAKE,
+                    _ => SWAP,
+                }
+            }
+            Mode::Cover => pick(hand, rng.random_range(0..hand.count_ones()), COVER),
+            Mode::Lead => {
+                let n = hand.count_ones();
+                match rng.random_range(0..n + u32::from(self.can_swap(p))) {
+                    k if k < n => pick(hand, k, LEAD),
+                    _ => SWAP,
+                }
+            }
+            Mode::Free => {
+                let beats = hand & self.beaters()[self.top() as usize];
+                let (n, m) = (hand.count_ones(), beats.count_ones());
+                match rng.random_range(0..n + m + 1) {
+                    k if k < n => pick(hand, k, LEAD),
+                    k if k < n + m => pick(beats, k - n, BEAT),
+                    _ => TAKE,
+                }
+            }
+            Mode::Over => unreachable!("no action once the hand is over"),
+        }
+    }
+
     #[inline]
     fn swap_bit(&self, seat: usize) -> ActionMask {
         if self.can_swap(seat) {
@@ -222,7 +262,10 @@ impl KrytNavalivat {
     /// everybody's sight (KRYT-2.5).
     fn draw(&mut self, p: usize) {
         let mut hand = self.hands[p];
-        let short = HAND_SIZE.saturating_sub(hand.count_ones());
+        if !self.stock_left() || holds_three(hand) {
+            return;
+        }
+        let short = HAND_SIZE - hand.count_ones();
         for _ in 0..short {
             if self.stock_len > 0 {
                 hand |= bit(self.table[36 - self.stock_len as usize]);
@@ -275,6 +318,15 @@ impl KrytNavalivat {
         self.mode = Mode::Over;
         self.to_move = NONE;
     }
+}
+
+/// Whether a hand holds three cards or more: with its two lowest cards taken out, some
+/// card is left (cheaper than a count where `popcnt` is not in the target's instructions).
+#[inline]
+const fn holds_three(hand: CardSet) -> bool {
+    let one_fewer = hand & hand.wrapping_sub(1);
+    let two_fewer = one_fewer & one_fewer.wrapping_sub(1);
+    two_fewer != 0
 }
 
 /// A stacked deck must hold the 36-card pack once, as `read_deck` requires.
