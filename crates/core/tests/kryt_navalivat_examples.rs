@@ -194,12 +194,12 @@ fn kryt_ex_1_the_three_player_example_step_by_step() {
     // KRYT-EX-1 steps 1-9: hands, pile, stock count and next player after every turn; the
     // legal actions the scenario lists; no draw between a beat and its cover (K-1).
     let mut state = ex_1_state();
-    for step in 1..EX_1_STEPS.len() {
+    for (step, row) in EX_1_STEPS.iter().enumerate().skip(1) {
         if let Some(listed) = ex_1_legal(step) {
             assert_eq!(legal(&state), texts(listed), "step {step}");
         }
         let stock_before = state.stock_count();
-        for action in EX_1_STEPS[step].0 {
+        for action in row.0 {
             let mover = state.to_move();
             play(&mut state, action);
             if action.starts_with("beat") {

@@ -178,7 +178,7 @@ fn bad_positions() -> Vec<(&'static str, TrumpMode, String, String)> {
     let over_pile = format!("{FILL} JH QH AD");
     let over = Compose::new(&["", "", "7C 8C 9S"])
         .pile(&over_pile)
-        .to_move(None)
+        .mover(None)
         .turn("over")
         .result("loser:2")
         .text();
@@ -388,7 +388,7 @@ fn kryt_the_bad_positions_are_one_change_from_good_ones() {
         (
             Compose::new(&["", "", "7C"])
                 .pile(&over_pile)
-                .to_move(None)
+                .mover(None)
                 .turn("over")
                 .result("loser:2")
                 .text(),

@@ -396,12 +396,21 @@ fn kryt_4_3_free_mode_only_with_the_stock_empty_and_two_others_holding() {
     assert!(free > 0);
 }
 
+/// (why, hands, top of the pile, script, the fool or `None` for a draw)
+type DrawCase = (
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    &'static [&'static str],
+    Option<usize>,
+);
+
 #[test]
 fn kryt_7_3_k_7_draw_rule() {
     // KRYT-7.3 / K-7 in each branch: a draw only when P's last card was a lead (a free
     // lead included) or a cover, and L holds exactly one card, which beats it; otherwise L
     // loses. Trumps diamonds, stock empty; settled at once, with no action from L.
-    let table: [(&str, &[&str], &str, &[&str], Option<usize>); 8] = [
+    let table: [DrawCase; 8] = [
         (
             "cover, one card that beats",
             &["JH 8C", "KC"],

@@ -109,7 +109,7 @@ impl<'a> Compose<'a> {
         self
     }
 
-    pub fn to_move(mut self, to_move: Option<usize>) -> Self {
+    pub fn mover(mut self, to_move: Option<usize>) -> Self {
         self.to_move = to_move;
         self
     }
