@@ -46,13 +46,23 @@ impl Wide {
         Wide { halves, lead: 0 }
     }
 
-    /// Divides in place by `d` (below 2^32) and returns the remainder.
+    /// Divides in place by `d` (2 ≤ d < 2^32) and returns the remainder.
     fn divmod(&mut self, d: u64) -> u64 {
+        // Each step divides `rem·2^32 + half` (below d·2^32) by d. With m = ⌊(2^64-1)/d⌋,
+        // ⌊cur·m / 2^64⌋ falls short of the quotient by at most one, so one correction
+        // replaces a hardware division.
+        let m = u128::from(u64::MAX / d);
         let mut rem = 0u64;
         for half in &mut self.halves[self.lead..] {
             let cur = rem << 32 | u64::from(*half);
-            *half = (cur / d) as u32;
-            rem = cur % d;
+            let mut q = ((u128::from(cur) * m) >> 64) as u64;
+            let mut r = cur - q * d;
+            if r >= d {
+                q += 1;
+                r -= d;
+            }
+            *half = q as u32;
+            rem = r;
         }
         while self.lead < 16 && self.halves[self.lead] == 0 {
             self.lead += 1;
@@ -121,12 +131,11 @@ pub fn shuffle(seed: Seed, kind: &str, counter: u64, items: &mut [Card], settle:
             product *= (n - end) as u64;
             end += 1;
         }
-        let mut rem = x.divmod(product);
+        let mut rem = x.divmod(product) as u32;
         for k in i..end {
-            let radix = (n - k) as u64;
-            let j = k + (rem % radix) as usize;
+            let radix = (n - k) as u32;
+            items.swap(k, k + (rem % radix) as usize);
             rem /= radix;
-            items.swap(k, j);
         }
         i = end;
     }
