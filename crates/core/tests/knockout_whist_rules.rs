@@ -279,7 +279,14 @@ fn three_players_hand_six(trump: &'static str, hands: [&str; 3]) -> KnockoutWhis
 fn kow_4_3_kow_1_2_trick_winners() {
     // KOW-4.3 / KOW-1.2: the highest trump wins, else the highest card of the suit led;
     // KOW-4.4: the winner leads next.
-    let cases: [(&str, &str, [&str; 3], [&str; 3], usize); 6] = [
+    type Case = (
+        &'static str,
+        &'static str,
+        [&'static str; 3],
+        [&'static str; 3],
+        usize,
+    );
+    let cases: [Case; 6] = [
         (
             "KOW-1.2: with clubs trumps 9C beats AH",
             "C",

@@ -14,7 +14,7 @@ use crate::cards::{bit, highest, nth_card, playable, suit, Card, CardSet};
 use crate::chance::Seed;
 use crate::game::{ActionMask, OptionError, PlayoutRng, Returns, Stacked, MAX_PLAYERS};
 
-use super::deal::{playable_deck, seeded_deck, shuffle};
+use super::deal::{playable_deck, reshuffle, seeded_deck};
 use super::options::Options;
 use super::plays::{Play, Rounds, KNOCKED};
 
@@ -711,7 +711,7 @@ impl KnockoutWhist {
             aside.copy_from_slice(order);
             self.stacked_reshuffles_used += 1;
         } else {
-            shuffle(self.seed, "cut", self.reshuffles_drawn, aside, None);
+            reshuffle(self.seed, self.reshuffles_drawn, aside);
         }
         self.reshuffles_drawn += 1;
         let start = usize::from(self.stock_start);
