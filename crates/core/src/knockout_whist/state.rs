@@ -357,7 +357,8 @@ impl KnockoutWhist {
         let p = usize::from(self.to_move);
         let hand = self.hands[p];
         if self.status[p] == Status::Dog {
-            if self.dog_may_knock() && rng.random_bool(0.5) {
+            // A dog without its card (only a hand-written position has one) can only knock.
+            if hand == 0 || (self.dog_may_knock() && rng.random_bool(0.5)) {
                 return KNOCK;
             }
             return usize::from(highest(hand));
