@@ -157,10 +157,15 @@ def python_playout(name: str, players: int, seeds: range) -> Work:
     return lambda: _clock(play)
 
 
-def measure(games: int, runs: int, python_games: int) -> list[dict[str, Any]]:
-    """Every pairing on every path, ``runs`` interleaved rounds; the report's rows."""
+def measure(
+    games: int, runs: int, python_games: int, only: tuple[str, ...] = ()
+) -> list[dict[str, Any]]:
+    """Every pairing (of the games ``only`` names, when it names any) on every path,
+    ``runs`` interleaved rounds; the report's rows."""
     rows = []
     for name, players, spiel, params, label in PAIRINGS:
+        if only and name not in only:
+            continue
         seeds = range(games)
         works = {
             "openspiel C++": openspiel_games(spiel, params, seeds),
@@ -228,6 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, help="games per run on the fast paths")
     parser.add_argument("--runs", type=int, help="timed rounds")
     parser.add_argument("--json", help="write the results here")
+    parser.add_argument(
+        "--only", action="append", default=[], help="measure this game only (repeatable)"
+    )
     args = parser.parse_args(argv)
     size = QUICK if args.quick else FULL
     games = args.games or size["games"]
@@ -240,7 +248,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{platform.python_version()} on {platform.machine()}",
         flush=True,
     )
-    rows = measure(games, runs, python_games)
+    rows = measure(games, runs, python_games, tuple(args.only))
     sizes = dict(_core.state_sizes())
     print("state size in the core (bytes): " + ", ".join(f"{k} {v}" for k, v in sizes.items()))
     if args.json:

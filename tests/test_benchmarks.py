@@ -98,7 +98,7 @@ def test_kow7_benchmark_games_end_with_one_winner_and_count_every_decision(
 def _playout_length(players: int, seed: int) -> int:
     """Decisions of an independent playout with the benchmark's seeding, from the record."""
     state = cardtable.make("knockout-whist", players=players, dealer=0).new_state(seed=seed)
-    state.playout(random.Random(seed))
+    state.playout_python(random.Random(seed))
     return len(state.record().actions)
 
 
