@@ -125,6 +125,103 @@ pub struct Neuf {
     stacked_next: u32,
 }
 
+/// What a state shows, for callers that want facts rather than the position text.
+impl Neuf {
+    #[inline]
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The cards `seat` holds now.
+    #[inline]
+    pub fn hand(&self, seat: usize) -> CardSet {
+        self.hands[seat]
+    }
+
+    /// The current spare (NEUF-3.2); empty with four players.
+    #[inline]
+    pub fn spare(&self) -> CardSet {
+        self.spare
+    }
+
+    /// The pile dealt to `seat`, or (3 players) to the spare at index 3 (NEUF-2.3).
+    #[inline]
+    pub fn pile(&self, index: usize) -> CardSet {
+        self.piles[index]
+    }
+
+    /// This deal's trump: a suit index, or [`NO_TRUMP`] (NEUF-2.1).
+    #[inline]
+    pub fn trump(&self) -> Trump {
+        self.trump
+    }
+
+    /// This deal's dealer (NEUF-2.2).
+    #[inline]
+    pub fn dealer_seat(&self) -> usize {
+        self.dealer() as usize
+    }
+
+    /// The seats in deciding order (NEUF-3.1, NEUF-8.2); none with four players.
+    pub fn deciding_order(&self) -> Vec<usize> {
+        let (order, len) = self.exchange_order();
+        order[..len].iter().map(|&s| s as usize).collect()
+    }
+
+    /// The decisions so far: `(seat, exchanged)` in order.
+    pub fn decisions(&self) -> Vec<(usize, bool)> {
+        let (order, _) = self.exchange_order();
+        (0..self.decided as usize)
+            .map(|k| (order[k] as usize, self.exchanged >> k & 1 == 1))
+            .collect()
+    }
+
+    /// The score sheet (NEUF-5.5).
+    #[inline]
+    pub fn sheet(&self) -> &Sheet {
+        &self.sheet
+    }
+
+    /// Tricks each seat has taken this deal.
+    #[inline]
+    pub fn tricks_won(&self) -> &[u8] {
+        &self.tricks_won[..self.players()]
+    }
+
+    /// This deal's finished tricks.
+    #[inline]
+    pub fn finished_tricks(&self) -> usize {
+        self.plays.done()
+    }
+
+    /// The trick in progress: `(seat, card)` in playing order.
+    pub fn current_trick(&self) -> Vec<(u8, Card)> {
+        let n = self.sheet.players();
+        let leader = self.plays.leader(self.plays.done());
+        Plays::seated(self.plays.current_cards(n), leader, n).collect()
+    }
+
+    /// Each side's score: the sheet's, or once the game is over the final scores (which
+    /// the house rule may have moved mid-deal, N-7).
+    pub fn scores(&self) -> Vec<i16> {
+        let sides = self.sheet.sides();
+        if self.phase == Phase::Over {
+            self.final_scores()[..sides].to_vec()
+        } else {
+            self.sheet.scores().to_vec()
+        }
+    }
+
+    /// The winning seats once the game is over, ascending (NEUF-6, NEUF-8.4).
+    pub fn winning_seats(&self) -> Vec<usize> {
+        if self.phase != Phase::Over {
+            return Vec::new();
+        }
+        let mask = self.winners();
+        (0..self.players()).filter(|s| mask >> s & 1 == 1).collect()
+    }
+}
+
 impl Game for Neuf {
     type Options = Options;
     const NAME: &'static str = "neuf";

@@ -167,7 +167,7 @@ impl Neuf {
         if !stacked.decks.is_empty() {
             state.stacked = Some(stacked.decks.into());
         }
-        state.deal();
+        state.deal_hands();
         Ok(state)
     }
 
@@ -200,7 +200,7 @@ impl Neuf {
 
     /// This deal's number; once the sheet has a winner, the deal that ended the game.
     #[inline]
-    pub(super) fn deal_number(&self) -> usize {
+    pub fn deal_number(&self) -> usize {
         let rows = self.sheet.row_count();
         if self.sheet.is_over() {
             rows
@@ -228,7 +228,7 @@ impl Neuf {
 
     /// NEUF-2.3: card i to R[i mod 4], R = [dealer+1, dealer+2, dealer, spare]; or, with
     /// four players, one card each clockwise from the dealer's left (NEUF-8.4).
-    fn deal(&mut self) {
+    fn deal_hands(&mut self) {
         let d = self.dealer();
         let n = self.n();
         let receivers: [usize; 4] = if n == 3 {
@@ -370,7 +370,7 @@ impl Neuf {
             self.to_move = NOBODY;
             return;
         }
-        self.deal();
+        self.deal_hands();
     }
 
     /// Tricks per side: the seats', or each team's two seats' added (NEUF-8.4).
