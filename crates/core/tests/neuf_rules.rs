@@ -487,9 +487,9 @@ fn neuf_8_3_with_the_house_rule_no_game_ends_at_a_deals_scoring() {
         let winner = state.winning_seats()[0];
         assert!(state.scores()[winner] <= 0);
         let sheet = state.sheet().scores();
-        for s in 0..3 {
+        for (s, (&now, &before)) in state.scores().iter().zip(sheet).enumerate() {
             if s != winner {
-                assert_eq!(state.scores()[s], sheet[s], "the others keep their scores");
+                assert_eq!(now, before, "the others keep their scores");
             }
         }
     }
