@@ -4,22 +4,13 @@
 
 use rand::Rng;
 
+use super::deck::seeded_deck;
 use super::ledger::{quota, winning_sides, Sheet, TRICKS};
 use super::{Neuf, Options, Phase, Plays, Previous, Trump, NOBODY, NO_SUIT};
 use crate::cards::{bit, nth_card, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
-use crate::chance::{shuffled, Seed};
+use crate::chance::Seed;
 use crate::game::{OptionError, PlayoutRng, Returns, Stacked, MAX_PLAYERS};
 
-/// The pack in index order, which the seed shuffles.
-const PACK: [Card; 52] = {
-    let mut pack = [0; 52];
-    let mut i = 0;
-    while i < 52 {
-        pack[i] = i as Card;
-        i += 1;
-    }
-    pack
-};
 /// The spare's place among the 3-player game's four piles.
 pub(super) const SPARE: usize = 3;
 
@@ -106,7 +97,22 @@ pub(super) fn winning_place(cards: &[Card], trump: Trump) -> usize {
 /// The seat that takes a trick led by `leader`.
 #[inline]
 pub(super) fn trick_winner(cards: &[Card], leader: u8, players: u8, trump: Trump) -> u8 {
-    ((leader as usize + winning_place(cards, trump)) % players as usize) as u8
+    let seat = leader + winning_place(cards, trump) as u8;
+    if seat >= players {
+        seat - players
+    } else {
+        seat
+    }
+}
+
+/// The seat to the left of `seat` (SPEC §0.1), without a division: play's hot path.
+#[inline]
+pub(super) fn next_seat(seat: u8, players: u8) -> u8 {
+    if seat + 1 == players {
+        0
+    } else {
+        seat + 1
+    }
 }
 
 /// NEUF-3.1 (left of the dealer first, the dealer last) or NEUF-8.2 (dealer first); none
@@ -244,10 +250,7 @@ impl Neuf {
         let stacked = self.stacked.as_deref();
         let piles = match stacked.and_then(|decks| decks.get(self.stacked_next as usize)) {
             Some(deck) => piles_of(deck, &receivers),
-            None => {
-                let label = format!("deck {}", self.decks_drawn);
-                piles_of(&shuffled(self.seed, &label, &PACK, None), &receivers)
-            }
+            None => piles_of(&seeded_deck(self.seed, self.decks_drawn), &receivers),
         };
         self.take_stacked_deck();
         self.decks_drawn += 1;
@@ -334,7 +337,7 @@ impl Neuf {
         self.plays.push(card);
         let n = self.n();
         if self.plays.current_cards(n).len() < n as usize {
-            self.to_move = (p + 1) % n;
+            self.to_move = next_seat(p, n);
         } else {
             self.finish_trick();
         }
