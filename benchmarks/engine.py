@@ -109,7 +109,9 @@ def play_unchecked(game: Game, seed: int) -> Played:
 def play_playout(game: Game, seed: int) -> Played:
     """A random game as a search rollout plays it: ``playout`` draws every action itself."""
     state: State = game.new_state(seed=seed)
-    state.playout(random.Random(seed))
+    # The Python engine's own playout, whatever CARDTABLE_CORE says: benchmarks/core.py
+    # measures the compiled core's.
+    state.playout_python(random.Random(seed))
     return Played(state, len(state.history))
 
 

@@ -100,6 +100,25 @@ def test_a_game_depends_on_its_task_alone() -> None:
     assert state.result is not None and state.result.places == first.places
 
 
+@pytest.mark.parametrize("core", ["rust", "python"])
+@pytest.mark.parametrize(
+    ("name", "players"), [(KOW, 3), ("neuf", 3), (KRYT, 2)], ids=[KOW, "neuf", KRYT]
+)
+def test_random_bots_games_play_in_either_engine_and_replay(
+    name: str, players: int, core: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Random bots alone: the game is one playout (in the compiled core when it is in use),
+    as reproducible as any, and its record replays to the result the outcome reports."""
+    monkeypatch.setenv("CARDTABLE_CORE", core)
+    config = ArenaConfig(name, ("random",) * players, games=2, seed=4, options={"players": players})
+    for task in schedule(config, players):
+        first, second = play_game(task), play_game(task)
+        assert first.status == "ok" and first.record == second.record
+        state = cardtable.replay(first.record)
+        assert state.result is not None and state.result.places == first.places
+        assert first.actions == len(state.history) > 0
+
+
 # Statistics --------------------------------------------------------------------------------
 
 

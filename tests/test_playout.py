@@ -1,7 +1,9 @@
 """``state.playout(rng)``: the rollout search uses plays uniformly random legal actions.
 
-The Knockout Whist override draws straight from its bitmasks instead of listing legal
-actions; these tests hold it to the contract of the generic ``State.playout``.
+Three paths play it: the compiled core (``State.playout`` when ``CARDTABLE_CORE`` lets it),
+the Knockout Whist override of ``playout_python``, which draws straight from its bitmasks
+instead of listing legal actions, and the generic ``State.playout_python``; these tests hold
+all three to the same contract.
 """
 
 from __future__ import annotations
@@ -70,26 +72,33 @@ SITUATIONS: dict[str, Callable[[KnockoutWhistState], bool]] = {
 
 
 @pytest.mark.parametrize("situation", SITUATIONS)
-@pytest.mark.parametrize("path", ["game", "generic"])
-def test_playout_draws_every_legal_action_equally_often(situation: str, path: str) -> None:
+@pytest.mark.parametrize("path", ["core", "game", "generic"])
+def test_playout_draws_every_legal_action_equally_often(
+    situation: str, path: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The first action of 4,000 playouts from one state: each legal action about equally
-    often (within five standard deviations), for Knockout Whist's own playout and for the
-    generic one in ``cardtable.core.State`` it overrides."""
+    often (within five standard deviations), for the compiled core's playout, Knockout
+    Whist's own Python playout and the generic one in ``cardtable.core.State``."""
+    monkeypatch.setenv("CARDTABLE_CORE", "rust" if path == "core" else "python")
     state = _find(SITUATIONS[situation])
     legal = state.legal_action_ids()
     assert len(legal) >= 2
 
     def generic(s: State, rng: random.Random) -> None:
-        State.playout(s, rng)
+        State.playout_python(s, rng)
 
     def own(s: State, rng: random.Random) -> None:
         s.playout(rng)
 
-    _assert_uniform(_first_choices(state, own if path == "game" else generic), legal)
+    _assert_uniform(_first_choices(state, generic if path == "generic" else own), legal)
 
 
-def test_playout_is_reproducible_and_only_plays_legal_actions() -> None:
+@pytest.mark.parametrize("core", ["rust", "python"])
+def test_playout_is_reproducible_and_only_plays_legal_actions(
+    core: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Same seed, same rollout; and the rollout's actions replay through the checked path."""
+    monkeypatch.setenv("CARDTABLE_CORE", core)
     state = _find(lambda s: s.hand_no == 2)
     one, two = state.copy(), state.copy()
     one.playout(random.Random(9))

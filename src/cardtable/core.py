@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, Self
 
+from cardtable import compiled
 from cardtable.cards import Card, Suit
 from cardtable.chance import draw
 from cardtable.errors import (
@@ -397,7 +398,16 @@ class State(ABC):
 
     def playout(self, rng: random.Random) -> None:
         """Play uniformly random legal actions to the end of the game, unchecked: the
-        rollout of search. Every legal action is equally likely at each step."""
+        rollout of search. Every legal action is equally likely at each step.
+
+        The compiled core plays it when it is in use (``cardtable.compiled``); the state
+        then takes over the core's end, with the actions in its history."""
+        if compiled.playout(self, rng):
+            return
+        self.playout_python(rng)
+
+    def playout_python(self, rng: random.Random) -> None:
+        """:meth:`playout` in the Python engine, whatever ``CARDTABLE_CORE`` says."""
         draw = rng.random
         while self.to_move is not None:
             numbers = self.legal_action_ids()

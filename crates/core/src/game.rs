@@ -133,8 +133,13 @@ pub fn first_dealer<G: Game>(options: &G::Options, seed: Seed) -> usize {
 
 /// A new game from a seed alone, as `game.new_state(seed=seed)`.
 pub fn new_game<G: Game>(options: &G::Options, seed: Seed) -> G {
-    G::begin(options, seed, first_dealer::<G>(options, seed), Stacked::default())
-        .expect("a deal from the seed alone always succeeds")
+    G::begin(
+        options,
+        seed,
+        first_dealer::<G>(options, seed),
+        Stacked::default(),
+    )
+    .expect("a deal from the seed alone always succeeds")
 }
 
 /// Plays uniformly random legal actions to the end; returns the number of decisions taken.

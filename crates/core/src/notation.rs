@@ -21,6 +21,11 @@ impl fmt::Display for PositionError {
 
 impl std::error::Error for PositionError {}
 
+/// One play to a trick: the seat and its card, `None` for a Knockout Whist knock.
+pub type Play = (u8, Option<Card>);
+/// A trick's plays in the order made.
+pub type Trick = Vec<Play>;
+
 /// The text of a knock in a list of plays.
 pub const KNOCK_TEXT: &str = "x";
 
@@ -58,7 +63,7 @@ pub fn push_plays(out: &mut String, plays: impl IntoIterator<Item = (u8, Option<
 }
 
 /// Appends tricks (lists of plays) separated by `/`, or `-` for none.
-pub fn push_tricks<'a, I, T>(out: &mut String, tricks: I)
+pub fn push_tricks<I, T>(out: &mut String, tricks: I)
 where
     I: IntoIterator<Item = T>,
     T: IntoIterator<Item = (u8, Option<Card>)>,
@@ -230,7 +235,7 @@ impl<'a> Fields<'a> {
         text: &str,
         players: usize,
         knocks: bool,
-    ) -> Result<Vec<Vec<(u8, Option<Card>)>>, PositionError> {
+    ) -> Result<Vec<Trick>, PositionError> {
         if text == "-" {
             return Ok(Vec::new());
         }
@@ -245,7 +250,7 @@ impl<'a> Fields<'a> {
         key: &str,
         players: usize,
         knocks: bool,
-    ) -> Result<Vec<Vec<(u8, Option<Card>)>>, PositionError> {
+    ) -> Result<Vec<Trick>, PositionError> {
         self.tricks_in(key, self.get(key), players, knocks)
     }
 }

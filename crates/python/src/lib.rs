@@ -1,6 +1,322 @@
+//! `cardtable._core`: the compiled engine under Python, kept thin. Each game of the core
+//! is bound twice by one macro: a game class (options fixed; new states, positions and
+//! batches of random games) and a state class (the protocol's hot half: to move, legal
+//! actions, apply, position, returns, playouts). States cross the boundary as position
+//! text; batches cross it once for many games and release the GIL while they run.
+
+use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+
+use cardtable_core::game::{self, actions_of, ActionMask, Game, OptionValue, PlayoutRng, Stacked};
+use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf};
+use rand::SeedableRng;
+
+/// A `cardtable.errors` exception with `message`, so that Python callers catch the same
+/// classes from either engine.
+fn cardtable_error(py: Python<'_>, class: &str, message: String) -> PyErr {
+    match py
+        .import("cardtable.errors")
+        .and_then(|m| m.getattr(class))
+        .and_then(|c| c.call1((message.clone(),)))
+    {
+        Ok(exc) => PyErr::from_value(exc),
+        Err(_) => PyValueError::new_err(message),
+    }
+}
+
+/// Python keyword options as the core reads them.
+fn option_pairs(options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, OptionValue)>> {
+    let mut pairs = Vec::new();
+    let Some(options) = options else {
+        return Ok(pairs);
+    };
+    for (key, value) in options.iter() {
+        let name: String = key.extract()?;
+        let value = if value.is_none() {
+            OptionValue::None
+        } else if value.is_instance_of::<PyBool>() {
+            OptionValue::Bool(value.extract()?)
+        } else if value.is_instance_of::<PyInt>() {
+            match value.extract::<i64>() {
+                Ok(v) => OptionValue::Int(v),
+                Err(_) => OptionValue::Str(value.str()?.to_string()),
+            }
+        } else if value.is_instance_of::<PyString>() {
+            OptionValue::Str(value.extract()?)
+        } else {
+            OptionValue::Str(value.repr()?.to_string())
+        };
+        pairs.push((name, value));
+    }
+    Ok(pairs)
+}
+
+fn mask_actions(mask: ActionMask) -> Vec<usize> {
+    actions_of(mask)
+}
+
+macro_rules! bind_game {
+    ($game:ty, $pygame:ident, $pystate:ident, $gamename:literal, $statename:literal) => {
+        /// A game of the core with its options fixed.
+        #[pyclass(name = $gamename, module = "cardtable._core", frozen)]
+        struct $pygame {
+            options: <$game as Game>::Options,
+        }
+
+        #[pymethods]
+        impl $pygame {
+            #[new]
+            #[pyo3(signature = (**options))]
+            fn new(py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Self> {
+                let pairs = option_pairs(options)?;
+                let options = <$game>::options(&pairs)
+                    .map_err(|e| cardtable_error(py, "InvalidOptionError", e.0))?;
+                Ok(Self { options })
+            }
+
+            /// The game's name, as `cardtable.make` takes it.
+            #[getter]
+            fn name(&self) -> &'static str {
+                <$game>::NAME
+            }
+
+            #[getter]
+            fn num_players(&self) -> usize {
+                <$game>::options_players(&self.options)
+            }
+
+            #[getter]
+            fn num_distinct_actions(&self) -> usize {
+                <$game>::NUM_ACTIONS
+            }
+
+            /// A new game as the Python engine's `begin`: the first deal from the stacked
+            /// decks, then from the seed. `dealer` defaults to the option, else the seed's.
+            #[pyo3(signature = (seed, dealer = None, decks = Vec::new(), reshuffles = Vec::new()))]
+            fn new_state(
+                &self,
+                py: Python<'_>,
+                seed: i128,
+                dealer: Option<usize>,
+                decks: Vec<Vec<u8>>,
+                reshuffles: Vec<Vec<u8>>,
+            ) -> PyResult<$pystate> {
+                let dealer =
+                    dealer.unwrap_or_else(|| game::first_dealer::<$game>(&self.options, seed));
+                let players = <$game>::options_players(&self.options);
+                if dealer >= players {
+                    return Err(cardtable_error(
+                        py,
+                        "InvalidOptionError",
+                        format!("dealer must be a seat 0-{}, not {dealer}", players - 1),
+                    ));
+                }
+                if let Some(bad) = decks
+                    .iter()
+                    .chain(&reshuffles)
+                    .flatten()
+                    .find(|&&c| c >= 52)
+                {
+                    return Err(cardtable_error(
+                        py,
+                        "InvalidDeckError",
+                        format!("card index {bad} is outside 0-51"),
+                    ));
+                }
+                let stacked = Stacked { decks, reshuffles };
+                <$game>::begin(&self.options, seed, dealer, stacked)
+                    .map(|inner| $pystate { inner })
+                    .map_err(|e| cardtable_error(py, "InvalidRecordError", e.0))
+            }
+
+            /// The state a position text describes; `InvalidPositionError` naming the field
+            /// for text the Python engine would refuse.
+            fn state_from_position(&self, py: Python<'_>, text: &str) -> PyResult<$pystate> {
+                <$game>::from_position(&self.options, text)
+                    .map(|inner| $pystate { inner })
+                    .map_err(|e| cardtable_error(py, "InvalidPositionError", e.0))
+            }
+
+            /// One random game per seed, each dealt as `new_state(seed)` deals it and played
+            /// by uniformly random legal actions; returns each game's returns (one row a game)
+            /// and the number of decisions taken in all. The GIL is released meanwhile.
+            fn random_games<'py>(
+                &self,
+                py: Python<'py>,
+                seeds: Vec<i128>,
+            ) -> PyResult<(Bound<'py, PyArray2<f64>>, u64)> {
+                let options = self.options.clone();
+                let batch = py.allow_threads(|| game::random_games::<$game>(&options, &seeds));
+                let players = <$game>::options_players(&self.options);
+                let array =
+                    PyArray1::from_vec(py, batch.returns).reshape([seeds.len(), players])?;
+                Ok((array, batch.decisions))
+            }
+
+            fn __repr__(&self) -> String {
+                format!("<cardtable._core.{} {:?}>", $gamename, self.options)
+            }
+        }
+
+        /// A state of the core: the same game, step for step, as the Python engine's.
+        #[pyclass(name = $statename, module = "cardtable._core")]
+        #[derive(Clone)]
+        struct $pystate {
+            inner: $game,
+        }
+
+        #[pymethods]
+        impl $pystate {
+            /// The seat to act, `None` once the game is over.
+            #[getter]
+            fn to_move(&self) -> Option<usize> {
+                self.inner.to_move()
+            }
+
+            #[getter]
+            fn is_over(&self) -> bool {
+                self.inner.to_move().is_none()
+            }
+
+            #[getter]
+            fn num_players(&self) -> usize {
+                self.inner.players()
+            }
+
+            /// Numbers of the legal actions, ascending.
+            fn legal_action_ids(&self) -> Vec<usize> {
+                mask_actions(self.inner.legal_mask())
+            }
+
+            /// The legal actions as one integer: bit `a` set when action `a` is legal.
+            fn legal_mask(&self) -> u128 {
+                self.inner.legal_mask()
+            }
+
+            fn is_legal(&self, action: usize) -> bool {
+                action < 128 && self.inner.legal_mask() >> action & 1 == 1
+            }
+
+            /// Applies a legal action by number; an illegal one raises
+            /// `IllegalActionError` and changes nothing.
+            fn apply(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
+                if !self.is_legal(action) {
+                    let why = match self.inner.to_move() {
+                        None => format!("the game is over; action {action} cannot be played"),
+                        Some(seat) => format!(
+                            "action {action} is not legal for seat {seat} now; legal: {:?}",
+                            self.legal_action_ids()
+                        ),
+                    };
+                    return Err(cardtable_error(py, "IllegalActionError", why));
+                }
+                self.inner.apply(action);
+                Ok(())
+            }
+
+            /// The position text, byte for byte as the Python engine writes it.
+            fn position(&self) -> String {
+                self.inner.position()
+            }
+
+            /// The result's returns once the game is over, else `None`.
+            fn returns(&self) -> Option<Vec<f64>> {
+                self.inner
+                    .returns()
+                    .map(|r| r[..self.inner.players()].to_vec())
+            }
+
+            fn copy(&self) -> Self {
+                self.clone()
+            }
+
+            fn __copy__(&self) -> Self {
+                self.clone()
+            }
+
+            /// Plays uniformly random legal actions to the end, drawn from a generator
+            /// seeded with `seed`; returns the actions taken.
+            fn playout(&mut self, py: Python<'_>, seed: u64) -> Vec<u16> {
+                let state = &mut self.inner;
+                py.allow_threads(|| {
+                    let mut rng = PlayoutRng::seed_from_u64(seed);
+                    let mut taken = Vec::new();
+                    while state.to_move().is_some() {
+                        let action = state.random_action(&mut rng);
+                        state.apply(action);
+                        taken.push(action as u16);
+                    }
+                    taken
+                })
+            }
+
+            /// `count` random playouts from this state (which is left as it is), playout `i`
+            /// seeded with `seed + i`: each one's returns (a row each) and the decisions
+            /// taken in all. The GIL is released meanwhile.
+            fn playouts<'py>(
+                &self,
+                py: Python<'py>,
+                count: usize,
+                seed: u64,
+            ) -> PyResult<(Bound<'py, PyArray2<f64>>, u64)> {
+                let state = self.inner.clone();
+                let batch = py.allow_threads(|| game::playouts_from(&state, count, seed));
+                let players = self.inner.players();
+                let array = PyArray1::from_vec(py, batch.returns).reshape([count, players])?;
+                Ok((array, batch.decisions))
+            }
+
+            fn __repr__(&self) -> String {
+                format!("<cardtable._core.{} {}>", $statename, self.inner.position())
+            }
+        }
+    };
+}
+
+bind_game!(
+    KnockoutWhist,
+    KnockoutWhistGame,
+    KnockoutWhistState,
+    "KnockoutWhist",
+    "KnockoutWhistState"
+);
+bind_game!(Neuf, NeufGame, NeufState, "Neuf", "NeufState");
+bind_game!(
+    KrytNavalivat,
+    KrytNavalivatGame,
+    KrytNavalivatState,
+    "KrytNavalivat",
+    "KrytNavalivatState"
+);
+
+/// Size in bytes of each game's state in the core.
+#[pyfunction]
+fn state_sizes() -> Vec<(&'static str, usize)> {
+    vec![
+        (KnockoutWhist::NAME, std::mem::size_of::<KnockoutWhist>()),
+        (Neuf::NAME, std::mem::size_of::<Neuf>()),
+        (KrytNavalivat::NAME, std::mem::size_of::<KrytNavalivat>()),
+    ]
+}
+
+/// Whether this build breaks a rule on purpose (the `broken-rule` feature), for the test
+/// that shows the differential tests catch a broken core.
+#[pyfunction]
+fn broken_rule() -> bool {
+    cfg!(feature = "broken-rule")
+}
 
 #[pymodule]
-fn _core(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<KnockoutWhistGame>()?;
+    m.add_class::<KnockoutWhistState>()?;
+    m.add_class::<NeufGame>()?;
+    m.add_class::<NeufState>()?;
+    m.add_class::<KrytNavalivatGame>()?;
+    m.add_class::<KrytNavalivatState>()?;
+    m.add_function(wrap_pyfunction!(state_sizes, m)?)?;
+    m.add_function(wrap_pyfunction!(broken_rule, m)?)?;
     Ok(())
 }

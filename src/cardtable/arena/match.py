@@ -175,6 +175,11 @@ def play_game(task: GameTask) -> GameOutcome:
             failure = _bot_failure("error", task, place, f"cannot be built: {_text(exc)}", exc)
             return _failed(task, state, started, failure)
     rngs = [random.Random(seed) for seed in task.rng_seeds]
+    if all(spec.strip() == "random" for spec in task.specs):
+        # Random bots only: every decision is uniform over the legal actions, which is what
+        # a playout plays, in the compiled core when it is in use (one call for the game).
+        # The game drawn differs from the Python path's, and is as reproducible.
+        state.playout(rngs[0])
     while (seat := state.to_move) is not None:
         legal = state.legal_actions()
         allowed = tuple(legal)  # the bot may change the list it is given

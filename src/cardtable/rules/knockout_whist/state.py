@@ -445,7 +445,7 @@ class KnockoutWhistState(State):
             return [hand.bit_length() - 1] if self.last_trick else [hand.bit_length() - 1, KNOCK]
         return playable(hand, self.led_suit)
 
-    def playout(self, rng: random.Random) -> None:
+    def playout_python(self, rng: random.Random) -> None:
         """Random legal actions to the end of the game, drawn as :meth:`State.playout`
         draws them (uniform over the legal actions) but without building action lists."""
         draw = rng.random

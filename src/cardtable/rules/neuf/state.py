@@ -325,7 +325,7 @@ class NeufState(State):
         else:
             self._finish_trick()
 
-    def playout(self, rng: random.Random) -> None:
+    def playout_python(self, rng: random.Random) -> None:
         """Uniformly random legal actions to the end, without listing them as numbers."""
         draw = rng.random
         while self.to_move is not None:

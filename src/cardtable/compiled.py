@@ -1,0 +1,190 @@
+"""The compiled core (``cardtable._core``, Rust) as the Python engine's fast path.
+
+The Python rules layer is the reference; the core is a second implementation of the same
+rules, kept equal to it by the differential tests (``docs/core.md``). A state crosses the
+boundary as its position text, once per playout or batch, never once per move.
+
+``CARDTABLE_CORE`` chooses the path: ``auto`` (the default) uses the core when it is
+built, ``python`` forces the pure-Python engine everywhere, and ``rust`` insists on the
+core (an error if it is missing). Any other value is an error that names the choices.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cardtable.errors import CardtableError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from cardtable.core import Game, State
+
+__all__ = [
+    "CHOICES",
+    "VARIABLE",
+    "CoreGame",
+    "CoreState",
+    "available",
+    "core_game",
+    "core_state",
+    "in_use",
+    "playout",
+]
+
+VARIABLE = "CARDTABLE_CORE"
+CHOICES = ("auto", "rust", "python")
+
+
+class CoreState(Protocol):
+    """What every state class of ``cardtable._core`` offers (see ``_core.pyi``)."""
+
+    @property
+    def to_move(self) -> int | None: ...
+    @property
+    def is_over(self) -> bool: ...
+    def legal_action_ids(self) -> list[int]: ...
+    def legal_mask(self) -> int: ...
+    def is_legal(self, action: int) -> bool: ...
+    def apply(self, action: int) -> None: ...
+    def position(self) -> str: ...
+    def returns(self) -> list[float] | None: ...
+    def copy(self) -> CoreState: ...
+    def playout(self, seed: int) -> list[int]: ...
+    def playouts(self, count: int, seed: int) -> tuple[npt.NDArray[np.float64], int]: ...
+
+
+class CoreGame(Protocol):
+    """What every game class of ``cardtable._core`` offers (see ``_core.pyi``)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def num_players(self) -> int: ...
+    def new_state(
+        self,
+        seed: int,
+        dealer: int | None = None,
+        decks: Sequence[Sequence[int]] = (),
+        reshuffles: Sequence[Sequence[int]] = (),
+    ) -> CoreState: ...
+    def state_from_position(self, text: str) -> CoreState: ...
+    def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]: ...
+
+
+def _choice() -> str:
+    choice = os.environ.get(VARIABLE, "auto").strip().lower() or "auto"
+    if choice not in CHOICES:
+        raise CardtableError(
+            f"{VARIABLE}={os.environ[VARIABLE]!r} is not a choice: expected one of "
+            + ", ".join(CHOICES)
+        )
+    return choice
+
+
+@functools.cache
+def _module() -> Any:
+    try:
+        from cardtable import _core
+    except ImportError:
+        return None
+    return _core
+
+
+def available() -> bool:
+    """Whether the compiled core is built and importable."""
+    return _module() is not None
+
+
+def in_use() -> bool:
+    """Whether the paths that can use the core do so now (``CARDTABLE_CORE``)."""
+    choice = _choice()
+    if choice == "python":
+        return False
+    if choice == "rust" and not available():
+        raise CardtableError(
+            f"{VARIABLE}=rust but the compiled core is not built: `pip install -e .` builds it"
+        )
+    return available()
+
+
+_CLASSES = {
+    "knockout-whist": "KnockoutWhist",
+    "neuf": "Neuf",
+    "kryt-navalivat": "KrytNavalivat",
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _core_game(name: str, options: tuple[tuple[str, Any], ...]) -> CoreGame:
+    cls = getattr(_module(), _CLASSES[name])
+    game: CoreGame = cls(**dict(options))
+    return game
+
+
+def core_game(game: Game, *, always: bool = False) -> CoreGame | None:
+    """The core's twin of ``game`` (same options), or ``None`` on the Python path.
+
+    ``always`` asks for the twin whatever ``CARDTABLE_CORE`` says (the differential tests
+    compare the two engines on either path); it is an error if the core is not built."""
+    if always and not available():
+        raise CardtableError("the compiled core is not built: `pip install -e .` builds it")
+    if not (always or in_use()) or game.name not in _CLASSES:
+        return None
+    return _core_game(game.name, tuple(sorted(game.options.items())))
+
+
+def core_state(state: State) -> CoreState | None:
+    """The core's twin of ``state``, from its position, or ``None`` on the Python path or
+    when the state holds something its position does not (recorded reshuffles still to
+    come, which only a record's replay stacks)."""
+    if getattr(state, "stacked_reshuffles", None):
+        return None
+    game = core_game(state.game)
+    return None if game is None else game.state_from_position(state.position())
+
+
+# What a state keeps of its own when it takes over the end of a core playout: how it began
+# and what it did, which a position does not hold.
+_OWN = frozenset(
+    {
+        "game",
+        "history",
+        "start",
+        "first_dealer",
+        "used_decks",
+        "used_reshuffles",
+        "stacked_reshuffles",
+        "deck",
+    }
+)
+
+
+def playout(state: State, rng: random.Random) -> bool:
+    """Plays ``state`` to the end with uniformly random legal actions in the core, if the
+    core is in use; ``False`` (and nothing done) otherwise.
+
+    The state takes over the core's final position; its history gains the actions played,
+    and decks that were stacked and are now dealt move to its used decks, so that its
+    record still replays to the same end (decks dealt from the seed are dealt again from it
+    by a replay, as the record's seed says)."""
+    twin = core_state(state)
+    if twin is None:
+        return False
+    actions = twin.playout(rng.getrandbits(64))
+    end = state.game.state_from_position(twin.position())
+    drawn = getattr(end, "decks_drawn", 0) - getattr(state, "decks_drawn", 0)
+    stacked: list[list[int]] = getattr(state, "stacked_decks", [])
+    if drawn and stacked:
+        state.used_decks.extend(stacked[:drawn])  # type: ignore[attr-defined]
+    slots: tuple[str, ...] = type(end).__slots__
+    for name in slots:
+        if name not in _OWN:
+            setattr(state, name, getattr(end, name))
+    state.history.extend(actions)
+    return True

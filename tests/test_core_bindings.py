@@ -1,0 +1,148 @@
+"""``cardtable._core`` from Python: its errors, its batches, and the ``CARDTABLE_CORE``
+switch (``docs/core.md``). Equality with the Python engine is
+``tests/test_core_equality.py``'s business; these tests hold the boundary."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import cardtable
+from cardtable import _core, compiled
+from cardtable.differential import VARIANTS
+
+GAMES = [
+    ("knockout-whist", {"players": 4}),
+    ("neuf", {"players": 3}),
+    ("kryt-navalivat", {"players": 3}),
+]
+
+
+def twin(name: str, **options: object) -> compiled.CoreGame:
+    game = compiled.core_game(cardtable.make(name, **options), always=True)
+    assert game is not None
+    return game
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_an_illegal_action_is_refused_and_changes_nothing(
+    name: str, options: dict[str, int]
+) -> None:
+    state = twin(name, **options).new_state(3)
+    before = state.position()
+    legal = state.legal_action_ids()
+    illegal = next(a for a in range(200) if a not in legal)
+    with pytest.raises(cardtable.IllegalActionError, match="not legal for seat"):
+        state.apply(illegal)
+    assert state.position() == before and state.legal_action_ids() == legal
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_finished_game_refuses_every_action(name: str, options: dict[str, int]) -> None:
+    state = twin(name, **options).new_state(5)
+    state.playout(11)
+    assert state.is_over and state.to_move is None and state.legal_action_ids() == []
+    returns = state.returns()
+    assert returns is not None and abs(sum(returns)) < 1e-9
+    with pytest.raises(cardtable.IllegalActionError, match="the game is over"):
+        state.apply(0)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_bad_position_names_its_field(name: str, options: dict[str, int]) -> None:
+    core = twin(name, **options)
+    good = core.new_state(1).position()
+    _, _, rest = good.partition(" ")
+    with pytest.raises(cardtable.InvalidPositionError, match="starts with"):
+        core.state_from_position("chess/1 " + rest)
+    with pytest.raises(cardtable.InvalidPositionError, match="seed"):
+        core.state_from_position(good.replace(" seed=", " seed=x", 1))
+    # Python refuses the same texts with the same class of error.
+    with pytest.raises(cardtable.InvalidPositionError):
+        cardtable.make(name, **options).state_from_position(good.replace(" seed=", " seed=x", 1))
+
+
+@pytest.mark.parametrize(
+    ("name", "options", "why"),
+    [
+        ("knockout-whist", {"players": 8}, "players"),
+        ("neuf", {"players": 5}, "players"),
+        ("kryt-navalivat", {"trump_mode": "sideways"}, "trump_mode"),
+        ("neuf", {"colour": "red"}, "colour"),
+    ],
+)
+def test_bad_options_are_refused_by_name(name: str, options: dict[str, object], why: str) -> None:
+    cls = {"knockout-whist": _core.KnockoutWhist, "neuf": _core.Neuf}.get(name, _core.KrytNavalivat)
+    with pytest.raises(cardtable.InvalidOptionError, match=why):
+        cls(**options)
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS)
+def test_random_games_return_a_zero_sum_row_a_game_reproducibly(
+    name: str, options: dict[str, object]
+) -> None:
+    """One call plays a batch: a row of returns a game, zero-sum as the Python results are,
+    and the same seeds give the same games."""
+    core = twin(name, **options)
+    returns, decisions = core.random_games(range(20))
+    players = cardtable.make(name, **options).num_players
+    assert returns.shape == (20, players) and returns.dtype == np.float64
+    assert np.allclose(returns.sum(axis=1), 0.0)
+    assert decisions > 20
+    again, same = core.random_games(range(20))
+    assert same == decisions and np.array_equal(returns, again)
+
+
+def test_playouts_from_a_position_are_seeded_and_leave_it_alone() -> None:
+    game = cardtable.make("knockout-whist", players=3, dealer=0)
+    state = game.new_state(seed=4)
+    for number in state.legal_action_ids()[:1]:
+        state.apply_id(number)
+    core = twin("knockout-whist", players=3, dealer=0).state_from_position(state.position())
+    one, decisions = core.playouts(50, 7)
+    two, _ = core.playouts(50, 7)
+    assert core.position() == state.position()
+    assert one.shape == (50, 3) and np.array_equal(one, two) and decisions > 50
+    # Each seat wins some playouts: they are 50 different games, not one.
+    assert set(np.argmax(one, axis=1)) == {0, 1, 2}
+
+
+def test_state_sizes_are_reported_for_every_game() -> None:
+    sizes = dict(_core.state_sizes())
+    assert set(sizes) == {"knockout-whist", "neuf", "kryt-navalivat"}
+    assert all(0 < size < 4096 for size in sizes.values())
+    assert _core.broken_rule() is False
+
+
+def test_the_switch_chooses_the_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = cardtable.make("neuf", players=3)
+    monkeypatch.setenv("CARDTABLE_CORE", "python")
+    assert not compiled.in_use() and compiled.core_game(game) is None
+    state = game.new_state(seed=2)
+    state.playout(random.Random(1))
+    assert state.is_over
+    monkeypatch.setenv("CARDTABLE_CORE", "rust")
+    assert compiled.in_use() and compiled.core_game(game) is not None
+    monkeypatch.setenv("CARDTABLE_CORE", "fortran")
+    with pytest.raises(cardtable.CardtableError, match="auto, rust, python"):
+        compiled.in_use()
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_a_core_playout_leaves_a_state_that_replays_from_its_record(
+    name: str, options: dict[str, int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After the core plays a Python state to its end, the state is the core's end: its
+    history holds every action, its result is the core's returns, and its record replays
+    through the checked Python path to the same position."""
+    monkeypatch.setenv("CARDTABLE_CORE", "rust")
+    game = cardtable.make(name, **options)
+    state = game.new_state(seed=21)
+    state.apply_id(state.legal_action_ids()[-1])
+    state.playout(random.Random(5))
+    assert state.is_over and state.result is not None
+    replayed = cardtable.replay(state.record())
+    assert replayed.position() == state.position()
+    assert replayed.history == state.history

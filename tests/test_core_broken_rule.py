@@ -1,0 +1,72 @@
+"""The differential tests have teeth: a core built with one rule broken on purpose (the
+``broken-rule`` cargo feature lets a Knockout Whist dog knock on the last trick, against
+W-3) is caught by :func:`cardtable.differential.compare_games`, which names the step.
+
+The broken core is built here with cargo into its own target folder and loaded in a child
+process as ``cardtable._core``, so the real core of this process is left alone.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET = ROOT / "target" / "broken-rule"
+
+CHECK = textwrap.dedent(
+    """
+    import importlib.machinery, importlib.util, sys
+    spec = importlib.util.spec_from_file_location(
+        "cardtable._core", sys.argv[1],
+        loader=importlib.machinery.ExtensionFileLoader("cardtable._core", sys.argv[1]),
+    )
+    core = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(core)
+    sys.modules["cardtable._core"] = core
+    assert core.broken_rule()
+    from cardtable.differential import DivergenceError, compare_games
+    for players in (3, 4, 5):
+        try:
+            compare_games("knockout-whist", {"players": players}, range(60))
+        except DivergenceError as exc:
+            print("CAUGHT", exc)
+            break
+    else:
+        print("MISSED")
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def broken_core() -> Path:
+    cargo = shutil.which("cargo")
+    assert cargo is not None, "cargo builds the core; the README's test command needs it"
+    subprocess.run(
+        [cargo, "build", "--quiet", "-p", "cardtable-python", "--features", "broken-rule"],
+        cwd=ROOT,
+        env={**os.environ, "CARGO_TARGET_DIR": str(TARGET)},
+        check=True,
+    )
+    return TARGET / "debug" / "lib_core.so"
+
+
+def test_a_broken_rule_is_caught_and_the_step_named(broken_core: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", CHECK, str(broken_core)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("CAUGHT"), done.stdout
+    # The report says where: the game, the seed and the step, and what differed.
+    assert "knockout-whist" in done.stdout and ", step " in done.stdout
+    assert "legal actions differ" in done.stdout or "positions differ" in done.stdout
