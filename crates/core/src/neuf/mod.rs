@@ -15,6 +15,7 @@ mod ledger;
 mod options;
 mod position;
 mod rules;
+mod tricks;
 
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ use crate::notation::PositionError;
 
 pub use ledger::{quota, winning_sides, Sheet, MAX_ROWS, START_SCORE, TRICKS};
 pub use options::{trump_of, Options, Trump, NO_TRUMP, SEQUENCE_NAMES};
+use tricks::Plays;
 
 /// Take the current spare and put this hand down in its place (NEUF-3.2).
 pub const EXCHANGE: usize = 52;
@@ -49,26 +51,6 @@ impl Phase {
             Phase::Over => "over",
         }
     }
-}
-
-/// The cards of one deal's tricks in playing order, with each trick's leader; a play's
-/// seat is its trick's leader plus its place in the trick, clockwise. Every card played
-/// was held, so a deal never holds more than 52.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Plays {
-    cards: [Card; 52],
-    leaders: [u8; TRICKS as usize + 1],
-    len: u8,
-    done: u8,
-}
-
-impl Plays {
-    const EMPTY: Plays = Plays {
-        cards: [0; 52],
-        leaders: [0; TRICKS as usize + 1],
-        len: 0,
-        done: 0,
-    };
 }
 
 /// The deal before, shown once it is over (N-5): its trump, its tricks and its final spare.

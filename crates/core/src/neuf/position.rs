@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use super::ledger::{Sheet, TRICKS};
 use super::options::{repr_str, Trump};
-use super::rules::{trick_winner, SPARE};
+use super::rules::SPARE;
+use super::tricks::trick_winner;
 use super::{GivenPrevious, Neuf, Options, Phase, Plays, Previous, NOBODY, NO_SUIT};
 use crate::cards::{bit, card_text, cards, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::notation::{push_cards, push_plays, Fields, PositionError};

@@ -6,114 +6,14 @@ use rand::Rng;
 
 use super::deck::seeded_deck;
 use super::ledger::{quota, winning_sides, Sheet, TRICKS};
-use super::{Neuf, Options, Phase, Plays, Previous, Trump, NOBODY, NO_SUIT};
+use super::tricks::{next_seat, trick_winner};
+use super::{Neuf, Options, Phase, Plays, Previous, NOBODY, NO_SUIT};
 use crate::cards::{bit, nth_card, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::chance::Seed;
 use crate::game::{OptionError, PlayoutRng, Returns, Stacked, MAX_PLAYERS};
 
 /// The spare's place among the 3-player game's four piles.
 pub(super) const SPARE: usize = 3;
-
-impl Plays {
-    /// The finished tricks.
-    #[inline]
-    pub(super) fn done(&self) -> usize {
-        self.done as usize
-    }
-
-    /// Cards played to finished tricks, with `players` seats.
-    #[inline]
-    fn done_len(&self, players: u8) -> usize {
-        self.done as usize * players as usize
-    }
-
-    /// The cards of finished trick `t`, in playing order.
-    #[inline]
-    pub(super) fn trick_cards(&self, t: usize, players: u8) -> &[Card] {
-        let n = players as usize;
-        &self.cards[t * n..(t + 1) * n]
-    }
-
-    /// The cards of the trick in progress, in playing order.
-    #[inline]
-    pub(super) fn current_cards(&self, players: u8) -> &[Card] {
-        &self.cards[self.done_len(players)..self.len as usize]
-    }
-
-    #[inline]
-    pub(super) fn leader(&self, t: usize) -> u8 {
-        self.leaders[t]
-    }
-
-    /// `(seat, card)` of each play of a trick led by `leader`.
-    pub(super) fn seated(
-        cards: &[Card],
-        leader: u8,
-        players: u8,
-    ) -> impl Iterator<Item = (u8, Card)> + '_ {
-        cards
-            .iter()
-            .enumerate()
-            .map(move |(k, &c)| ((leader as usize + k) as u8 % players, c))
-    }
-
-    #[inline]
-    pub(super) fn push(&mut self, card: Card) {
-        self.cards[self.len as usize] = card;
-        self.len += 1;
-    }
-
-    #[inline]
-    pub(super) fn set_leader(&mut self, leader: u8) {
-        self.leaders[self.done as usize] = leader;
-    }
-
-    /// Closes the trick in progress; `next` leads the one after.
-    #[inline]
-    pub(super) fn close_trick(&mut self, next: u8) {
-        self.done += 1;
-        if (self.done as usize) < self.leaders.len() {
-            self.leaders[self.done as usize] = next;
-        }
-    }
-}
-
-/// NEUF-4.3: the place in the trick of the highest trump, else of the highest card of the
-/// suit led (`trick_winner` of `rules/tricks.py`, card by card).
-#[inline]
-pub(super) fn winning_place(cards: &[Card], trump: Trump) -> usize {
-    let mut best = 0;
-    for (k, &card) in cards.iter().enumerate().skip(1) {
-        let b = cards[best];
-        let beats = suit(card) == suit(b) && card > b;
-        let ruffs = suit(card) == trump && suit(b) != trump;
-        if beats || ruffs {
-            best = k;
-        }
-    }
-    best
-}
-
-/// The seat that takes a trick led by `leader`.
-#[inline]
-pub(super) fn trick_winner(cards: &[Card], leader: u8, players: u8, trump: Trump) -> u8 {
-    let seat = leader + winning_place(cards, trump) as u8;
-    if seat >= players {
-        seat - players
-    } else {
-        seat
-    }
-}
-
-/// The seat to the left of `seat` (SPEC §0.1), without a division: play's hot path.
-#[inline]
-pub(super) fn next_seat(seat: u8, players: u8) -> u8 {
-    if seat + 1 == players {
-        0
-    } else {
-        seat + 1
-    }
-}
 
 /// NEUF-3.1 (left of the dealer first, the dealer last) or NEUF-8.2 (dealer first); none
 /// with four players.
@@ -393,7 +293,8 @@ impl Neuf {
         self.sheet.scores()[seat as usize] - i16::from(surplus) <= 0
     }
 
-    /// A uniformly random legal action, drawn from the card set itself.
+    /// A uniformly random legal action, drawn from the card set itself (the game is not
+    /// over).
     #[inline]
     pub(super) fn random_legal(&self, rng: &mut PlayoutRng) -> usize {
         match self.phase {
@@ -420,6 +321,9 @@ impl Neuf {
         let sides = self.sheet.sides();
         scores[..sides].copy_from_slice(self.sheet.scores());
         let done = self.plays.done();
+        // A position written by hand may say `over` before any trick, or name a team's
+        // seat as the winner; Python's `final_scores` fails there, and the sheet's scores
+        // stand here.
         if self.phase == Phase::Over && !self.sheet.is_over() && done > 0 {
             let n = self.n();
             let last = done - 1;
@@ -454,6 +358,7 @@ impl Neuf {
         let n = self.n() as usize;
         let winners = self.winners();
         let w = winners.count_ones() as i32;
+        // Python divides by zero when every seat wins, which no game reaches.
         let share = if n as i32 > w {
             f64::from(-w) / f64::from(n as i32 - w)
         } else {
