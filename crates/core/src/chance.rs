@@ -105,6 +105,25 @@ pub fn shuffled<T: Copy>(
     order
 }
 
+/// The full pack in index order.
+pub const PACK_52: [u8; 52] = {
+    let mut pack = [0; 52];
+    let mut i = 0;
+    while i < 52 {
+        pack[i] = i as u8;
+        i += 1;
+    }
+    pack
+};
+
+/// Deck `number` of the game seeded `seed`, top first: `shuffled(seed, f"deck {number}",
+/// PACK, settle)`, the deal of a trick game's hand, on the stack (a playout deals often).
+pub fn seeded_deck(seed: Seed, number: u64, settle: Option<usize>) -> [u8; 52] {
+    let mut deck = PACK_52;
+    shuffle(seed, format_args!("deck {number}"), &mut deck, settle);
+    deck
+}
+
 /// A number in `0 … n-1` fixed by `seed` and `label` (`cardtable.chance.draw`).
 pub fn draw(seed: Seed, label: impl Display, n: u64) -> u64 {
     let mut x = Wide::of(seed, label);
@@ -169,6 +188,19 @@ mod tests {
             let full = shuffled(5, "deck 2", &pack, None);
             let part = shuffled(5, "deck 2", &pack, Some(settle));
             assert_eq!(full[..settle], part[..settle]);
+        }
+    }
+
+    #[test]
+    fn seeded_decks_are_the_shuffled_pack() {
+        for seed in [0, 5, -3, 1 << 63, -(1i128 << 63)] {
+            for number in [0u64, 6, 123_456_789] {
+                for settle in [None, Some(1), Some(15), Some(52)] {
+                    let label = format!("deck {number}");
+                    let expected = shuffled(seed, &label, &PACK_52, settle);
+                    assert_eq!(seeded_deck(seed, number, settle).to_vec(), expected);
+                }
+            }
         }
     }
 

@@ -5,30 +5,6 @@
 use crate::cards::Card;
 use crate::chance::{shuffle, Seed};
 
-/// The pack in index order (`cardtable.rules.tricks.PACK`).
-pub const PACK: [Card; 52] = {
-    let mut pack = [0; 52];
-    let mut i = 0;
-    while i < 52 {
-        pack[i] = i as Card;
-        i += 1;
-    }
-    pack
-};
-
-/// The first `settle` cards of a seeded deck (`shuffled(seed, f"deck {counter}", PACK,
-/// settle)`); the rest follow in the order the seed leaves them.
-pub fn seeded_deck(seed: Seed, counter: u64, settle: usize) -> [Card; 52] {
-    let mut deck = PACK;
-    shuffle(
-        seed,
-        format_args!("deck {counter}"),
-        &mut deck,
-        Some(settle),
-    );
-    deck
-}
-
 /// Shuffles the set-aside cut cards as `shuffled(seed, f"cut {counter}", cards)`.
 pub fn reshuffle(seed: Seed, counter: u64, cards: &mut [Card]) {
     shuffle(seed, format_args!("cut {counter}"), cards, None);
@@ -64,20 +40,6 @@ mod tests {
     use crate::chance::shuffled;
 
     #[test]
-    fn decks_are_the_shared_shuffle() {
-        // SPEC §0.3: both engines deal the same decks from the same seed.
-        for seed in [0, 1, 5, 17, -3, 1 << 62, -(1i128 << 63), 1i128 << 63] {
-            for counter in [0u64, 1, 6, 12, 123_456_789] {
-                for settle in [1, 8, 15, 29, 50, 52] {
-                    let label = format!("deck {counter}");
-                    let expected = shuffled(seed, &label, &PACK, Some(settle));
-                    assert_eq!(seeded_deck(seed, counter, settle).to_vec(), expected);
-                }
-            }
-        }
-    }
-
-    #[test]
     fn reshuffles_of_few_cards_are_the_shared_shuffle() {
         for seed in 0..40 {
             for len in 0..=12 {
@@ -92,7 +54,7 @@ mod tests {
 
     #[test]
     fn a_deck_that_is_a_pack_is_dealt_as_given() {
-        let mut deck = PACK;
+        let mut deck = crate::chance::PACK_52;
         deck.reverse();
         assert_eq!(playable_deck(&deck), deck);
         let short = playable_deck(&[5, 5, 1]);

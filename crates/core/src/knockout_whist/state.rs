@@ -14,9 +14,10 @@ use crate::cards::{bit, highest, nth_card, playable, suit, Card, CardSet};
 use crate::chance::Seed;
 use crate::game::{ActionMask, OptionError, PlayoutRng, Returns, Stacked, MAX_PLAYERS};
 
-use super::deal::{playable_deck, reshuffle, seeded_deck};
+use super::deal::{playable_deck, reshuffle};
 use super::options::Options;
 use super::plays::{Play, Rounds, KNOCKED};
+use crate::chance::seeded_deck;
 
 /// Actions 52 … 55 name trumps C, D, H, S.
 pub const TRUMP_BASE: usize = 52;
@@ -626,7 +627,7 @@ impl KnockoutWhist {
                 self.stacked_decks_used += 1;
                 playable_deck(deck)
             }
-            None => seeded_deck(self.seed, self.decks_drawn, settle),
+            None => seeded_deck(self.seed, self.decks_drawn, Some(settle)),
         };
         self.decks_drawn += 1;
         deck

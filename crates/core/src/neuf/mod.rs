@@ -10,7 +10,6 @@
 //! Action numbers (`docs/neuf.md`): `0 … 51` play the card of that index, `52` exchange,
 //! `53` keep.
 
-mod deck;
 mod ledger;
 mod options;
 mod position;

@@ -4,11 +4,11 @@
 
 use rand::Rng;
 
-use super::deck::seeded_deck;
 use super::ledger::{quota, winning_sides, Sheet, TRICKS};
 use super::tricks::{next_seat, trick_winner};
 use super::{Neuf, Options, Phase, Plays, Previous, NOBODY, NO_SUIT};
 use crate::cards::{bit, nth_card, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
+use crate::chance::seeded_deck;
 use crate::chance::Seed;
 use crate::game::{OptionError, PlayoutRng, Returns, Stacked, MAX_PLAYERS};
 
@@ -150,7 +150,10 @@ impl Neuf {
         let stacked = self.stacked.as_deref();
         let piles = match stacked.and_then(|decks| decks.get(self.stacked_next as usize)) {
             Some(deck) => piles_of(deck, &receivers),
-            None => piles_of(&seeded_deck(self.seed, self.decks_drawn), &receivers),
+            None => piles_of(
+                &seeded_deck(self.seed, u64::from(self.decks_drawn), None),
+                &receivers,
+            ),
         };
         self.take_stacked_deck();
         self.decks_drawn += 1;
