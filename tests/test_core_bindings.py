@@ -146,3 +146,48 @@ def test_a_core_playout_leaves_a_state_that_replays_from_its_record(
     replayed = cardtable.replay(state.record())
     assert replayed.position() == state.position()
     assert replayed.history == state.history
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS[::3])
+def test_a_record_replays_through_the_core(name: str, options: dict[str, object]) -> None:
+    """A record's chance (its decks and reshuffles, as card indices) stacked in the core and
+    its actions applied there lead to the position the Python replay reaches."""
+    game = cardtable.make(name, **options)
+    state = game.new_state(seed=8)
+    rng = random.Random(8)
+    while not state.is_over and len(state.history) < 150:
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    record = state.record()
+    core = twin(name, **options).new_state(
+        record.seed,
+        record.options["dealer"],
+        [[cardtable.Card.parse(c).index for c in deck] for deck in record.decks],
+        [[cardtable.Card.parse(c).index for c in cards] for cards in record.reshuffles],
+    )
+    for text in record.actions:
+        core.apply(game.number_of(text))
+    assert core.position() == cardtable.replay(record).position()
+
+
+@pytest.mark.parametrize("core", ["rust", "python"])
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_search_rollouts_give_the_returns_of_a_whole_random_game(
+    name: str, options: dict[str, int], core: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``uniform_rollout`` (search's random rollout): zero-sum returns of a finished game,
+    each seat winning some rollouts; in the core, the sampled state is left as it was."""
+    from cardtable.bots.ismcts import uniform_rollout
+
+    monkeypatch.setenv("CARDTABLE_CORE", core)
+    state = cardtable.make(name, **options).new_state(seed=12)
+    before = state.position()
+    best = set()
+    for i in range(60):
+        returns = uniform_rollout(state.copy(), random.Random(i))
+        assert len(returns) == options["players"] and abs(sum(returns)) < 1e-9
+        best.add(max(range(len(returns)), key=returns.__getitem__))
+    assert len(best) > 1
+    assert state.position() == before
+    if core == "rust":
+        assert compiled.playout_returns(state, random.Random(0)) is not None
+        assert state.position() == before

@@ -44,3 +44,10 @@ def test_readme_opens_with_the_two_commands_and_ci_runs_the_second() -> None:
     # .ci/run takes the README's own line, so the two cannot drift apart.
     assert "README.md" in ci and "pytest" in ci
     assert re.search(r"^python3 .*pytest", test)
+
+
+def test_the_core_stubs_match_the_compiled_module() -> None:
+    """``src/cardtable/_core.pyi`` says what ``cardtable._core`` really offers: mypy's
+    stubtest compares every class, method, parameter and default with the built module."""
+    done = run("mypy.stubtest", "cardtable._core")
+    assert done.returncode == 0, done.stdout + done.stderr

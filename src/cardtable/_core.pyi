@@ -1,9 +1,21 @@
 """Type stubs of ``cardtable._core``, the compiled core (crates/python)."""
 
 from collections.abc import Sequence
+from typing import Self, final
 
 import numpy as np
 import numpy.typing as npt
+
+__all__ = [
+    "KnockoutWhist",
+    "KnockoutWhistState",
+    "KrytNavalivat",
+    "KrytNavalivatState",
+    "Neuf",
+    "NeufState",
+    "broken_rule",
+    "state_sizes",
+]
 
 def state_sizes() -> list[tuple[str, int]]:
     """Each game's name and the size in bytes of its state in the core."""
@@ -36,47 +48,53 @@ class _Game:
     def num_distinct_actions(self) -> int: ...
     def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]: ...
 
+@final
 class KnockoutWhistState(_State):
     def copy(self) -> KnockoutWhistState: ...
     def __copy__(self) -> KnockoutWhistState: ...
 
+@final
 class KnockoutWhist(_Game):
-    def __init__(self, **options: object) -> None: ...
+    def __new__(cls, **options: object) -> Self: ...
     def new_state(
         self,
         seed: int,
         dealer: int | None = None,
-        decks: Sequence[Sequence[int]] = (),
-        reshuffles: Sequence[Sequence[int]] = (),
+        decks: Sequence[Sequence[int]] | None = None,
+        reshuffles: Sequence[Sequence[int]] | None = None,
     ) -> KnockoutWhistState: ...
     def state_from_position(self, text: str) -> KnockoutWhistState: ...
 
+@final
 class NeufState(_State):
     def copy(self) -> NeufState: ...
     def __copy__(self) -> NeufState: ...
 
+@final
 class Neuf(_Game):
-    def __init__(self, **options: object) -> None: ...
+    def __new__(cls, **options: object) -> Self: ...
     def new_state(
         self,
         seed: int,
         dealer: int | None = None,
-        decks: Sequence[Sequence[int]] = (),
-        reshuffles: Sequence[Sequence[int]] = (),
+        decks: Sequence[Sequence[int]] | None = None,
+        reshuffles: Sequence[Sequence[int]] | None = None,
     ) -> NeufState: ...
     def state_from_position(self, text: str) -> NeufState: ...
 
+@final
 class KrytNavalivatState(_State):
     def copy(self) -> KrytNavalivatState: ...
     def __copy__(self) -> KrytNavalivatState: ...
 
+@final
 class KrytNavalivat(_Game):
-    def __init__(self, **options: object) -> None: ...
+    def __new__(cls, **options: object) -> Self: ...
     def new_state(
         self,
         seed: int,
         dealer: int | None = None,
-        decks: Sequence[Sequence[int]] = (),
-        reshuffles: Sequence[Sequence[int]] = (),
+        decks: Sequence[Sequence[int]] | None = None,
+        reshuffles: Sequence[Sequence[int]] | None = None,
     ) -> KrytNavalivatState: ...
     def state_from_position(self, text: str) -> KrytNavalivatState: ...

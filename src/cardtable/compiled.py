@@ -35,6 +35,7 @@ __all__ = [
     "core_state",
     "in_use",
     "playout",
+    "playout_returns",
 ]
 
 VARIABLE = "CARDTABLE_CORE"
@@ -70,8 +71,8 @@ class CoreGame(Protocol):
         self,
         seed: int,
         dealer: int | None = None,
-        decks: Sequence[Sequence[int]] = (),
-        reshuffles: Sequence[Sequence[int]] = (),
+        decks: Sequence[Sequence[int]] | None = None,
+        reshuffles: Sequence[Sequence[int]] | None = None,
     ) -> CoreState: ...
     def state_from_position(self, text: str) -> CoreState: ...
     def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]: ...
@@ -163,6 +164,19 @@ _OWN = frozenset(
         "deck",
     }
 )
+
+
+def playout_returns(state: State, rng: random.Random) -> tuple[float, ...] | None:
+    """The returns of a uniformly random playout of ``state``, played in the core and
+    leaving ``state`` as it is; ``None`` (and nothing done) when the core is not in use.
+    What a search's rollout needs, without bringing the end back into Python."""
+    twin = core_state(state)
+    if twin is None:
+        return None
+    twin.playout(rng.getrandbits(64))
+    returns = twin.returns()
+    assert returns is not None  # a playout ends the game
+    return tuple(returns)
 
 
 def playout(state: State, rng: random.Random) -> bool:

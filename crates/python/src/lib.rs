@@ -94,15 +94,17 @@ macro_rules! bind_game {
 
             /// A new game as the Python engine's `begin`: the first deal from the stacked
             /// decks, then from the seed. `dealer` defaults to the option, else the seed's.
-            #[pyo3(signature = (seed, dealer = None, decks = Vec::new(), reshuffles = Vec::new()))]
+            #[pyo3(signature = (seed, dealer = None, decks = None, reshuffles = None))]
             fn new_state(
                 &self,
                 py: Python<'_>,
                 seed: i128,
                 dealer: Option<usize>,
-                decks: Vec<Vec<u8>>,
-                reshuffles: Vec<Vec<u8>>,
+                decks: Option<Vec<Vec<u8>>>,
+                reshuffles: Option<Vec<Vec<u8>>>,
             ) -> PyResult<$pystate> {
+                let decks = decks.unwrap_or_default();
+                let reshuffles = reshuffles.unwrap_or_default();
                 let dealer =
                     dealer.unwrap_or_else(|| game::first_dealer::<$game>(&self.options, seed));
                 let players = <$game>::options_players(&self.options);

@@ -32,6 +32,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from cardtable import compiled
 from cardtable.core import Action, Game, Knowledge, State, View
 from cardtable.errors import CardtableError, InvalidPositionError
 
@@ -206,7 +207,11 @@ def _settled(root: Node, remaining: float) -> bool:
 
 
 def uniform_rollout(state: State, rng: random.Random) -> Sequence[float]:
-    """Uniformly random legal actions to the end of the game; the result's returns."""
+    """Uniformly random legal actions to the end of the game; the result's returns. The
+    compiled core plays it when it is in use (the sampled state is thrown away after)."""
+    returns = compiled.playout_returns(state, rng)
+    if returns is not None:
+        return returns
     state.playout(rng)
     result = state.result
     assert result is not None  # a playout ends the game
