@@ -4,6 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
+use crate::cards::{bit, card_text, cards, CardSet};
 use crate::chance::{draw, Seed};
 use crate::notation::PositionError;
 
@@ -49,6 +50,44 @@ impl std::error::Error for OptionError {}
 pub struct Stacked {
     pub decks: Vec<Vec<u8>>,
     pub reshuffles: Vec<Vec<u8>>,
+}
+
+/// Checks a stacked deck as `cardtable.options.read_deck` does: it must hold each card of
+/// `pack` (a game's pack as a card set) exactly once. `index` names the deck in messages.
+pub fn check_deck(deck: &[u8], index: usize, pack: CardSet) -> Result<(), OptionError> {
+    let names = |set: CardSet| cards(set).map(card_text).collect::<Vec<_>>().join(" ");
+    let mut seen: CardSet = 0;
+    let mut repeated: CardSet = 0;
+    for &card in deck {
+        if card >= 52 {
+            return Err(OptionError(format!(
+                "deck {index} holds card index {card}, outside 0-51"
+            )));
+        }
+        repeated |= seen & bit(card);
+        seen |= bit(card);
+    }
+    if repeated != 0 {
+        return Err(OptionError(format!(
+            "deck {index} repeats {}",
+            names(repeated)
+        )));
+    }
+    if seen & !pack != 0 {
+        return Err(OptionError(format!(
+            "deck {index} holds {}, which this game's pack has not",
+            names(seen & !pack)
+        )));
+    }
+    if seen != pack {
+        return Err(OptionError(format!(
+            "deck {index} has {} cards, not {}; missing {}",
+            deck.len(),
+            pack.count_ones(),
+            names(pack & !seen)
+        )));
+    }
+    Ok(())
 }
 
 /// A game's state in the core, equal step for step to the Python engine's state of the
@@ -217,61 +256,6 @@ pub fn random_games<G: Game>(options: &G::Options, seeds: &[Seed]) -> Batch {
         batch.returns.extend_from_slice(&r[..players]);
     }
     batch
-}
-
-/// Reads `players` and `dealer` from options pairs and refuses names not in `known`:
-/// the part of option checking that every game shares (`cardtable.options.check_options`).
-pub fn check_option_names(
-    game: &str,
-    pairs: &[(String, OptionValue)],
-    known: &[&str],
-) -> Result<(), OptionError> {
-    for (name, _) in pairs {
-        if !known.contains(&name.as_str()) {
-            return Err(OptionError(format!(
-                "unknown option {name:?} for {game}; known: {}",
-                known.join(", ")
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The value of option `name`, if given.
-pub fn option<'a>(pairs: &'a [(String, OptionValue)], name: &str) -> Option<&'a OptionValue> {
-    pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v)
-}
-
-/// The `dealer` option checked against the seat count.
-pub fn dealer_option(
-    pairs: &[(String, OptionValue)],
-    players: usize,
-) -> Result<Option<usize>, OptionError> {
-    match option(pairs, "dealer") {
-        None | Some(OptionValue::None) => Ok(None),
-        Some(OptionValue::Int(d)) if (0..players as i64).contains(d) => Ok(Some(*d as usize)),
-        Some(other) => Err(OptionError(format!(
-            "dealer must be a seat 0-{}, not {other:?}",
-            players - 1
-        ))),
-    }
-}
-
-/// The `players` option within `low ..= high`, or `default`.
-pub fn players_option(
-    game: &str,
-    pairs: &[(String, OptionValue)],
-    low: usize,
-    high: usize,
-    default: usize,
-) -> Result<usize, OptionError> {
-    match option(pairs, "players") {
-        None => Ok(default),
-        Some(OptionValue::Int(n)) if (low as i64..=high as i64).contains(n) => Ok(*n as usize),
-        Some(other) => Err(OptionError(format!(
-            "{game} is for {low} to {high} players, not {other:?}"
-        ))),
-    }
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ pub mod knockout_whist;
 pub mod kryt_navalivat;
 pub mod neuf;
 pub mod notation;
+pub mod options;
 
 pub use game::{Game, OptionValue, Stacked};
 pub use knockout_whist::KnockoutWhist;

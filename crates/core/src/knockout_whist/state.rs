@@ -6,6 +6,8 @@
 //! Seats, suits and "none" are bytes ([`NONE`]); hands are card bitmasks; seat sets are
 //! bitmasks too (bit `s` for seat `s`).
 
+use crate::cards::FULL_PACK;
+use crate::game::check_deck;
 use std::sync::Arc;
 
 use rand::Rng;
@@ -227,7 +229,7 @@ impl KnockoutWhist {
             )));
         }
         for (i, deck) in stacked.decks.iter().enumerate() {
-            check_deck(deck, i)?;
+            check_deck(deck, i, FULL_PACK)?;
         }
         for (i, order) in stacked.reshuffles.iter().enumerate() {
             if let Some(&c) = order.iter().find(|&&c| c >= 52) {
@@ -732,40 +734,6 @@ fn cards_text(cards: &[Card]) -> String {
         .map(|&c| crate::cards::card_text(c))
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// A stacked deck must hold each card of the pack once (`cardtable.options.read_deck`).
-fn check_deck(deck: &[Card], index: usize) -> Result<(), OptionError> {
-    let mut seen = 0u64;
-    let mut repeated = 0u64;
-    for &c in deck {
-        if c >= 52 {
-            return Err(OptionError(format!(
-                "deck {index} holds card index {c}, outside 0-51"
-            )));
-        }
-        repeated |= seen & bit(c);
-        seen |= bit(c);
-    }
-    if repeated != 0 {
-        return Err(OptionError(format!(
-            "deck {index} repeats {}",
-            set_text(repeated)
-        )));
-    }
-    if deck.len() != 52 {
-        let missing = crate::cards::FULL_PACK & !seen;
-        return Err(OptionError(format!(
-            "deck {index} has {} cards, not 52; missing {}",
-            deck.len(),
-            set_text(missing)
-        )));
-    }
-    Ok(())
-}
-
-fn set_text(set: CardSet) -> String {
-    cards_text(&crate::cards::cards(set).collect::<Vec<_>>())
 }
 
 /// Up to seven seats, in order, without the heap.

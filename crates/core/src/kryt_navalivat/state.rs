@@ -12,6 +12,7 @@ use super::{
 };
 use crate::cards::{bit, card_text, nth_card, parse_card, Card, CardSet};
 use crate::chance::{shuffled, Seed};
+use crate::game::check_deck;
 use crate::game::{ActionMask, OptionError, PlayoutRng, Stacked};
 use rand::Rng;
 
@@ -44,7 +45,7 @@ impl KrytNavalivat {
         }
         let deck = match stacked.decks.into_iter().next() {
             Some(deck) => {
-                check_deck(&deck)?;
+                check_deck(&deck, 0, PACK_36_SET)?;
                 deck
             }
             None => shuffled(seed, "deck 0", &PACK_36, None),
@@ -327,49 +328,6 @@ const fn holds_three(hand: CardSet) -> bool {
     let one_fewer = hand & hand.wrapping_sub(1);
     let two_fewer = one_fewer & one_fewer.wrapping_sub(1);
     two_fewer != 0
-}
-
-/// A stacked deck must hold the 36-card pack once, as `read_deck` requires.
-fn check_deck(deck: &[Card]) -> Result<(), OptionError> {
-    let mut seen: CardSet = 0;
-    let mut repeated: CardSet = 0;
-    for &card in deck {
-        if card >= 52 {
-            return Err(OptionError(format!(
-                "deck 0 holds card index {card}, outside 0-51"
-            )));
-        }
-        repeated |= seen & bit(card);
-        seen |= bit(card);
-    }
-    let names = |set: CardSet| {
-        crate::cards::cards(set)
-            .map(card_text)
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    if repeated != 0 {
-        return Err(OptionError(format!("deck 0 repeats {}", names(repeated))));
-    }
-    if seen & !PACK_36_SET != 0 {
-        return Err(OptionError(format!(
-            "deck 0 holds {}, which this game's pack has not",
-            names(seen & !PACK_36_SET)
-        )));
-    }
-    if deck.len() != 36 {
-        let missing = names(PACK_36_SET & !seen);
-        let tail = if missing.is_empty() {
-            String::new()
-        } else {
-            format!("; missing {missing}")
-        };
-        return Err(OptionError(format!(
-            "deck 0 has {} cards, not 36{tail}",
-            deck.len()
-        )));
-    }
-    Ok(())
 }
 
 const VERBS: [&str; 3] = ["lead", "beat", "cover"];

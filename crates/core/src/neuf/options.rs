@@ -1,7 +1,8 @@
 //! Neuf's options, read and refused exactly as `cardtable.rules.neuf.game.Neuf.__init__`
 //! reads them (NEUF-1.1, NEUF-8.1 … NEUF-8.4, N-3).
 
-use crate::game::{option, OptionError, OptionValue};
+use crate::game::{OptionError, OptionValue};
+use crate::options::{self, given, repr};
 
 /// A suit index, or [`NO_TRUMP`] in an `NT` deal.
 pub type Trump = u8;
@@ -74,29 +75,15 @@ const KNOWN: [&str; 5] = [
 /// Reads options in the order Python checks them, so the first fault found is the one
 /// Python names.
 pub fn read(pairs: &[(String, OptionValue)]) -> Result<Options, OptionError> {
-    refuse_unknown(pairs)?;
-    let players = match option(pairs, "players") {
-        None => 3,
-        Some(OptionValue::Int(n)) if *n == 3 || *n == 4 => *n as usize,
-        Some(other) => {
-            return Err(OptionError(format!(
-                "neuf is for 3 players, or 4 in partnership, not {}",
-                repr(other)
-            )))
-        }
-    };
-    let dealer = match option(pairs, "dealer") {
-        None | Some(OptionValue::None) => None,
-        Some(OptionValue::Int(d)) if (0..players as i64).contains(d) => Some(*d as usize),
-        Some(other) => {
-            return Err(OptionError(format!(
-                "dealer must be a seat 0-{}, not {}",
-                players - 1,
-                repr(other)
-            )))
-        }
-    };
-    let trump_sequence = match option(pairs, "trump_sequence") {
+    options::refuse_unknown("neuf", &KNOWN, pairs)?;
+    let players = options::players(
+        pairs,
+        3,
+        |n| n == 3 || n == 4,
+        "neuf is for 3 players, or 4 in partnership",
+    )?;
+    let dealer = options::dealer(pairs, players)?;
+    let trump_sequence = match given(pairs, "trump_sequence") {
         None => 0,
         Some(value) => sequence_index(value)?,
     };
@@ -109,25 +96,6 @@ pub fn read(pairs: &[(String, OptionValue)]) -> Result<Options, OptionError> {
         dealer_exchanges_first,
         tie_avoidance,
     })
-}
-
-fn refuse_unknown(pairs: &[(String, OptionValue)]) -> Result<(), OptionError> {
-    let mut unknown: Vec<&str> = pairs
-        .iter()
-        .map(|(name, _)| name.as_str())
-        .filter(|name| !KNOWN.contains(name))
-        .collect();
-    if unknown.is_empty() {
-        return Ok(());
-    }
-    unknown.sort_unstable();
-    unknown.dedup();
-    let names: Vec<String> = unknown.iter().map(|n| repr_str(n)).collect();
-    Err(OptionError(format!(
-        "neuf has no option {}; its options are {}",
-        names.join(", "),
-        KNOWN.join(", ")
-    )))
 }
 
 /// NEUF-8.1 / N-1: a preset's index; anything else is refused with the presets listed.
@@ -151,7 +119,7 @@ fn three_player_flag(
     flag: &str,
     players: usize,
 ) -> Result<bool, OptionError> {
-    let on = match option(pairs, flag) {
+    let on = match given(pairs, flag) {
         None => false,
         Some(OptionValue::Bool(b)) => *b,
         Some(other) => {
@@ -174,59 +142,9 @@ fn three_player_flag(
     Ok(on)
 }
 
-/// An option value as Python's `repr` writes it, for messages that quote it.
-pub fn repr(value: &OptionValue) -> String {
-    match value {
-        OptionValue::None => "None".into(),
-        OptionValue::Bool(true) => "True".into(),
-        OptionValue::Bool(false) => "False".into(),
-        OptionValue::Int(n) => n.to_string(),
-        OptionValue::Str(s) => repr_str(s),
-    }
-}
-
-/// A string as Python's `repr` writes it: single quotes unless the text holds one and no
-/// double quote, with backslash escapes for quotes and control characters.
-pub fn repr_str(text: &str) -> String {
-    let quote = if text.contains('\'') && !text.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push(quote);
-    for ch in text.chars() {
-        match ch {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn repr_quotes_as_python_does() {
-        assert_eq!(repr_str("HDCS"), "'HDCS'");
-        assert_eq!(repr_str("it's"), "\"it's\"");
-        assert_eq!(repr_str("a\nb"), "'a\\nb'");
-        assert_eq!(repr(&OptionValue::Bool(true)), "True");
-        assert_eq!(repr(&OptionValue::None), "None");
-    }
 
     #[test]
     fn neuf_2_1_every_preset_cycles_from_its_first_entry() {

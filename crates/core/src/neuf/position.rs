@@ -6,12 +6,13 @@ use std::fmt::Write;
 use std::sync::Arc;
 
 use super::ledger::{Sheet, TRICKS};
-use super::options::{repr_str, Trump};
+use super::options::Trump;
 use super::rules::SPARE;
 use super::tricks::trick_winner;
 use super::{GivenPrevious, Neuf, Options, Phase, Plays, Previous, NOBODY, NO_SUIT};
 use crate::cards::{bit, card_text, cards, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::notation::{push_cards, push_plays, Fields, PositionError};
+use crate::options::repr_str;
 
 const HEADER: &str = "neuf/1";
 const FIELDS: [&str; 11] = [

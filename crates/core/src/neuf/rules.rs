@@ -2,6 +2,7 @@
 //! the tricks (NEUF-4), the scoring and the end of the game (NEUF-5, NEUF-6, NEUF-8.3),
 //! as `NeufState` does them.
 
+use crate::game::check_deck;
 use rand::Rng;
 
 use super::ledger::{quota, winning_sides, Sheet, TRICKS};
@@ -62,7 +63,7 @@ impl Neuf {
             )));
         }
         for (i, deck) in stacked.decks.iter().enumerate() {
-            check_deck(i, deck)?;
+            check_deck(deck, i, FULL_PACK)?;
         }
         let players = options.players as u8;
         let mut state = Neuf::empty(
@@ -373,24 +374,4 @@ impl Neuf {
         }
         returns
     }
-}
-
-/// A stacked deck must be the whole pack, each card once (`read_deck`).
-fn check_deck(i: usize, deck: &[Card]) -> Result<(), OptionError> {
-    let mut seen: CardSet = 0;
-    for &c in deck {
-        if c >= 52 || seen & bit(c) != 0 {
-            return Err(OptionError(format!(
-                "deck {i} is not the 52-card pack, each card once"
-            )));
-        }
-        seen |= bit(c);
-    }
-    if seen != FULL_PACK {
-        return Err(OptionError(format!(
-            "deck {i} has {} cards, not 52",
-            deck.len()
-        )));
-    }
-    Ok(())
 }
