@@ -14,22 +14,31 @@ from __future__ import annotations
 import functools
 import os
 import random
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from cardtable.errors import CardtableError
 
 if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
+    from typing import TypeAlias
 
+    from cardtable._core import (
+        KnockoutWhist,
+        KnockoutWhistState,
+        KrytNavalivat,
+        KrytNavalivatState,
+        Neuf,
+        NeufState,
+    )
     from cardtable.core import Game, State
+
+    CoreGame: TypeAlias = KnockoutWhist | Neuf | KrytNavalivat
+    """A game of the compiled core (``_core.pyi``)."""
+    CoreState: TypeAlias = KnockoutWhistState | NeufState | KrytNavalivatState
+    """A state of the compiled core."""
 
 __all__ = [
     "CHOICES",
     "VARIABLE",
-    "CoreGame",
-    "CoreState",
     "available",
     "core_game",
     "core_state",
@@ -40,42 +49,6 @@ __all__ = [
 
 VARIABLE = "CARDTABLE_CORE"
 CHOICES = ("auto", "rust", "python")
-
-
-class CoreState(Protocol):
-    """What every state class of ``cardtable._core`` offers (see ``_core.pyi``)."""
-
-    @property
-    def to_move(self) -> int | None: ...
-    @property
-    def is_over(self) -> bool: ...
-    def legal_action_ids(self) -> list[int]: ...
-    def legal_mask(self) -> int: ...
-    def is_legal(self, action: int) -> bool: ...
-    def apply(self, action: int) -> None: ...
-    def position(self) -> str: ...
-    def returns(self) -> list[float] | None: ...
-    def copy(self) -> CoreState: ...
-    def playout(self, seed: int) -> list[int]: ...
-    def playouts(self, count: int, seed: int) -> tuple[npt.NDArray[np.float64], int]: ...
-
-
-class CoreGame(Protocol):
-    """What every game class of ``cardtable._core`` offers (see ``_core.pyi``)."""
-
-    @property
-    def name(self) -> str: ...
-    @property
-    def num_players(self) -> int: ...
-    def new_state(
-        self,
-        seed: int,
-        dealer: int | None = None,
-        decks: Sequence[Sequence[int]] | None = None,
-        reshuffles: Sequence[Sequence[int]] | None = None,
-    ) -> CoreState: ...
-    def state_from_position(self, text: str) -> CoreState: ...
-    def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]: ...
 
 
 def _choice() -> str:

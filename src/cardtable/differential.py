@@ -79,29 +79,28 @@ def compare_game(game: Game, seed: int, *, round_trip_every: int = 7) -> int:
     rng = random.Random(seed)
     actions: list[int] = []
     step = 0
+
+    def diverged(what: str) -> DivergenceError:
+        # Written only on a difference: naming the step costs more than comparing it.
+        return DivergenceError(f"{_describe(game, seed, step, actions)}: {what}")
+
     while True:
-        where = _describe(game, seed, step, actions)
         want = state.position()
         got = twin.position()
         if got != want:
-            raise DivergenceError(f"{where}: positions differ\n python: {want}\n core:   {got}")
+            raise diverged(f"positions differ\n python: {want}\n core:   {got}")
         if twin.to_move != state.to_move:
-            raise DivergenceError(
-                f"{where}: python's seat to move {state.to_move}, core's {twin.to_move}"
-            )
+            raise diverged(f"python's seat to move {state.to_move}, core's {twin.to_move}")
         legal = state.legal_action_ids()
         core_legal = twin.legal_action_ids()
         if core_legal != legal:
-            raise DivergenceError(
-                f"{where}: legal actions differ\n python: {legal}\n core:   {core_legal}\n"
-                f" position: {want}"
+            raise diverged(
+                f"legal actions differ\n python: {legal}\n core:   {core_legal}\n position: {want}"
             )
         if step % round_trip_every == 0:
             again = twin_game.state_from_position(want).position()
             if again != want:
-                raise DivergenceError(
-                    f"{where}: the core reads the position back as\n {again}\n not\n {want}"
-                )
+                raise diverged(f"the core reads the position back as\n {again}\n not\n {want}")
         if not legal:
             break
         action = legal[rng.randrange(len(legal))]
@@ -113,10 +112,7 @@ def compare_game(game: Game, seed: int, *, round_trip_every: int = 7) -> int:
     assert result is not None
     returns = twin.returns()
     if returns is None or tuple(returns) != result.returns:
-        raise DivergenceError(
-            f"{_describe(game, seed, step, actions)}: returns differ\n"
-            f" python: {result.returns}\n core:   {returns}"
-        )
+        raise diverged(f"returns differ\n python: {result.returns}\n core:   {returns}")
     return step
 
 
