@@ -150,23 +150,54 @@ def test_a_core_playout_leaves_a_state_that_replays_from_its_record(
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS[::3])
 def test_a_record_replays_through_the_core(name: str, options: dict[str, object]) -> None:
-    """A record's chance (its decks and reshuffles, as card indices) stacked in the core and
-    its actions applied there lead to the position the Python replay reaches."""
+    """A record read by the core: its chance (decks and reshuffles, as card indices)
+    stacked and its actions, as text, replayed and checked there, lead to the position the
+    Python replay reaches; the core's action texts are the record's."""
     game = cardtable.make(name, **options)
     state = game.new_state(seed=8)
     rng = random.Random(8)
     while not state.is_over and len(state.history) < 150:
         state.apply_id(rng.choice(state.legal_action_ids()))
     record = state.record()
-    core = twin(name, **options).new_state(
+    core = twin(name, **options)
+    replayed = core.replay(
         record.seed,
         record.options["dealer"],
         [[cardtable.Card.parse(c).index for c in deck] for deck in record.decks],
         [[cardtable.Card.parse(c).index for c in cards] for cards in record.reshuffles],
+        record.actions,
     )
-    for text in record.actions:
-        core.apply(game.number_of(text))
-    assert core.position() == cardtable.replay(record).position()
+    assert replayed.position() == cardtable.replay(record).position()
+    assert [core.action_text(a) for a in state.history] == record.actions
+    # An action that does not replay is named, by its place in the record.
+    wrong = [*record.actions[:3], record.actions[2]]
+    with pytest.raises(cardtable.InvalidRecordError, match=r"action 3 \("):
+        core.replay(record.seed, record.options["dealer"], actions=wrong)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES)
+def test_action_notation_is_the_python_games(name: str, options: dict[str, int]) -> None:
+    """Every action number's text is the Python game's, and reads back to the number; the
+    spellings Python accepts (any case, T for ten, suit symbols) read the same; bad text is
+    refused with InvalidActionError, as Python refuses it."""
+    game = cardtable.make(name, **options)
+    core = twin(name, **options)
+    for number, action in enumerate(game.actions):
+        text = str(action)
+        assert core.action_text(number) == text
+        assert core.parse_action(text) == number
+        assert core.parse_action("  " + text.upper().replace("10", "T") + " ") == number
+    if name == "knockout-whist":
+        # KOW's aliases: "lead" for play (the examples' LEAD(c)), suits as symbols.
+        assert core.parse_action("lead 7♦") == game.number_of("play 7D")
+        assert core.parse_action("trump ♥") == game.number_of("trump H")
+    for bad in ("", "play", "play 1X", "fold", "play 7D now"):
+        with pytest.raises(cardtable.InvalidActionError):
+            game.parse_action(bad)
+        with pytest.raises(cardtable.InvalidActionError):
+            core.parse_action(bad)
+    with pytest.raises(cardtable.InvalidActionError, match="outside"):
+        core.action_text(len(game.actions))
 
 
 @pytest.mark.parametrize("core", ["rust", "python"])

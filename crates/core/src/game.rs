@@ -116,6 +116,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         dealer: usize,
         stacked: Stacked,
     ) -> Result<Self, OptionError>;
+    /// An action's canonical text (`str(game.actions[number])`: `play 7D`, `knock`, …).
+    fn action_text(action: usize) -> String;
+    /// An action's number from its text, read as the Python game's `parse_action` reads it
+    /// (any case, `T` for ten, suit symbols, the game's aliases); the refusal says why.
+    fn parse_action(text: &str) -> Result<usize, String>;
+
     /// Rebuilds a state from its position text (`game.state_from_position`).
     fn from_position(options: &Self::Options, text: &str) -> Result<Self, PositionError>;
     /// The position text, byte for byte as the Python engine writes it.

@@ -80,6 +80,16 @@ where
     }
 }
 
+/// The words of an action's text as the Python games split them: trimmed, lower case,
+/// split on whitespace.
+pub fn action_words(text: &str) -> Vec<String> {
+    text.trim()
+        .to_lowercase()
+        .split_whitespace()
+        .map(String::from)
+        .collect()
+}
+
 /// ASCII digits only (Python's `is_count`).
 pub fn is_count(text: &str) -> bool {
     !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit())

@@ -133,6 +133,63 @@ macro_rules! bind_game {
                     .map_err(|e| cardtable_error(py, "InvalidRecordError", e.0))
             }
 
+            /// An action's canonical text (`play 7D`, `knock`, …).
+            fn action_text(&self, py: Python<'_>, action: usize) -> PyResult<String> {
+                if action >= <$game>::NUM_ACTIONS {
+                    return Err(cardtable_error(
+                        py,
+                        "InvalidActionError",
+                        format!(
+                            "action number {action} is outside 0-{} for {}",
+                            <$game>::NUM_ACTIONS - 1,
+                            <$game>::NAME
+                        ),
+                    ));
+                }
+                Ok(<$game>::action_text(action))
+            }
+
+            /// An action's number from its text, read as the Python game reads it.
+            fn parse_action(&self, py: Python<'_>, text: &str) -> PyResult<usize> {
+                <$game>::parse_action(text).map_err(|e| cardtable_error(py, "InvalidActionError", e))
+            }
+
+            /// The state a record describes: its chance stacked (`new_state`), then its
+            /// actions, as text, each checked; `InvalidRecordError` names the first that
+            /// does not replay.
+            #[pyo3(signature = (seed, dealer = None, decks = None, reshuffles = None, actions = None))]
+            fn replay(
+                &self,
+                py: Python<'_>,
+                seed: i128,
+                dealer: Option<usize>,
+                decks: Option<Vec<Vec<u8>>>,
+                reshuffles: Option<Vec<Vec<u8>>>,
+                actions: Option<Vec<String>>,
+            ) -> PyResult<$pystate> {
+                let mut state = self.new_state(py, seed, dealer, decks, reshuffles)?;
+                for (index, text) in actions.unwrap_or_default().iter().enumerate() {
+                    let number = <$game>::parse_action(text).and_then(|number| {
+                        if state.is_legal(number) {
+                            Ok(number)
+                        } else {
+                            Err(format!("{text} is not legal now"))
+                        }
+                    });
+                    match number {
+                        Ok(number) => state.inner.apply(number),
+                        Err(why) => {
+                            return Err(cardtable_error(
+                                py,
+                                "InvalidRecordError",
+                                format!("action {index} ({text:?}) does not replay: {why}"),
+                            ))
+                        }
+                    }
+                }
+                Ok(state)
+            }
+
             /// The state a position text describes; `InvalidPositionError` naming the field
             /// for text the Python engine would refuse.
             fn state_from_position(&self, py: Python<'_>, text: &str) -> PyResult<$pystate> {

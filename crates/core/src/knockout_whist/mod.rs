@@ -22,9 +22,10 @@ mod state;
 pub use options::Options;
 pub use state::{KnockoutWhist, Phase, Status, KNOCK, NUM_ACTIONS, TRUMP_BASE};
 
+use crate::cards::{card_text, parse_card, parse_suit, Card, SUIT_LETTERS};
 use crate::chance::Seed;
 use crate::game::{ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked};
-use crate::notation::PositionError;
+use crate::notation::{action_words, PositionError};
 
 impl Game for KnockoutWhist {
     type Options = Options;
@@ -50,6 +51,33 @@ impl Game for KnockoutWhist {
         stacked: Stacked,
     ) -> Result<Self, OptionError> {
         KnockoutWhist::begin(options, seed, dealer, stacked)
+    }
+
+    fn action_text(action: usize) -> String {
+        match action {
+            KNOCK => "knock".into(),
+            TRUMP_BASE.. => format!("trump {}", SUIT_LETTERS[action - TRUMP_BASE]),
+            card => format!("play {}", card_text(card as Card)),
+        }
+    }
+
+    fn parse_action(text: &str) -> Result<usize, String> {
+        let words = action_words(text);
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        match words.as_slice() {
+            ["knock"] => Ok(KNOCK),
+            // "lead" is accepted for the examples' LEAD(c); it is the same action as play.
+            ["play" | "lead", card] => parse_card(card).map(usize::from).map_err(|e| e.0),
+            ["trump", suit] => parse_suit(suit)
+                .map(|s| TRUMP_BASE + usize::from(s))
+                .ok_or_else(|| {
+                    format!("unknown suit {suit:?}: expected one of C, D, H, S (or ♣ ♦ ♥ ♠)")
+                }),
+            _ => Err(format!(
+                "invalid knockout-whist action {text:?}: expected 'play <card>', \
+                 'trump <C/D/H/S>' or 'knock'"
+            )),
+        }
     }
 
     fn from_position(options: &Options, text: &str) -> Result<Self, PositionError> {

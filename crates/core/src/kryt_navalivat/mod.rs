@@ -220,6 +220,14 @@ impl Game for KrytNavalivat {
         KrytNavalivat::deal(options, seed, dealer, stacked)
     }
 
+    fn action_text(action: usize) -> String {
+        state::action_text(action)
+    }
+
+    fn parse_action(text: &str) -> Result<usize, String> {
+        state::parse_action(text)
+    }
+
     fn from_position(options: &Options, text: &str) -> Result<Self, PositionError> {
         position::parse(options, text)
     }

@@ -18,10 +18,10 @@ mod tricks;
 
 use std::sync::Arc;
 
-use crate::cards::{Card, CardSet};
+use crate::cards::{card_text, parse_card, Card, CardSet};
 use crate::chance::Seed;
 use crate::game::{ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked};
-use crate::notation::PositionError;
+use crate::notation::{action_words, PositionError};
 
 pub use ledger::{quota, winning_sides, Sheet, MAX_ROWS, START_SCORE, TRICKS};
 pub use options::{trump_of, Options, Trump, NO_TRUMP, SEQUENCE_NAMES};
@@ -228,6 +228,27 @@ impl Game for Neuf {
         stacked: Stacked,
     ) -> Result<Self, OptionError> {
         Neuf::begin(options, seed, dealer, stacked)
+    }
+
+    fn action_text(action: usize) -> String {
+        match action {
+            EXCHANGE => "exchange".into(),
+            KEEP => "keep".into(),
+            card => format!("play {}", card_text(card as Card)),
+        }
+    }
+
+    fn parse_action(text: &str) -> Result<usize, String> {
+        let words = action_words(text);
+        let words: Vec<&str> = words.iter().map(String::as_str).collect();
+        match words.as_slice() {
+            ["exchange"] => Ok(EXCHANGE),
+            ["keep"] => Ok(KEEP),
+            ["play", card] => parse_card(card).map(usize::from).map_err(|e| e.0),
+            _ => Err(format!(
+                "invalid neuf action {text:?}: expected 'exchange', 'keep' or 'play <card>'"
+            )),
+        }
     }
 
     fn from_position(options: &Options, text: &str) -> Result<Self, PositionError> {
