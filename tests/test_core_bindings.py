@@ -191,11 +191,16 @@ def test_action_notation_is_the_python_games(name: str, options: dict[str, int])
         # KOW's aliases: "lead" for play (the examples' LEAD(c)), suits as symbols.
         assert core.parse_action("lead 7♦") == game.number_of("play 7D")
         assert core.parse_action("trump ♥") == game.number_of("trump H")
-    for bad in ("", "play", "play 1X", "fold", "play 7D now"):
+    for bad in ("", "play", "fold", "play 7D now"):
         with pytest.raises(cardtable.InvalidActionError):
             game.parse_action(bad)
         with pytest.raises(cardtable.InvalidActionError):
             core.parse_action(bad)
+    verb = str(game.actions[0]).split()[0]
+    with pytest.raises(cardtable.InvalidCardError):
+        game.parse_action(f"{verb} 1X")
+    with pytest.raises(cardtable.InvalidCardError, match="unknown rank"):
+        core.parse_action(f"{verb} 1X")
     with pytest.raises(cardtable.InvalidActionError, match="outside"):
         core.action_text(len(game.actions))
 

@@ -44,6 +44,20 @@ impl std::fmt::Display for OptionError {
 
 impl std::error::Error for OptionError {}
 
+/// Why an action's text was refused: a card or suit that is not one (Python's
+/// `InvalidCardError`), or text that names no action of the game (`InvalidActionError`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ActionError {
+    Card(String),
+    Action(String),
+}
+
+impl From<crate::cards::CardError> for ActionError {
+    fn from(error: crate::cards::CardError) -> Self {
+        ActionError::Card(error.0)
+    }
+}
+
 /// The chance events to use before the seed deals: decks (card indices, index 0 dealt
 /// first) and, for games that have them, reshuffles, in the order a record stores them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -120,7 +134,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn action_text(action: usize) -> String;
     /// An action's number from its text, read as the Python game's `parse_action` reads it
     /// (any case, `T` for ten, suit symbols, the game's aliases); the refusal says why.
-    fn parse_action(text: &str) -> Result<usize, String>;
+    fn parse_action(text: &str) -> Result<usize, ActionError>;
 
     /// Rebuilds a state from its position text (`game.state_from_position`).
     fn from_position(options: &Self::Options, text: &str) -> Result<Self, PositionError>;

@@ -2,6 +2,7 @@
 //! `docs/<game>.md`): each number's text reads back to it, the spellings Python accepts
 //! read the same, and bad text is refused.
 
+use cardtable_core::game::ActionError;
 use cardtable_core::{Game, KnockoutWhist, KrytNavalivat, Neuf};
 
 fn round_trips<G: Game>() {
@@ -11,9 +12,22 @@ fn round_trips<G: Game>() {
         let shouted = format!(" {} ", text.to_uppercase().replace("10", "T"));
         assert_eq!(G::parse_action(&shouted), Ok(number), "{shouted}");
     }
-    for bad in ["", "play", "play 1X", "fold", "play 7D now"] {
-        assert!(G::parse_action(bad).is_err(), "{bad:?} was read");
+    for bad in ["", "play", "fold", "play 7D now"] {
+        assert!(
+            matches!(G::parse_action(bad), Err(ActionError::Action(_))),
+            "{bad:?}"
+        );
     }
+    // A card that is not one is the card's fault, as Python's InvalidCardError says.
+    let verb = G::action_text(0)
+        .split(' ')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    assert!(matches!(
+        G::parse_action(&format!("{verb} 1X")),
+        Err(ActionError::Card(_))
+    ));
 }
 
 #[test]

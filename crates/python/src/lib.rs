@@ -9,7 +9,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
-use cardtable_core::game::{self, actions_of, ActionMask, Game, OptionValue, PlayoutRng, Stacked};
+use cardtable_core::game::{
+    self, actions_of, ActionError, ActionMask, Game, OptionValue, PlayoutRng, Stacked,
+};
 use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf};
 use rand::SeedableRng;
 
@@ -23,6 +25,15 @@ fn cardtable_error(py: Python<'_>, class: &str, message: String) -> PyErr {
     {
         Ok(exc) => PyErr::from_value(exc),
         Err(_) => PyValueError::new_err(message),
+    }
+}
+
+/// A refused action text as the Python engine refuses it: a bad card is an
+/// `InvalidCardError`, text that names no action an `InvalidActionError`.
+fn action_error(py: Python<'_>, error: ActionError) -> PyErr {
+    match error {
+        ActionError::Card(why) => cardtable_error(py, "InvalidCardError", why),
+        ActionError::Action(why) => cardtable_error(py, "InvalidActionError", why),
     }
 }
 
@@ -151,7 +162,7 @@ macro_rules! bind_game {
 
             /// An action's number from its text, read as the Python game reads it.
             fn parse_action(&self, py: Python<'_>, text: &str) -> PyResult<usize> {
-                <$game>::parse_action(text).map_err(|e| cardtable_error(py, "InvalidActionError", e))
+                <$game>::parse_action(text).map_err(|e| action_error(py, e))
             }
 
             /// The state a record describes: its chance stacked (`new_state`), then its
@@ -169,13 +180,11 @@ macro_rules! bind_game {
             ) -> PyResult<$pystate> {
                 let mut state = self.new_state(py, seed, dealer, decks, reshuffles)?;
                 for (index, text) in actions.unwrap_or_default().iter().enumerate() {
-                    let number = <$game>::parse_action(text).and_then(|number| {
-                        if state.is_legal(number) {
-                            Ok(number)
-                        } else {
-                            Err(format!("{text} is not legal now"))
-                        }
-                    });
+                    let number = match <$game>::parse_action(text) {
+                        Ok(number) if state.is_legal(number) => Ok(number),
+                        Ok(_) => Err(format!("{text} is not legal now")),
+                        Err(ActionError::Card(why) | ActionError::Action(why)) => Err(why),
+                    };
                     match number {
                         Ok(number) => state.inner.apply(number),
                         Err(why) => {

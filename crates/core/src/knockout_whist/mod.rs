@@ -24,7 +24,9 @@ pub use state::{KnockoutWhist, Phase, Status, KNOCK, NUM_ACTIONS, TRUMP_BASE};
 
 use crate::cards::{card_text, parse_card, parse_suit, Card, SUIT_LETTERS};
 use crate::chance::Seed;
-use crate::game::{ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked};
+use crate::game::{
+    ActionError, ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked,
+};
 use crate::notation::{action_words, PositionError};
 
 impl Game for KnockoutWhist {
@@ -61,22 +63,24 @@ impl Game for KnockoutWhist {
         }
     }
 
-    fn parse_action(text: &str) -> Result<usize, String> {
+    fn parse_action(text: &str) -> Result<usize, ActionError> {
         let words = action_words(text);
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words.as_slice() {
             ["knock"] => Ok(KNOCK),
             // "lead" is accepted for the examples' LEAD(c); it is the same action as play.
-            ["play" | "lead", card] => parse_card(card).map(usize::from).map_err(|e| e.0),
+            ["play" | "lead", card] => Ok(usize::from(parse_card(card)?)),
             ["trump", suit] => parse_suit(suit)
                 .map(|s| TRUMP_BASE + usize::from(s))
                 .ok_or_else(|| {
-                    format!("unknown suit {suit:?}: expected one of C, D, H, S (or ♣ ♦ ♥ ♠)")
+                    ActionError::Card(format!(
+                        "unknown suit {suit:?}: expected one of C, D, H, S (or ♣ ♦ ♥ ♠)"
+                    ))
                 }),
-            _ => Err(format!(
+            _ => Err(ActionError::Action(format!(
                 "invalid knockout-whist action {text:?}: expected 'play <card>', \
                  'trump <C/D/H/S>' or 'knock'"
-            )),
+            ))),
         }
     }
 

@@ -20,7 +20,9 @@ mod state;
 
 use crate::cards::{Card, CardSet};
 use crate::chance::Seed;
-use crate::game::{ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked};
+use crate::game::{
+    ActionError, ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked,
+};
 use crate::notation::PositionError;
 
 pub use options::{Options, TrumpMode};
@@ -224,7 +226,7 @@ impl Game for KrytNavalivat {
         state::action_text(action)
     }
 
-    fn parse_action(text: &str) -> Result<usize, String> {
+    fn parse_action(text: &str) -> Result<usize, ActionError> {
         state::parse_action(text)
     }
 

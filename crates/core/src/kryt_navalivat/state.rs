@@ -12,8 +12,7 @@ use super::{
 };
 use crate::cards::{bit, card_text, nth_card, parse_card, Card, CardSet};
 use crate::chance::{shuffled, Seed};
-use crate::game::check_deck;
-use crate::game::{ActionMask, OptionError, PlayoutRng, Stacked};
+use crate::game::{check_deck, ActionError, ActionMask, OptionError, PlayoutRng, Stacked};
 use rand::Rng;
 
 const TAKE_BIT: ActionMask = 1 << TAKE;
@@ -342,26 +341,26 @@ pub fn action_text(number: usize) -> String {
 }
 
 /// An action's number from its text, as `KrytNavalivat.parse_action` reads it.
-pub fn parse_action(text: &str) -> Result<usize, String> {
+pub fn parse_action(text: &str) -> Result<usize, ActionError> {
     let lower = text.trim().to_lowercase();
     let words: Vec<&str> = lower.split_whitespace().collect();
     match words.as_slice() {
         ["take"] => Ok(TAKE),
         ["swap"] => Ok(SWAP),
         [verb, card] if VERBS.contains(verb) => {
-            let card = parse_card(card).map_err(|e| e.0)?;
+            let card = parse_card(card)?;
             if PACK_36_SET & bit(card) == 0 {
-                return Err(format!(
+                return Err(ActionError::Action(format!(
                     "{} is not in kryt-navalivat's 36-card pack (6 to ace)",
                     card_text(card)
-                ));
+                )));
             }
             let base = VERBS.iter().position(|v| v == verb).unwrap_or(0) * 36;
             Ok(base + number_of(card))
         }
-        _ => Err(format!(
+        _ => Err(ActionError::Action(format!(
             "invalid kryt-navalivat action {text:?}: expected 'lead <card>', 'beat <card>', \
              'cover <card>', 'take' or 'swap'"
-        )),
+        ))),
     }
 }

@@ -20,7 +20,9 @@ use std::sync::Arc;
 
 use crate::cards::{card_text, parse_card, Card, CardSet};
 use crate::chance::Seed;
-use crate::game::{ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked};
+use crate::game::{
+    ActionError, ActionMask, Game, OptionError, OptionValue, PlayoutRng, Returns, Stacked,
+};
 use crate::notation::{action_words, PositionError};
 
 pub use ledger::{quota, winning_sides, Sheet, MAX_ROWS, START_SCORE, TRICKS};
@@ -238,16 +240,16 @@ impl Game for Neuf {
         }
     }
 
-    fn parse_action(text: &str) -> Result<usize, String> {
+    fn parse_action(text: &str) -> Result<usize, ActionError> {
         let words = action_words(text);
         let words: Vec<&str> = words.iter().map(String::as_str).collect();
         match words.as_slice() {
             ["exchange"] => Ok(EXCHANGE),
             ["keep"] => Ok(KEEP),
-            ["play", card] => parse_card(card).map(usize::from).map_err(|e| e.0),
-            _ => Err(format!(
+            ["play", card] => Ok(usize::from(parse_card(card)?)),
+            _ => Err(ActionError::Action(format!(
                 "invalid neuf action {text:?}: expected 'exchange', 'keep' or 'play <card>'"
-            )),
+            ))),
         }
     }
 
