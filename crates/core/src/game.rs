@@ -161,6 +161,30 @@ pub trait Game: Clone + Send + Sync + 'static {
     }
 }
 
+/// A game whose states can be sampled from what one seat knows: the determinizer of
+/// search (DESIGN.md "Bots"), the core's form of the Python game's `Knowledge`.
+///
+/// Knowledge is read from the seat's view (`state.view(seat)`, as JSON), never from the
+/// hidden state. A sample is a full state whose `view(seat)` is that view, every card
+/// the seat cannot see dealt at random consistently with all that play has revealed,
+/// drawn from the same distribution as the Python game's `Knowledge.sample`, with a fresh
+/// seed (from `rng`) for the chance events to come.
+pub trait Determinize: Game {
+    /// What a seat knows, ready to sample from many times.
+    type Knowledge: Clone + Send + Sync + 'static;
+
+    /// Reads a seat's view; a view that is not a seat's view of this game is refused,
+    /// naming what is wrong (Python's `InvalidPositionError`).
+    fn knowledge(
+        options: &Self::Options,
+        view: &serde_json::Value,
+    ) -> Result<Self::Knowledge, PositionError>;
+    /// The seat whose knowledge this is.
+    fn knower(knowledge: &Self::Knowledge) -> usize;
+    /// One sampled state.
+    fn sample(knowledge: &Self::Knowledge, rng: &mut PlayoutRng) -> Self;
+}
+
 /// The `k`-th lowest action (0-based) of a mask that holds more than `k`.
 #[inline]
 pub fn nth_action(mask: ActionMask, k: u32) -> usize {

@@ -15,7 +15,7 @@ pub mod neuf;
 pub mod notation;
 pub mod options;
 
-pub use game::{Game, OptionValue, Stacked};
+pub use game::{Determinize, Game, OptionValue, Stacked};
 pub use knockout_whist::KnockoutWhist;
 pub use kryt_navalivat::KrytNavalivat;
 pub use neuf::Neuf;

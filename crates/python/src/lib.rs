@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 
 use cardtable_core::game::{
-    self, actions_of, ActionError, ActionMask, Game, OptionValue, PlayoutRng, Stacked,
+    self, actions_of, ActionError, ActionMask, Determinize, Game, OptionValue, PlayoutRng, Stacked,
 };
 use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf};
 use rand::SeedableRng;
@@ -35,6 +35,17 @@ fn action_error(py: Python<'_>, error: ActionError) -> PyErr {
         ActionError::Card(why) => cardtable_error(py, "InvalidCardError", why),
         ActionError::Action(why) => cardtable_error(py, "InvalidActionError", why),
     }
+}
+
+/// A seat's knowledge read from its view's JSON text.
+fn knowledge_of<G: Determinize>(
+    py: Python<'_>,
+    options: &G::Options,
+    view: &str,
+) -> PyResult<G::Knowledge> {
+    let value: serde_json::Value = serde_json::from_str(view)
+        .map_err(|e| cardtable_error(py, "InvalidPositionError", format!("a view is JSON: {e}")))?;
+    G::knowledge(options, &value).map_err(|e| cardtable_error(py, "InvalidPositionError", e.0))
 }
 
 /// Python keyword options as the core reads them.
@@ -197,6 +208,27 @@ macro_rules! bind_game {
                     }
                 }
                 Ok(state)
+            }
+
+            /// `count` states sampled from what a seat knows (its view, as JSON text), each a
+            /// position; sample `i` draws from a generator seeded with `seed + i`. The
+            /// determinizer of search; the GIL is released while sampling.
+            fn sample_positions(
+                &self,
+                py: Python<'_>,
+                view: &str,
+                count: usize,
+                seed: u64,
+            ) -> PyResult<Vec<String>> {
+                let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
+                Ok(py.allow_threads(|| {
+                    (0..count)
+                        .map(|i| {
+                            let mut rng = PlayoutRng::seed_from_u64(seed.wrapping_add(i as u64));
+                            <$game>::sample(&knowledge, &mut rng).position()
+                        })
+                        .collect()
+                }))
             }
 
             /// The state a position text describes; `InvalidPositionError` naming the field

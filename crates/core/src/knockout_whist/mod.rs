@@ -120,3 +120,25 @@ impl Game for KnockoutWhist {
         KnockoutWhist::random_action(self, rng)
     }
 }
+
+/// Not yet: the port of `knowledge.py` (issue: search at compiled speed).
+impl crate::game::Determinize for KnockoutWhist {
+    type Knowledge = ();
+
+    fn knowledge(
+        _options: &Options,
+        _view: &serde_json::Value,
+    ) -> Result<(), crate::notation::PositionError> {
+        Err(crate::notation::PositionError(
+            "knockout-whist has no determinizer in the core yet".into(),
+        ))
+    }
+
+    fn knower(_knowledge: &()) -> usize {
+        0
+    }
+
+    fn sample(_knowledge: &(), _rng: &mut crate::game::PlayoutRng) -> Self {
+        unreachable!("no knowledge can be built to sample from")
+    }
+}

@@ -281,3 +281,25 @@ impl Game for KrytNavalivat {
         Some(returns)
     }
 }
+
+/// Not yet: the port of `knowledge.py` (issue: search at compiled speed).
+impl crate::game::Determinize for KrytNavalivat {
+    type Knowledge = ();
+
+    fn knowledge(
+        _options: &Options,
+        _view: &serde_json::Value,
+    ) -> Result<(), crate::notation::PositionError> {
+        Err(crate::notation::PositionError(
+            "kryt-navalivat has no determinizer in the core yet".into(),
+        ))
+    }
+
+    fn knower(_knowledge: &()) -> usize {
+        0
+    }
+
+    fn sample(_knowledge: &(), _rng: &mut crate::game::PlayoutRng) -> Self {
+        unreachable!("no knowledge can be built to sample from")
+    }
+}

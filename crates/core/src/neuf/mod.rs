@@ -299,6 +299,28 @@ impl Game for Neuf {
     }
 }
 
+/// Not yet: the port of `knowledge.py` (issue: search at compiled speed).
+impl crate::game::Determinize for Neuf {
+    type Knowledge = ();
+
+    fn knowledge(
+        _options: &Options,
+        _view: &serde_json::Value,
+    ) -> Result<(), crate::notation::PositionError> {
+        Err(crate::notation::PositionError(
+            "neuf has no determinizer in the core yet".into(),
+        ))
+    }
+
+    fn knower(_knowledge: &()) -> usize {
+        0
+    }
+
+    fn sample(_knowledge: &(), _rng: &mut crate::game::PlayoutRng) -> Self {
+        unreachable!("no knowledge can be built to sample from")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
