@@ -64,6 +64,15 @@ class _Game(Generic[_S]):
     def action_text(self, action: int) -> str: ...
     def parse_action(self, text: str) -> int: ...
     def sample_positions(self, view: str, count: int, seed: int) -> list[str]: ...
+    def search(
+        self,
+        view: str,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        seed: int = 0,
+        stop_early: bool = True,
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
     def replay(
         self,
         seed: int,

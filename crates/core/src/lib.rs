@@ -14,6 +14,7 @@ pub mod kryt_navalivat;
 pub mod neuf;
 pub mod notation;
 pub mod options;
+pub mod search;
 
 pub use game::{Determinize, Game, OptionValue, Stacked};
 pub use knockout_whist::KnockoutWhist;

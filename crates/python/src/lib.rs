@@ -12,7 +12,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use cardtable_core::game::{
     self, actions_of, ActionError, ActionMask, Determinize, Game, OptionValue, PlayoutRng, Stacked,
 };
-use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf};
+use cardtable_core::{search, KnockoutWhist, KrytNavalivat, Neuf};
 use rand::SeedableRng;
 
 /// A `cardtable.errors` exception with `message`, so that Python callers catch the same
@@ -36,6 +36,16 @@ fn action_error(py: Python<'_>, error: ActionError) -> PyErr {
         ActionError::Action(why) => cardtable_error(py, "InvalidActionError", why),
     }
 }
+
+/// A search's outcome as Python receives it: the action, visits and mean returns per root
+/// action, iterations, seconds.
+type SearchOutcome = (
+    usize,
+    std::collections::BTreeMap<usize, u32>,
+    std::collections::BTreeMap<usize, f64>,
+    u64,
+    f64,
+);
 
 /// A seat's knowledge read from its view's JSON text.
 fn knowledge_of<G: Determinize>(
@@ -229,6 +239,42 @@ macro_rules! bind_game {
                         })
                         .collect()
                 }))
+            }
+
+            /// SO-ISMCTS for the seat whose view (JSON text) this is, on its turn, in one
+            /// call that releases the GIL: the chosen action, each root action's visits and
+            /// mean return, the iterations run and the seconds taken. Seeded: with an
+            /// iteration budget alone the result is a function of the view and `seed`.
+            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true))]
+            #[allow(clippy::too_many_arguments)]
+            fn search(
+                &self,
+                py: Python<'_>,
+                view: &str,
+                iterations: Option<u64>,
+                seconds: Option<f64>,
+                exploration: f64,
+                seed: u64,
+                stop_early: bool,
+            ) -> PyResult<SearchOutcome> {
+                let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
+                let settings = search::Settings {
+                    budget: search::Budget { iterations, seconds },
+                    exploration,
+                    stop_early,
+                };
+                let found = py.allow_threads(|| {
+                    let mut rng = PlayoutRng::seed_from_u64(seed);
+                    search::search::<$game>(&knowledge, &mut rng, &settings)
+                });
+                let found = found.map_err(|e| cardtable_error(py, "CardtableError", e.0))?;
+                Ok((
+                    found.action,
+                    found.visits.into_iter().collect(),
+                    found.values.into_iter().collect(),
+                    found.iterations,
+                    found.seconds,
+                ))
             }
 
             /// The state a position text describes; `InvalidPositionError` naming the field
