@@ -265,14 +265,15 @@ impl Knowledge {
     }
 
     fn fill(&self, state: &mut Neuf, dealt: &[CardSet; PLACES]) {
-        for p in 0..self.places {
-            let place = self.place_of[p] as usize;
+        let places = self.place_of.iter().zip(&self.pile_of).zip(dealt);
+        for ((&place, &pile), &cards) in places.take(self.places) {
+            let place = place as usize;
             if place == SPARE && state.players() == 3 {
-                state.spare |= dealt[p];
+                state.spare |= cards;
             } else {
-                state.hands[place] |= dealt[p];
+                state.hands[place] |= cards;
             }
-            state.piles[self.pile_of[p] as usize] |= dealt[p];
+            state.piles[pile as usize] |= cards;
         }
     }
 }
@@ -344,7 +345,10 @@ fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, Pos
     let first = (dealer - deal + 1).rem_euclid(i64::from(n));
     let mut sheet = super::Sheet::new(n, first as u8, options.trump_sequence);
     let mut ledger_text = String::new();
-    for (r, row) in list(field(view, "ledger")?, "the ledger")?.iter().enumerate() {
+    for (r, row) in list(field(view, "ledger")?, "the ledger")?
+        .iter()
+        .enumerate()
+    {
         let counts = list(field(row, "tricks")?, "a row's tricks")?
             .iter()
             .map(|t| int(t, "a trick count").map(|t| t.to_string()))
@@ -560,8 +564,12 @@ fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, Pos
         text.push(':');
         push_cards(&mut text, cards(*spare));
     }
-    let mut template = super::position::parse(options, &text)
-        .map_err(|e| fail(format!("the view is not one that a neuf state shows: {}", e.0)))?;
+    let mut template = super::position::parse(options, &text).map_err(|e| {
+        fail(format!(
+            "the view is not one that a neuf state shows: {}",
+            e.0
+        ))
+    })?;
     template.piles = piles;
     template.hands = hands;
     template.spare = spare;
@@ -743,10 +751,7 @@ impl Neuf {
         let sizes: Vec<u32> = self.hands[..n].iter().map(|h| h.count_ones()).collect();
         view.insert("hand_sizes".into(), json!(sizes));
         view.insert("tricks_won".into(), json!(self.tricks_won()));
-        view.insert(
-            "trick".into(),
-            plays_view(self.current_trick().into_iter()),
-        );
+        view.insert("trick".into(), plays_view(self.current_trick().into_iter()));
         view.insert("tricks".into(), tricks_of(&self.plays, self.trump));
         view.insert("previous_deal".into(), previous);
         view.insert("winners".into(), json!(self.winning_seats()));
