@@ -10,6 +10,7 @@
 //! Action numbers (`docs/neuf.md`): `0 … 51` play the card of that index, `52` exchange,
 //! `53` keep.
 
+mod knowledge;
 mod ledger;
 mod options;
 mod position;
@@ -25,6 +26,7 @@ use crate::game::{
 };
 use crate::notation::{action_words, PositionError};
 
+pub use knowledge::Knowledge;
 pub use ledger::{quota, winning_sides, Sheet, MAX_ROWS, START_SCORE, TRICKS};
 pub use options::{trump_of, Options, Trump, NO_TRUMP, SEQUENCE_NAMES};
 use tricks::Plays;
@@ -299,25 +301,24 @@ impl Game for Neuf {
     }
 }
 
-/// Not yet: the port of `knowledge.py` (issue: search at compiled speed).
+/// The determinizer of search (NEUF-9): see [`knowledge`].
 impl crate::game::Determinize for Neuf {
-    type Knowledge = ();
+    type Knowledge = Knowledge;
 
     fn knowledge(
-        _options: &Options,
-        _view: &serde_json::Value,
-    ) -> Result<(), crate::notation::PositionError> {
-        Err(crate::notation::PositionError(
-            "neuf has no determinizer in the core yet".into(),
-        ))
+        options: &Options,
+        view: &serde_json::Value,
+    ) -> Result<Knowledge, crate::notation::PositionError> {
+        knowledge::read(options, view)
     }
 
-    fn knower(_knowledge: &()) -> usize {
-        0
+    fn knower(knowledge: &Knowledge) -> usize {
+        knowledge::knower(knowledge)
     }
 
-    fn sample(_knowledge: &(), _rng: &mut crate::game::PlayoutRng) -> Self {
-        unreachable!("no knowledge can be built to sample from")
+    #[inline]
+    fn sample(knowledge: &Knowledge, rng: &mut PlayoutRng) -> Self {
+        knowledge::sample(knowledge, rng)
     }
 }
 
