@@ -14,11 +14,13 @@
 //! W-3: the differential tests must catch it.
 
 mod deal;
+mod knowledge;
 mod options;
 mod plays;
 mod position;
 mod state;
 
+pub use knowledge::Knowledge;
 pub use options::Options;
 pub use state::{KnockoutWhist, Phase, Status, KNOCK, NUM_ACTIONS, TRUMP_BASE};
 
@@ -121,24 +123,19 @@ impl Game for KnockoutWhist {
     }
 }
 
-/// Not yet: the port of `knowledge.py` (issue: search at compiled speed).
+/// The determinizer of search: `knowledge.rs`, the port of `knowledge.py` (KOW-9).
 impl crate::game::Determinize for KnockoutWhist {
-    type Knowledge = ();
+    type Knowledge = Knowledge;
 
-    fn knowledge(
-        _options: &Options,
-        _view: &serde_json::Value,
-    ) -> Result<(), crate::notation::PositionError> {
-        Err(crate::notation::PositionError(
-            "knockout-whist has no determinizer in the core yet".into(),
-        ))
+    fn knowledge(options: &Options, view: &serde_json::Value) -> Result<Knowledge, PositionError> {
+        Knowledge::new(options, view)
     }
 
-    fn knower(_knowledge: &()) -> usize {
-        0
+    fn knower(knowledge: &Knowledge) -> usize {
+        knowledge.seat()
     }
 
-    fn sample(_knowledge: &(), _rng: &mut crate::game::PlayoutRng) -> Self {
-        unreachable!("no knowledge can be built to sample from")
+    fn sample(knowledge: &Knowledge, rng: &mut PlayoutRng) -> Self {
+        knowledge.sample(rng)
     }
 }
