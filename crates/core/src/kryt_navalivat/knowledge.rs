@@ -20,6 +20,32 @@ use crate::notation::PositionError;
 use rand::{Rng, RngCore, SeedableRng};
 use serde_json::{json, Map, Value};
 
+/// A seat's view's keys in the order `KrytState.view` writes them, so that a view that is
+/// wrong in several fields is refused for the first, as Python refuses it.
+const VIEW_KEYS: [&str; 21] = [
+    "game",
+    "options",
+    "seat",
+    "players",
+    "dealer",
+    "trump_mode",
+    "trump",
+    "anti_trump",
+    "trump_card",
+    "stock",
+    "hand_sizes",
+    "known",
+    "out",
+    "pile",
+    "would_take",
+    "mode",
+    "to_move",
+    "loser",
+    "draw",
+    "hand",
+    "legal_actions",
+];
+
 /// A seat's knowledge of a hand, read from its view alone (KRYT-9).
 #[derive(Clone, Debug)]
 pub struct Knowledge {
@@ -230,16 +256,16 @@ impl Knowledge {
         // the result against the cards) and the view itself, field by field.
         let first = knowledge.sample(&mut PlayoutRng::seed_from_u64(0));
         position::parse(options, &first.position())?;
-        if let Value::Object(built) = first.view(Some(seat)) {
-            for (key, value) in &built {
-                let given = view.get(key).unwrap_or(&Value::Null);
-                if given != value {
-                    return Err(fail(format!(
-                        "the view's {key} ({}) does not follow from its cards ({})",
-                        repr(given),
-                        repr(value)
-                    )));
-                }
+        let built = first.view(Some(seat));
+        for key in VIEW_KEYS {
+            let value = &built[key];
+            let given = view.get(key).unwrap_or(&Value::Null);
+            if given != value {
+                return Err(fail(format!(
+                    "the view's {key} ({}) does not follow from its cards ({})",
+                    repr(given),
+                    repr(value)
+                )));
             }
         }
         Ok(knowledge)
