@@ -14,6 +14,7 @@
 //! ```
 
 pub mod beating;
+mod knowledge;
 mod options;
 mod position;
 mod state;
@@ -25,6 +26,7 @@ use crate::game::{
 };
 use crate::notation::PositionError;
 
+pub use knowledge::Knowledge;
 pub use options::{Options, TrumpMode};
 pub use state::{action_text, parse_action};
 
@@ -282,24 +284,19 @@ impl Game for KrytNavalivat {
     }
 }
 
-/// Not yet: the port of `knowledge.py` (issue: search at compiled speed).
+/// The determinizer of search: samples of what a seat cannot see (`knowledge.py`).
 impl crate::game::Determinize for KrytNavalivat {
-    type Knowledge = ();
+    type Knowledge = Knowledge;
 
-    fn knowledge(
-        _options: &Options,
-        _view: &serde_json::Value,
-    ) -> Result<(), crate::notation::PositionError> {
-        Err(crate::notation::PositionError(
-            "kryt-navalivat has no determinizer in the core yet".into(),
-        ))
+    fn knowledge(options: &Options, view: &serde_json::Value) -> Result<Knowledge, PositionError> {
+        Knowledge::new(options, view)
     }
 
-    fn knower(_knowledge: &()) -> usize {
-        0
+    fn knower(knowledge: &Knowledge) -> usize {
+        knowledge.seat()
     }
 
-    fn sample(_knowledge: &(), _rng: &mut crate::game::PlayoutRng) -> Self {
-        unreachable!("no knowledge can be built to sample from")
+    fn sample(knowledge: &Knowledge, rng: &mut PlayoutRng) -> Self {
+        knowledge.sample(rng)
     }
 }
