@@ -92,3 +92,27 @@ def test_budgets_and_turns_are_checked() -> None:
         twin.search(json.dumps(state.view(other)), iterations=10)
     # A time budget alone ends the search too.
     assert core_search(game, state, seconds=0.05)[0] in state.legal_action_ids()
+
+
+@pytest.mark.parametrize("core", ["rust", "python"])
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[n for n, _ in GAMES])
+def test_an_ismcts_bot_with_random_rollouts_searches_in_the_engine_chosen(
+    name: str, options: dict[str, Any], core: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ismcts:…,rollout=random`` searches in the core when it is in use, in Python
+    otherwise; either way a legal choice, every iteration counted, the same choice from
+    the same generator."""
+    from cardtable.bots import make_bot
+
+    monkeypatch.setenv("CARDTABLE_CORE", core)
+    game = cardtable.make(name, **options)
+    state = decision(game, 5)
+    seat = state.to_move
+    assert seat is not None
+    bot = make_bot("ismcts:iterations=300,rollout=random", name)
+    chosen = bot.choose(state.view(seat), state.legal_actions(), random.Random(2))
+    assert chosen in state.legal_actions()
+    last = bot.last  # type: ignore[attr-defined]
+    assert last is not None and sum(last.visits.values()) == last.iterations <= 300
+    again = bot.choose(state.view(seat), state.legal_actions(), random.Random(2))
+    assert again == chosen

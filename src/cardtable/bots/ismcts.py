@@ -26,6 +26,7 @@ is one that seat could not tell from the truth.
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
@@ -239,7 +240,9 @@ class IsmctsBot:
     """A bot that searches with ISMCTS from the seat's view (see :func:`search`).
 
     ``iterations`` and ``seconds`` bound each decision (at least one is needed);
-    ``rollout`` is ``"guided"`` (the game's rollout policy) or ``"random"``."""
+    ``rollout`` is ``"guided"`` (the game's rollout policy) or ``"random"``. With random
+    rollouts the search runs in the compiled core when it is in use (``CARDTABLE_CORE``),
+    in one call a decision."""
 
     def __init__(
         self,
@@ -265,8 +268,6 @@ class IsmctsBot:
 
     def game_of(self, view: View) -> Game:
         """The game a view belongs to, rebuilt from its name and options (kept for reuse)."""
-        import json
-
         from cardtable import make
 
         key = json.dumps([view.get("game"), view.get("options")], sort_keys=True)
@@ -284,15 +285,27 @@ class IsmctsBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         game = self.game_of(view)
-        rollout = guided_rollout(game.name) if self.rollout == "guided" else None
-        self.last = search(
-            game.knowledge(view),
-            rng,
-            iterations=self.iterations,
-            seconds=self.seconds,
-            exploration=self.exploration,
-            rollout=rollout,
-        )
+        twin = compiled.core_game(game) if self.rollout == "random" else None
+        if twin is not None:
+            # Uniform rollouts are the core's search: one call, seeded from ``rng``.
+            number, visits, values, iterations, seconds = twin.search(
+                json.dumps(view),
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                seed=rng.getrandbits(64),
+            )
+            self.last = SearchResult(number, visits, values, iterations, seconds)
+        else:
+            rollout = guided_rollout(game.name) if self.rollout == "guided" else None
+            self.last = search(
+                game.knowledge(view),
+                rng,
+                iterations=self.iterations,
+                seconds=self.seconds,
+                exploration=self.exploration,
+                rollout=rollout,
+            )
         action = game.actions[self.last.action]
         if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
             raise ValueError(f"search chose {action}, which is not among {list(legal_actions)}")
