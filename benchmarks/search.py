@@ -7,6 +7,11 @@ Run it from the repository root::
     .venv/bin/python benchmarks/search.py --quick         # a fast look, noisier
     .venv/bin/python benchmarks/search.py --json search.json
 
+The compiled core's search (``_core.<Game>.search``: SO-ISMCTS with uniformly random
+rollouts, the view crossing as JSON, one call a decision) is measured on the same
+positions beside OpenSpiel's C++ ``ISMCTSBot`` (``RandomRolloutEvaluator``) on
+``oh_hell``, both at ``--iterations`` a decision, as ratios measured in the same run.
+
 The positions are the decisions (two or more legal actions) of seeded 3-player games
 played by random bots, taken in order from each game's start. At each, one ISMCTS search
 of ``--iterations`` iterations runs from the mover's view with the game's guided rollouts
@@ -73,6 +78,58 @@ def search_rates(name: str, states: Sequence[State], iterations: int) -> list[fl
         result = search(knowledge, random.Random(number), iterations=iterations,
                         rollout=rollout, stop_early=False)  # fmt: skip
         rates.append(result.iterations / (time.perf_counter() - began))
+    return rates
+
+
+def core_rates(name: str, states: Sequence[State], iterations: int) -> list[float]:
+    """The core's search at each position: iterations over the wall time of the call, the
+    view's JSON included."""
+    from cardtable import compiled
+
+    twin = compiled.core_game(states[0].game, always=True)
+    assert twin is not None
+    rates = []
+    for number, state in enumerate(states):
+        seat = state.to_move
+        assert seat is not None
+        began = time.perf_counter()
+        found = twin.search(
+            json.dumps(state.view(seat)), iterations=iterations, seed=number, stop_early=False
+        )
+        rates.append(found[3] / (time.perf_counter() - began))
+    return rates
+
+
+def open_spiel_cpp_rates(count: int, iterations: int, seed: int) -> list[float] | None:
+    """OpenSpiel's C++ ISMCTS (random rollouts) on oh_hell, or None without open-spiel."""
+    try:
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
+    except ImportError:
+        return None
+    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": 7})
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    rates: list[float] = []
+    game_seed = seed
+    while len(rates) < count:
+        chance = random.Random(game_seed)
+        bot = pyspiel.ISMCTSBot(
+            game_seed, evaluator, 0.7, iterations, -1,
+            pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False,
+        )  # fmt: skip
+        state = game.new_initial_state()
+        while not state.is_terminal() and len(rates) < count:
+            if state.is_chance_node():
+                state.apply_action(chance.choice(state.chance_outcomes())[0])
+                continue
+            legal = state.legal_actions()
+            if len(legal) > 1:
+                began = time.perf_counter()
+                action = bot.step(state)
+                rates.append(iterations / (time.perf_counter() - began))
+            else:
+                action = legal[0]
+            state.apply_action(action)
+        game_seed += 1
     return rates
 
 
@@ -156,12 +213,23 @@ def measure(count: int, iterations: int, seed: int, *, hard: bool = True) -> dic
     }
     baseline = open_spiel_rates(count, iterations, seed)
     report["open_spiel_oh_hell"] = None if baseline is None else summary(baseline)
+    compiled_baseline = open_spiel_cpp_rates(count, iterations, seed)
+    report["open_spiel_cpp_oh_hell"] = (
+        None if compiled_baseline is None else summary(compiled_baseline)
+    )
     for name in GAMES:
         states = positions(name, count, seed)
-        entry: dict[str, Any] = {"rate": summary(search_rates(name, states, iterations))}
+        entry: dict[str, Any] = {
+            "rate": summary(search_rates(name, states, iterations)),
+            "core_rate": summary(core_rates(name, states, iterations)),
+        }
         if baseline is not None:
             entry["rate_ratio_to_open_spiel"] = (
                 entry["rate"]["median"] / report["open_spiel_oh_hell"]["median"]
+            )
+        if compiled_baseline is not None:
+            entry["core_ratio_to_open_spiel_cpp"] = (
+                entry["core_rate"]["median"] / report["open_spiel_cpp_oh_hell"]["median"]
             )
         if hard:
             times, spent = hard_decisions(name, states)
@@ -203,6 +271,21 @@ def render(report: dict[str, Any]) -> str:
     if base is not None:
         spread = f"({base['low']:,.0f}-{base['high']:,.0f})"
         lines.append(f"{'OpenSpiel oh_hell':<16}{base['median']:>22,.0f}{spread:>20}{'1.0x':>14}")
+    lines.append("The compiled core's search, random rollouts, beside OpenSpiel's C++ ISMCTS:")
+    cpp = report["open_spiel_cpp_oh_hell"]
+    for name, entry in report["games"].items():
+        rate = entry["core_rate"]
+        ratio = entry.get("core_ratio_to_open_spiel_cpp")
+        spread = f"({rate['low']:,.0f}-{rate['high']:,.0f})"
+        lines.append(
+            f"{'core ' + name:<22}{rate['median']:>16,.0f}{spread:>20}"
+            f"{'' if ratio is None else f'{ratio:.2f}x':>14}"
+        )
+    if cpp is not None:
+        spread = f"({cpp['low']:,.0f}-{cpp['high']:,.0f})"
+        lines.append(
+            f"{'OpenSpiel C++ oh_hell':<22}{cpp['median']:>16,.0f}{spread:>20}{'1.0x':>14}"
+        )
     for verdict, met in report["verdicts"].items():
         lines.append(f"{'met' if met else 'NOT met'}: {verdict}")
     return "\n".join(lines)

@@ -33,6 +33,12 @@ def test_measure_reports_every_game_beside_the_baseline(tmp_path: Path) -> None:
     assert set(report["games"]) == set(bench.GAMES)
     for entry in report["games"].values():
         assert 0 < entry["rate"]["low"] <= entry["rate"]["median"] <= entry["rate"]["high"]
+        core = entry["core_rate"]
+        assert 0 < core["low"] <= core["median"] <= core["high"]
+    if report["open_spiel_cpp_oh_hell"] is not None:
+        cpp = report["open_spiel_cpp_oh_hell"]["median"]
+        kow = report["games"]["knockout-whist"]
+        assert abs(kow["core_ratio_to_open_spiel_cpp"] - kow["core_rate"]["median"] / cpp) < 1e-9
     if report["open_spiel_oh_hell"] is not None:
         base = report["open_spiel_oh_hell"]["median"]
         kow = report["games"]["knockout-whist"]
