@@ -35,7 +35,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import cardtable
@@ -106,31 +106,15 @@ def open_spiel_cpp_rates(count: int, iterations: int, seed: int) -> list[float] 
         import pyspiel  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
-    game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": 7})
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
-    rates: list[float] = []
-    game_seed = seed
-    while len(rates) < count:
-        chance = random.Random(game_seed)
-        bot = pyspiel.ISMCTSBot(
+
+    def bot(game: Any, game_seed: int) -> Any:
+        return pyspiel.ISMCTSBot(
             game_seed, evaluator, 0.7, iterations, -1,
             pyspiel.ISMCTSFinalPolicyType.MAX_VISIT_COUNT, False, False,
         )  # fmt: skip
-        state = game.new_initial_state()
-        while not state.is_terminal() and len(rates) < count:
-            if state.is_chance_node():
-                state.apply_action(chance.choice(state.chance_outcomes())[0])
-                continue
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                began = time.perf_counter()
-                action = bot.step(state)
-                rates.append(iterations / (time.perf_counter() - began))
-            else:
-                action = legal[0]
-            state.apply_action(action)
-        game_seed += 1
-    return rates
+
+    return _oh_hell_rates(bot, count, iterations, seed)
 
 
 def hard_decisions(name: str, states: Sequence[State]) -> tuple[list[float], list[int]]:
@@ -154,11 +138,33 @@ def open_spiel_rates(count: int, iterations: int, seed: int) -> list[float] | No
     """OpenSpiel's Python ISMCTS on oh_hell, or None when open-spiel is not installed."""
     try:
         import numpy as np
-        import pyspiel  # type: ignore[import-not-found, unused-ignore]
         from open_spiel.python.algorithms import (  # type: ignore[import-untyped, import-not-found, unused-ignore]
             ismcts,
             mcts,
         )
+    except ImportError:
+        return None
+
+    def bot(game: Any, game_seed: int) -> Any:
+        return ismcts.ISMCTSBot(
+            game=game,
+            evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(game_seed)),
+            uct_c=0.7,
+            max_simulations=iterations,
+            random_state=np.random.RandomState(game_seed + 1),
+        )
+
+    return _oh_hell_rates(bot, count, iterations, seed)
+
+
+def _oh_hell_rates(
+    make_bot_for: Callable[[Any, int], Any], count: int, iterations: int, seed: int
+) -> list[float] | None:
+    """Iterations a second of an OpenSpiel bot (``make_bot_for(game, game_seed)``, one a
+    game) over the decisions of seeded oh_hell games; None without open-spiel."""
+    try:
+        import numpy as np
+        import pyspiel  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("oh_hell", {"players": PLAYERS, "num_tricks_fixed": 7})
@@ -166,13 +172,7 @@ def open_spiel_rates(count: int, iterations: int, seed: int) -> list[float] | No
     game_seed = seed
     while len(rates) < count:
         chance = np.random.RandomState(game_seed)
-        bot = ismcts.ISMCTSBot(
-            game=game,
-            evaluator=mcts.RandomRolloutEvaluator(random_state=np.random.RandomState(game_seed)),
-            uct_c=0.7,
-            max_simulations=iterations,
-            random_state=np.random.RandomState(game_seed + 1),
-        )
+        bot = make_bot_for(game, game_seed)
         state = game.new_initial_state()
         while not state.is_terminal() and len(rates) < count:
             if state.is_chance_node():
