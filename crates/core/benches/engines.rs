@@ -66,7 +66,7 @@ fn bench_game<G: Game>(c: &mut Criterion, label: &str, pairs: &[(String, OptionV
 }
 
 fn players(n: i64) -> Vec<(String, OptionValue)> {
-    vec![("players".to_string(), OptionValue::Int(n))]
+    cardtable_core::options::pairs(&[("players", OptionValue::Int(n))])
 }
 
 fn engines(c: &mut Criterion) {

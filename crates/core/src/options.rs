@@ -5,6 +5,15 @@
 
 use crate::game::{OptionError, OptionValue};
 
+/// Options as `(name, value)` pairs owned, from borrowed names: the form
+/// [`Game::options`](crate::game::Game::options) reads, for callers in Rust.
+pub fn pairs(items: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
+    items
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.clone()))
+        .collect()
+}
+
 /// The value given for option `name`, if any.
 pub fn given<'a>(pairs: &'a [(String, OptionValue)], name: &str) -> Option<&'a OptionValue> {
     pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v)
@@ -110,13 +119,6 @@ pub fn repr_str(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(items: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-        items
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.clone()))
-            .collect()
-    }
 
     #[test]
     fn repr_quotes_as_python_does() {

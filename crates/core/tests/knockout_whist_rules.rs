@@ -671,11 +671,7 @@ fn kow_5_3_a_recorded_reshuffle_of_other_cards_does_not_replay() {
 // Options -----------------------------------------------------------------------------------
 
 fn read(pairs: &[(&str, OptionValue)]) -> Result<(usize, Option<usize>), String> {
-    let pairs: Vec<(String, OptionValue)> = pairs
-        .iter()
-        .map(|(n, v)| (n.to_string(), v.clone()))
-        .collect();
-    KnockoutWhist::options(&pairs)
+    KnockoutWhist::options(&cardtable_core::options::pairs(pairs))
         .map(|o| (o.players, o.dealer))
         .map_err(|e| e.0)
 }

@@ -15,6 +15,7 @@ use cardtable_core::kryt_navalivat::beating::{
     beaters_for, beats, take_count, NO_SUIT, PERMANENT_ANTI,
 };
 use cardtable_core::kryt_navalivat::{action_text, parse_action, Mode, Options, TrumpMode};
+use cardtable_core::options;
 use cardtable_core::KrytNavalivat;
 use kryt_navalivat_common::*;
 use rand::seq::SliceRandom;
@@ -600,20 +601,13 @@ fn kryt_10_all_110_actions_are_numbered_densely_both_ways() {
     }
 }
 
-fn option_pairs(items: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-    items
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
-}
-
 #[test]
 fn kryt_1_1_k_2_and_8_options_read_and_refused_as_python() {
     // K-2: 2 to 6 players (default 2); KRYT-8: trump_mode turned (default) or permanent;
     // KRYT-2.1: a dealer is a seat or None; unknown names are refused.
     use OptionValue::{Bool, Int, None as Nothing, Str};
     assert_eq!(KrytNavalivat::options(&[]).unwrap(), Options::default());
-    let good = KrytNavalivat::options(&option_pairs(&[
+    let good = KrytNavalivat::options(&options::pairs(&[
         ("players", Int(5)),
         ("dealer", Int(4)),
         ("trump_mode", Str("permanent".into())),
@@ -627,7 +621,7 @@ fn kryt_1_1_k_2_and_8_options_read_and_refused_as_python() {
             trump_mode: TrumpMode::Permanent
         }
     );
-    let none = KrytNavalivat::options(&option_pairs(&[("dealer", Nothing)])).unwrap();
+    let none = KrytNavalivat::options(&options::pairs(&[("dealer", Nothing)])).unwrap();
     assert_eq!(none.dealer, None);
     let refused: [&[(&str, OptionValue)]; 11] = [
         &[("players", Int(7))],
@@ -644,7 +638,7 @@ fn kryt_1_1_k_2_and_8_options_read_and_refused_as_python() {
     ];
     for pairs in refused {
         assert!(
-            KrytNavalivat::options(&option_pairs(pairs)).is_err(),
+            KrytNavalivat::options(&options::pairs(pairs)).is_err(),
             "{pairs:?}"
         );
     }

@@ -5,7 +5,7 @@
 
 mod neuf_common;
 
-use cardtable_core::cards::{card_text, Card, CardSet};
+use cardtable_core::cards::{Card, CardSet};
 use cardtable_core::game::{new_game, Game, PlayoutRng};
 use cardtable_core::neuf::{Neuf, Phase, NO_TRUMP};
 use neuf_common::*;
@@ -358,24 +358,15 @@ fn trick_in_deal(deal: usize, played: &[&str]) -> Neuf {
         .iter()
         .map(|r| r.map(|t| t.to_string()).join(","))
         .collect();
-    let piles: Vec<String> = piles
-        .iter()
-        .map(|p| {
-            p.iter()
-                .map(|&c| card_text(c))
-                .collect::<Vec<_>>()
-                .join(",")
-        })
-        .collect();
+    let piles = piles_field(&piles);
     let text = format!(
         "neuf/1 players=3 sequence=HDCS-NT first={first} ledger={} phase=play \
-         exchanges=0:k,1:k,2:k piles={} done=- trick=- seed=0 chance={deal}",
+         exchanges=0:k,1:k,2:k piles={piles} done=- trick=- seed=0 chance={deal}",
         if ledger.is_empty() {
             "-".to_string()
         } else {
             ledger.join("/")
         },
-        piles.join("/"),
     );
     let mut state = from_position(&options(&[]), &text);
     for (seat, c) in played.iter().enumerate() {

@@ -639,11 +639,9 @@ fn random_actions_are_uniform_over_the_legal_ones() {
 // Options --------------------------------------------------------------------------------
 
 fn refused(pairs: &[(&str, OptionValue)]) -> String {
-    let pairs: Vec<(String, OptionValue)> = pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    Neuf::options(&pairs).expect_err("refused").0
+    Neuf::options(&cardtable_core::options::pairs(pairs))
+        .expect_err("refused")
+        .0
 }
 
 #[test]

@@ -30,7 +30,10 @@ impl Default for Options {
 impl Options {
     /// Options for `players` seats, the first dealer drawn from the seed.
     pub fn players(players: usize) -> Result<Options, OptionError> {
-        read(&[("players".into(), OptionValue::Int(players as i64))])
+        read(&options::pairs(&[(
+            "players",
+            OptionValue::Int(players as i64),
+        )]))
     }
 }
 
@@ -50,13 +53,7 @@ pub fn read(pairs: &[(String, OptionValue)]) -> Result<Options, OptionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(items: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-        items
-            .iter()
-            .map(|(n, v)| (n.to_string(), v.clone()))
-            .collect()
-    }
+    use crate::options::pairs;
 
     #[test]
     fn unknown_names_are_listed_sorted() {

@@ -68,13 +68,7 @@ impl Options {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pairs(items: &[(&str, OptionValue)]) -> Vec<(String, OptionValue)> {
-        items
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
-    }
+    use crate::options::pairs;
 
     #[test]
     fn k_2_defaults_and_messages() {

@@ -7,6 +7,7 @@
 use cardtable_core::cards::{card_text, cards, parse_card, suit, Card, CardSet};
 use cardtable_core::game::{actions_of, Game, OptionValue, Stacked};
 use cardtable_core::neuf::{Neuf, Options, EXCHANGE, KEEP};
+use cardtable_core::notation::push_cards;
 
 pub const A: usize = 0;
 pub const B: usize = 1;
@@ -37,13 +38,21 @@ pub fn flag(v: bool) -> OptionValue {
     OptionValue::Bool(v)
 }
 
+/// The `piles=` field of a position: each pile's cards, piles separated by `/`.
+pub fn piles_field(piles: &[Vec<Card>]) -> String {
+    let mut out = String::new();
+    for (i, pile) in piles.iter().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        push_cards(&mut out, pile.iter().copied());
+    }
+    out
+}
+
 /// Options as `cardtable.make("neuf", **pairs)` reads them.
 pub fn options(pairs: &[(&str, OptionValue)]) -> Options {
-    let pairs: Vec<(String, OptionValue)> = pairs
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect();
-    Neuf::options(&pairs).expect("valid options")
+    Neuf::options(&cardtable_core::options::pairs(pairs)).expect("valid options")
 }
 
 pub fn card(text: &str) -> Card {
@@ -249,15 +258,7 @@ impl Constructed<'_> {
                 .collect();
             rows.join("/")
         };
-        let piles: Vec<String> = piles
-            .iter()
-            .map(|p| {
-                p.iter()
-                    .map(|&c| card_text(c))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            })
-            .collect();
+        let piles = piles_field(&piles);
         let done = if tricks.is_empty() {
             "-".to_string()
         } else {
@@ -274,10 +275,8 @@ impl Constructed<'_> {
         };
         format!(
             "neuf/1 players={n} sequence={} first={} ledger={ledger} phase=play \
-             exchanges={exchanges} piles={} done={done} trick={trick} seed=1 chance={deal}",
-            self.sequence,
-            self.first,
-            piles.join("/"),
+             exchanges={exchanges} piles={piles} done={done} trick={trick} seed=1 chance={deal}",
+            self.sequence, self.first,
         )
     }
 }
