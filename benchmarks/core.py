@@ -113,9 +113,15 @@ def openspiel_games(name: str, params: dict[str, int], seeds: range) -> Work:
     return work
 
 
-def core_batch(name: str, players: int, seeds: range) -> Work:
+def _twin(name: str, players: int) -> compiled.CoreGame:
+    """The core's game, with the same dealer as every other path's."""
     twin = compiled.core_game(cardtable.make(name, players=players, dealer=0), always=True)
     assert twin is not None
+    return twin
+
+
+def core_batch(name: str, players: int, seeds: range) -> Work:
+    twin = _twin(name, players)
     listed = list(seeds)
 
     def play() -> int:
@@ -126,8 +132,7 @@ def core_batch(name: str, players: int, seeds: range) -> Work:
 
 
 def core_per_call(name: str, players: int, seeds: range) -> Work:
-    twin = compiled.core_game(cardtable.make(name, players=players, dealer=0), always=True)
-    assert twin is not None
+    twin = _twin(name, players)
 
     def play() -> int:
         decisions = 0

@@ -342,8 +342,8 @@ pub fn action_text(number: usize) -> String {
 
 /// An action's number from its text, as `KrytNavalivat.parse_action` reads it.
 pub fn parse_action(text: &str) -> Result<usize, ActionError> {
-    let lower = text.trim().to_lowercase();
-    let words: Vec<&str> = lower.split_whitespace().collect();
+    let words = crate::notation::action_words(text);
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
     match words.as_slice() {
         ["take"] => Ok(TAKE),
         ["swap"] => Ok(SWAP),
