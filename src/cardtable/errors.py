@@ -7,6 +7,7 @@ __all__ = [
     "GameOverError",
     "IllegalActionError",
     "InvalidActionError",
+    "InvalidBudgetError",
     "InvalidCardError",
     "InvalidDeckError",
     "InvalidOptionError",
@@ -64,3 +65,8 @@ class InvalidScoreError(CardtableError):
 
 class InvalidPositionError(CardtableError):
     """Position text that does not describe a consistent state."""
+
+
+class InvalidBudgetError(CardtableError):
+    """Search settings that cannot run: no budget, or one that is not a positive number of
+    iterations or seconds; an unknown rollout; no thread."""

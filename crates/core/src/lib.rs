@@ -14,6 +14,7 @@ pub mod kryt_navalivat;
 pub mod neuf;
 pub mod notation;
 pub mod options;
+pub mod rollout;
 pub mod search;
 
 pub use game::{Determinize, Game, OptionValue, Stacked};

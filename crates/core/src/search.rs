@@ -4,21 +4,38 @@
 //!
 //! The tree belongs to one seat. Each iteration samples a deal consistent with the seat's
 //! knowledge, selects down the tree among the children legal in that deal by UCB1 with
-//! availability counts, expands one untried legal action, plays out the rest uniformly at
-//! random, and backs up each node's mover's return. The chosen action is the most visited
-//! at the root (ties: the better mean); with `stop_early` the search ends once no
-//! iteration left could change that choice.
+//! availability counts, expands one untried legal action, plays out the rest (uniformly at
+//! random, or with the game's guided policy to the end of the hand and its estimate there,
+//! [`crate::rollout`]), and backs up each node's mover's return. The chosen action is the
+//! most visited at the root (ties: the better mean); with `stop_early` the search ends
+//! once no iteration left could change that choice.
+//!
+//! With more than one thread the search is *root parallel*: each thread grows a tree of its
+//! own from its own generator (seeded from the caller's), with its share of the iteration
+//! budget, and the roots' statistics are summed. The threads share nothing while they
+//! search, so they scale with the cores; the same seed and thread count give the same
+//! result under an iteration budget.
 
 use std::time::Instant;
 
 use crate::game::{playout, Determinize, PlayoutRng};
-use rand::Rng;
+use crate::rollout::Guided;
+use rand::{Rng, SeedableRng};
 
 /// How long a search may run: iterations, seconds, or both (whichever ends first).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Budget {
     pub iterations: Option<u64>,
     pub seconds: Option<f64>,
+}
+
+/// How a search plays on from the node it adds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniformly random legal actions to the end of the game.
+    Uniform,
+    /// The game's guided policy, to the end of the hand and its estimate there.
+    Guided,
 }
 
 /// The settings of a search.
@@ -28,6 +45,9 @@ pub struct Settings {
     /// UCB1's exploration constant (`bots.ismcts`: 0.7).
     pub exploration: f64,
     pub stop_early: bool,
+    pub rollout: Rollout,
+    /// Trees grown side by side, one a thread (at least 1).
+    pub threads: usize,
 }
 
 /// What a search found: the action chosen and, per action searched at the root, its
@@ -41,13 +61,19 @@ pub struct Found {
     pub seconds: f64,
 }
 
-/// Why a search could not start.
+/// Why a search could not start: settings that cannot run (Python's
+/// `InvalidBudgetError`), or a knower whose turn it is not.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SearchError(pub String);
+pub enum SearchError {
+    Settings(String),
+    NotTheTurn(String),
+}
 
 impl std::fmt::Display for SearchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            SearchError::Settings(why) | SearchError::NotTheTurn(why) => f.write_str(why),
+        }
     }
 }
 
@@ -86,18 +112,18 @@ impl Node {
 /// Checks a budget as `bots.ismcts.check_budget` does.
 pub fn check_budget(budget: &Budget) -> Result<(), SearchError> {
     if budget.iterations.is_none() && budget.seconds.is_none() {
-        return Err(SearchError(
+        return Err(SearchError::Settings(
             "give a search budget: iterations, seconds or both".into(),
         ));
     }
     if budget.iterations == Some(0) {
-        return Err(SearchError(
+        return Err(SearchError::Settings(
             "iterations must be a positive whole number, not 0".into(),
         ));
     }
     if let Some(s) = budget.seconds {
         if !s.is_finite() || s <= 0.0 {
-            return Err(SearchError(format!(
+            return Err(SearchError::Settings(format!(
                 "seconds must be a positive number, not {s}"
             )));
         }
@@ -106,19 +132,20 @@ pub fn check_budget(budget: &Budget) -> Result<(), SearchError> {
 }
 
 /// Searches for the knower of `knowledge`, whose turn it must be.
-pub fn search<G: Determinize>(
+pub fn search<G: Determinize + Guided>(
     knowledge: &G::Knowledge,
     rng: &mut PlayoutRng,
     settings: &Settings,
 ) -> Result<Found, SearchError> {
     check_budget(&settings.budget)?;
+    if settings.threads == 0 {
+        return Err(SearchError::Settings("threads must be at least 1".into()));
+    }
     let seat = G::knower(knowledge);
     let began = Instant::now();
-    let limit = settings.budget.iterations.unwrap_or(u64::MAX);
-    let seconds = settings.budget.seconds.unwrap_or(f64::INFINITY);
     let first = G::sample(knowledge, rng);
     if first.to_move() != Some(seat) {
-        return Err(SearchError(format!(
+        return Err(SearchError::NotTheTurn(format!(
             "seat {seat} searches only on its own turn"
         )));
     }
@@ -132,6 +159,80 @@ pub fn search<G: Determinize>(
             seconds: began.elapsed().as_secs_f64(),
         });
     }
+    let limit = settings.budget.iterations.unwrap_or(u64::MAX);
+    let threads = settings.threads as u64;
+    let root = if threads == 1 {
+        grow::<G>(knowledge, first, rng, limit, began, settings)
+    } else {
+        // Each tree gets its own generator and an equal share of the iterations.
+        let mut rngs: Vec<PlayoutRng> = (0..threads)
+            .map(|_| PlayoutRng::seed_from_u64(rng.random::<u64>()))
+            .collect();
+        let share = |t: u64| {
+            if limit == u64::MAX {
+                u64::MAX
+            } else {
+                limit / threads + u64::from(t < limit % threads)
+            }
+        };
+        let roots: Vec<RootStats> = std::thread::scope(|scope| {
+            let handles: Vec<_> = rngs
+                .iter_mut()
+                .enumerate()
+                .map(|(t, rng)| {
+                    let first = first.clone();
+                    let budget = share(t as u64);
+                    scope.spawn(move || grow::<G>(knowledge, first, rng, budget, began, settings))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread does not panic"))
+                .collect()
+        });
+        RootStats::sum(roots)
+    };
+    Ok(conclude(root, legal, began.elapsed().as_secs_f64()))
+}
+
+/// What a tree's root learnt: per action tried, (action, visits, total), and iterations.
+#[derive(Debug, Default)]
+struct RootStats {
+    actions: Vec<(usize, u32, f64)>,
+    iterations: u64,
+}
+
+impl RootStats {
+    fn sum(roots: Vec<RootStats>) -> RootStats {
+        let mut out = RootStats::default();
+        for root in roots {
+            out.iterations += root.iterations;
+            for (a, visits, total) in root.actions {
+                match out.actions.iter_mut().find(|(b, _, _)| *b == a) {
+                    Some(entry) => {
+                        entry.1 += visits;
+                        entry.2 += total;
+                    }
+                    None => out.actions.push((a, visits, total)),
+                }
+            }
+        }
+        out
+    }
+}
+
+/// One tree, grown from `first` (the first sample) for at most `limit` iterations and the
+/// time budget counted from `began`.
+fn grow<G: Determinize + Guided>(
+    knowledge: &G::Knowledge,
+    first: G,
+    rng: &mut PlayoutRng,
+    limit: u64,
+    began: Instant,
+    settings: &Settings,
+) -> RootStats {
+    let seat = G::knower(knowledge);
+    let seconds = settings.budget.seconds.unwrap_or(f64::INFINITY);
     let mut tree = vec![Node::new(seat)];
     let mut path: Vec<u32> = Vec::new();
     let mut done: u64 = 0;
@@ -143,10 +244,16 @@ pub fn search<G: Determinize>(
         path.clear();
         path.push(0);
         descend(&mut tree, &mut path, &mut state, rng, settings.exploration);
-        if state.to_move().is_some() {
-            playout(&mut state, rng);
-        }
-        let returns = state.returns().expect("a played-out game is over");
+        let returns = match state.returns() {
+            Some(returns) => returns,
+            None => match settings.rollout {
+                Rollout::Uniform => {
+                    playout(&mut state, rng);
+                    state.returns().expect("a played-out game is over")
+                }
+                Rollout::Guided => state.guided_rollout(rng),
+            },
+        };
         for &n in &path {
             let node = &mut tree[n as usize];
             node.visits += 1;
@@ -157,7 +264,17 @@ pub fn search<G: Determinize>(
             break;
         }
     }
-    Ok(conclude(&tree, legal, done, began.elapsed().as_secs_f64()))
+    RootStats {
+        actions: tree[0]
+            .children
+            .iter()
+            .map(|&(a, n)| {
+                let node = &tree[n as usize];
+                (usize::from(a), node.visits, node.total)
+            })
+            .collect(),
+        iterations: done,
+    }
 }
 
 /// Selection and expansion: walks `state` down the tree, adding the nodes met to `path`.
@@ -227,29 +344,28 @@ fn settled(root: &Node, tree: &[Node], remaining: u64) -> bool {
     u64::from(first - second) > remaining
 }
 
-fn conclude(tree: &[Node], legal: u128, iterations: u64, seconds: f64) -> Found {
-    let mut searched: Vec<(usize, &Node)> = tree[0]
-        .children
-        .iter()
-        .filter(|&&(a, _)| legal >> a & 1 == 1)
-        .map(|&(a, n)| (usize::from(a), &tree[n as usize]))
+fn conclude(root: RootStats, legal: u128, seconds: f64) -> Found {
+    let mut searched: Vec<(usize, u32, f64)> = root
+        .actions
+        .into_iter()
+        .filter(|&(a, visits, _)| legal >> a & 1 == 1 && visits > 0)
+        .map(|(a, visits, total)| (a, visits, total / f64::from(visits)))
         .collect();
-    searched.sort_by_key(|&(a, _)| a);
-    let mean = |node: &Node| node.total / f64::from(node.visits);
+    searched.sort_by_key(|&(a, _, _)| a);
     // Most visits, then the better mean; among equals the first (lowest) action, as
     // Python's max over the actions in order keeps the first.
     let action = searched
         .iter()
-        .fold(None::<(usize, &Node)>, |best, &(a, node)| match best {
-            Some((_, b)) if (b.visits, mean(b)) >= (node.visits, mean(node)) => best,
-            _ => Some((a, node)),
+        .fold(None::<(usize, u32, f64)>, |best, &(a, visits, mean)| match best {
+            Some((_, v, m)) if (v, m) >= (visits, mean) => best,
+            _ => Some((a, visits, mean)),
         })
-        .map_or(legal.trailing_zeros() as usize, |(a, _)| a);
+        .map_or(legal.trailing_zeros() as usize, |(a, _, _)| a);
     Found {
         action,
-        visits: searched.iter().map(|&(a, n)| (a, n.visits)).collect(),
-        values: searched.iter().map(|&(a, n)| (a, mean(n))).collect(),
-        iterations,
+        visits: searched.iter().map(|&(a, v, _)| (a, v)).collect(),
+        values: searched.iter().map(|&(a, _, m)| (a, m)).collect(),
+        iterations: root.iterations,
         seconds,
     }
 }

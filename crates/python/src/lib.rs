@@ -12,6 +12,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use cardtable_core::game::{
     self, actions_of, ActionError, ActionMask, Determinize, Game, OptionValue, PlayoutRng, Stacked,
 };
+use cardtable_core::rollout::{Guided, Script};
 use cardtable_core::{search, KnockoutWhist, KrytNavalivat, Neuf};
 use rand::SeedableRng;
 
@@ -46,6 +47,17 @@ type SearchOutcome = (
     u64,
     f64,
 );
+
+/// A `ValueError` when a scripted policy asked for more draws than it was given.
+fn ran_out(script: &Script<'_>) -> PyResult<()> {
+    if script.ran_out() {
+        return Err(PyValueError::new_err(format!(
+            "the draws ran out: the policy asked for {} or more",
+            script.used
+        )));
+    }
+    Ok(())
+}
 
 /// A seat's knowledge read from its view's JSON text.
 fn knowledge_of<G: Determinize>(
@@ -243,9 +255,12 @@ macro_rules! bind_game {
 
             /// SO-ISMCTS for the seat whose view (JSON text) this is, on its turn, in one
             /// call that releases the GIL: the chosen action, each root action's visits and
-            /// mean return, the iterations run and the seconds taken. Seeded: with an
-            /// iteration budget alone the result is a function of the view and `seed`.
-            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true))]
+            /// mean return, the iterations run and the seconds taken. `rollout` is `"guided"`
+            /// (the game's policy to the end of the hand, and its estimate there) or
+            /// `"random"` (uniform to the end of the game); `threads` trees grow side by
+            /// side and their roots are summed. Seeded: with an iteration budget alone the
+            /// result is a function of the view, `seed` and `threads`.
+            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1))]
             #[allow(clippy::too_many_arguments)]
             fn search(
                 &self,
@@ -256,18 +271,47 @@ macro_rules! bind_game {
                 exploration: f64,
                 seed: u64,
                 stop_early: bool,
+                rollout: &str,
+                threads: usize,
             ) -> PyResult<SearchOutcome> {
                 let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
+                let rollout = match rollout {
+                    "guided" => search::Rollout::Guided,
+                    "random" => search::Rollout::Uniform,
+                    other => {
+                        return Err(cardtable_error(
+                            py,
+                            "InvalidBudgetError",
+                            format!("rollout must be 'guided' or 'random', not {other:?}"),
+                        ))
+                    }
+                };
+                if !(exploration >= 0.0 && exploration.is_finite()) {
+                    return Err(cardtable_error(
+                        py,
+                        "InvalidBudgetError",
+                        format!("exploration must be 0 or more, not {exploration}"),
+                    ));
+                }
                 let settings = search::Settings {
                     budget: search::Budget { iterations, seconds },
                     exploration,
                     stop_early,
+                    rollout,
+                    threads,
                 };
                 let found = py.allow_threads(|| {
                     let mut rng = PlayoutRng::seed_from_u64(seed);
                     search::search::<$game>(&knowledge, &mut rng, &settings)
                 });
-                let found = found.map_err(|e| cardtable_error(py, "CardtableError", e.0))?;
+                let found = found.map_err(|e| match e {
+                    search::SearchError::Settings(why) => {
+                        cardtable_error(py, "InvalidBudgetError", why)
+                    }
+                    search::SearchError::NotTheTurn(why) => {
+                        cardtable_error(py, "CardtableError", why)
+                    }
+                })?;
                 Ok((
                     found.action,
                     found.visits.into_iter().collect(),
@@ -412,6 +456,34 @@ macro_rules! bind_game {
                 let players = self.inner.players();
                 let array = PyArray1::from_vec(py, batch.returns).reshape([count, players])?;
                 Ok((array, batch.decisions))
+            }
+
+            /// The guided rollout policy's action for the seat to move, drawing its random
+            /// numbers from `draws` in order (to hold it equal to the Python policy given the
+            /// same draws); also how many draws it took.
+            fn guided_action(&self, py: Python<'_>, draws: Vec<f64>) -> PyResult<(usize, usize)> {
+                if self.inner.to_move().is_none() {
+                    return Err(cardtable_error(
+                        py,
+                        "IllegalActionError",
+                        "the game is over; there is no action to choose".into(),
+                    ));
+                }
+                let mut script = Script::new(&draws);
+                let action = self.inner.guided_action(&mut script);
+                ran_out(&script)?;
+                Ok((action, script.used))
+            }
+
+            /// Search's guided rollout from this state (which is left as it is), drawing
+            /// from `draws` in order: every seat's return, exact or estimated, and how many
+            /// draws it took.
+            fn guided_rollout(&self, draws: Vec<f64>) -> PyResult<(Vec<f64>, usize)> {
+                let mut state = self.inner.clone();
+                let mut script = Script::new(&draws);
+                let returns = state.guided_rollout(&mut script);
+                ran_out(&script)?;
+                Ok((returns[..state.players()].to_vec(), script.used))
             }
 
             fn __repr__(&self) -> String {

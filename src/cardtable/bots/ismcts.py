@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 
 from cardtable import compiled
 from cardtable.core import Action, Game, Knowledge, State, View
-from cardtable.errors import CardtableError, InvalidPositionError
+from cardtable.errors import CardtableError, InvalidBudgetError, InvalidPositionError
 
 __all__ = [
     "GUIDED_ROLLOUTS",
@@ -54,10 +54,6 @@ Rollout = Callable[[State, random.Random], Sequence[float]]
 """Plays a state on and returns every seat's expected return: the game's result if it
 plays to the end (:func:`uniform_rollout`), or an estimate where a game's rollout stops
 early (at the end of a hand, for the games of many hands)."""
-
-
-class InvalidBudgetError(CardtableError):
-    """A search budget that is not a positive number of iterations or seconds."""
 
 
 @dataclass(slots=True, eq=False)

@@ -18,6 +18,7 @@ mod knowledge;
 mod options;
 mod plays;
 mod position;
+mod rollout;
 mod state;
 
 pub use knowledge::Knowledge;

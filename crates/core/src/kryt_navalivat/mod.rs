@@ -17,6 +17,7 @@ pub mod beating;
 mod knowledge;
 mod options;
 mod position;
+mod rollout;
 mod state;
 
 use crate::cards::{Card, CardSet};

@@ -14,6 +14,7 @@ mod knowledge;
 mod ledger;
 mod options;
 mod position;
+mod rollout;
 mod rules;
 mod tricks;
 
