@@ -18,6 +18,7 @@ import pytest
 import cardtable
 from cardtable import compiled
 from cardtable.core import Game, State
+from cardtable.errors import InvalidBudgetError
 
 GAMES: list[tuple[str, dict[str, Any]]] = [
     ("knockout-whist", {"players": 3}),
@@ -94,14 +95,83 @@ def test_budgets_and_turns_are_checked() -> None:
     assert core_search(game, state, seconds=0.05)[0] in state.legal_action_ids()
 
 
+def test_rollouts_and_threads_are_checked() -> None:
+    game = cardtable.make("neuf", players=3)
+    state = decision(game, 2)
+    with pytest.raises(InvalidBudgetError, match="rollout must be 'guided' or 'random'"):
+        core_search(game, state, iterations=10, rollout="smart")
+    with pytest.raises(InvalidBudgetError, match="threads must be at least 1"):
+        core_search(game, state, iterations=10, threads=0)
+    with pytest.raises(InvalidBudgetError, match="exploration"):
+        core_search(game, state, iterations=10, exploration=-1.0)
+
+
+@pytest.mark.parametrize("rollout", ["guided", "random"])
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=[n for n, _ in GAMES])
+def test_threads_share_the_budget_and_repeat_from_the_same_seed(
+    name: str, options: dict[str, Any], rollout: str
+) -> None:
+    """Root parallel search: two trees grown from generators seeded from ``seed`` split
+    the iterations between them, and their roots are summed; the same seed and thread
+    count give the same search, another thread count other deals."""
+    game = cardtable.make(name, **options)
+    state = decision(game, 11)
+    budget: dict[str, Any] = {"iterations": 501, "seed": 9, "stop_early": False}
+    two = core_search(game, state, threads=2, rollout=rollout, **budget)
+    action, visits, values, iterations, _ = two
+    assert iterations == 501 and sum(visits.values()) == 501
+    assert action in state.legal_action_ids() and visits[action] == max(visits.values())
+    assert core_search(game, state, threads=2, rollout=rollout, **budget)[:4] == two[:4]
+    assert core_search(game, state, threads=1, rollout=rollout, **budget)[1] != visits
+
+
+def test_a_search_releases_the_gil_while_it_runs() -> None:
+    """Python threads go on while the core searches: a counter in this thread advances
+    throughout a search of a fixed time in another."""
+    import threading
+
+    game = cardtable.make("knockout-whist", players=3)
+    state = decision(game, 3)
+    finished = threading.Event()
+
+    def run() -> None:
+        core_search(game, state, seconds=0.3, seed=1, stop_early=False)
+        finished.set()
+
+    counted = 0
+    thread = threading.Thread(target=run)
+    thread.start()
+    while not finished.is_set():
+        counted += 1
+    thread.join()
+    assert counted > 1000, counted  # a held GIL would leave this thread ~0.3 s frozen
+
+
+def test_guided_search_finds_the_winning_beat_and_cover() -> None:
+    """KRYT-EX-9 in the core: beating JH with QH and covering with AD takes A out, and B,
+    who can beat neither and holds three cards, is the fool (KRYT-7.3)."""
+    from cardtable.bots import make_bot
+    from cardtable.rules.kryt_navalivat.position import FILL, compose_position
+
+    text = compose_position(["QH AD", "7C 8C 9S"], pile=f"{FILL} JH", trumps="D")
+    state = cardtable.make("kryt-navalivat", players=2).state_from_position(text)
+    bot = make_bot("ismcts:iterations=300", "kryt-navalivat")
+    rng = random.Random(5)
+    while state.to_move == 0:
+        state.apply(bot.choose(state.view(0), state.legal_actions(), rng))
+        assert bot.last is not None and bot.last.iterations > 0  # type: ignore[attr-defined]
+    assert state.result is not None and state.result.places[-1] == (1,)
+
+
+@pytest.mark.parametrize("rollout", ["guided", "random"])
 @pytest.mark.parametrize("core", ["rust", "python"])
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=[n for n, _ in GAMES])
-def test_an_ismcts_bot_with_random_rollouts_searches_in_the_engine_chosen(
-    name: str, options: dict[str, Any], core: str, monkeypatch: pytest.MonkeyPatch
+def test_an_ismcts_bot_searches_in_the_engine_chosen(
+    name: str, options: dict[str, Any], core: str, rollout: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``ismcts:…,rollout=random`` searches in the core when it is in use, in Python
-    otherwise; either way a legal choice, every iteration counted, the same choice from
-    the same generator."""
+    """An ``ismcts`` bot searches in the core when it is in use, in Python otherwise (and
+    always in Python with ``engine=python``); either way a legal choice, every iteration
+    counted, the same choice from the same generator."""
     from cardtable.bots import make_bot
 
     monkeypatch.setenv("CARDTABLE_CORE", core)
@@ -109,10 +179,29 @@ def test_an_ismcts_bot_with_random_rollouts_searches_in_the_engine_chosen(
     state = decision(game, 5)
     seat = state.to_move
     assert seat is not None
-    bot = make_bot("ismcts:iterations=300,rollout=random", name)
-    chosen = bot.choose(state.view(seat), state.legal_actions(), random.Random(2))
-    assert chosen in state.legal_actions()
-    last = bot.last  # type: ignore[attr-defined]
-    assert last is not None and sum(last.visits.values()) == last.iterations <= 300
-    again = bot.choose(state.view(seat), state.legal_actions(), random.Random(2))
-    assert again == chosen
+    for engine in ("core", "python"):
+        bot = make_bot(f"ismcts:iterations=300,rollout={rollout},engine={engine}", name)
+        chosen = bot.choose(state.view(seat), state.legal_actions(), random.Random(2))
+        assert chosen in state.legal_actions()
+        last = bot.last  # type: ignore[attr-defined]
+        assert last is not None and sum(last.visits.values()) == last.iterations <= 300
+        again = bot.choose(state.view(seat), state.legal_actions(), random.Random(2))
+        assert again == chosen
+
+
+def test_the_engine_is_told_by_the_visit_counts() -> None:
+    """``engine=core`` and ``engine=python`` are different searches (the core's generator
+    is not Python's), so from the same generator their counts differ: the bot did go to
+    the engine named."""
+    from cardtable.bots import make_bot
+
+    game = cardtable.make("neuf", players=3)
+    state = decision(game, 6)
+    seat = state.to_move
+    assert seat is not None
+    counts = []
+    for engine in ("core", "python"):
+        bot = make_bot(f"ismcts:iterations=200,engine={engine}", "neuf")
+        bot.choose(state.view(seat), state.legal_actions(), random.Random(3))
+        counts.append(bot.last.visits)  # type: ignore[attr-defined]
+    assert counts[0] != counts[1]

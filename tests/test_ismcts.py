@@ -65,6 +65,9 @@ def test_a_budget_must_be_positive(iterations: object, seconds: object) -> None:
         ("ismcts:iterations=many", InvalidBudgetError, "must be a int"),
         ("ismcts:depth=3", cardtable.bots.UnknownBotError, "not one of iterations"),
         ("ismcts:rollout=clever", InvalidBudgetError, "guided' or 'random"),
+        ("ismcts:engine=gpu", InvalidBudgetError, "core' or 'python"),
+        ("ismcts:threads=0", InvalidBudgetError, "threads must be a whole number, 1 or more"),
+        ("ismcts:threads=two", InvalidBudgetError, "threads must be a int"),
         ("hard:iterations=5", cardtable.bots.UnknownBotError, "takes no parameters"),
         ("no_such_module.bots:Bot", cardtable.bots.UnknownBotError, "cannot import"),
         ("cardtable.bots:NoSuchBot", cardtable.bots.UnknownBotError, "has no class"),
@@ -77,10 +80,11 @@ def test_bad_specs_are_refused(spec: str, error: type[Exception], words: str) ->
 
 def test_specs_build_search_bots_and_own_classes() -> None:
     """``ismcts:k=v`` sets the search; ``module:Class`` builds a user's bot."""
-    bot = make_bot("ismcts:iterations=50,exploration=1.5,rollout=random", "neuf")
+    spec = "ismcts:iterations=50,exploration=1.5,rollout=random,engine=python,threads=2"
+    bot = make_bot(spec, "neuf")
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.exploration, bot.rollout) == (50, None, 1.5, "random")
-    assert bot.name == "ismcts:iterations=50,exploration=1.5,rollout=random"
+    assert (bot.engine, bot.threads, bot.name) == ("python", 2, spec)
     own = make_bot("cardtable.bots.random_bot:RandomBot", "neuf")
     assert isinstance(own, RandomBot)
 

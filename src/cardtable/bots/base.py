@@ -59,15 +59,23 @@ def _heuristics() -> dict[str, Callable[[], Bot]]:
 BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", *LEVELS)
 """The bot names :func:`make_bot` accepts; ``ismcts`` also takes parameters."""
 
-_ISMCTS_PARAMETERS = {"iterations": int, "seconds": float, "exploration": float, "rollout": str}
+_ISMCTS_PARAMETERS = {
+    "iterations": int,
+    "seconds": float,
+    "exploration": float,
+    "rollout": str,
+    "engine": str,
+    "threads": int,
+}
 
 
 def make_bot(spec: str, game_name: str) -> Bot:
     """The bot a spec names, for a game. A spec is
 
     - ``random``, ``heuristic`` (the game's own), or a level: ``easy``, ``medium``, ``hard``;
-    - ``ismcts:key=value,...`` with ``iterations``, ``seconds``, ``exploration`` and
-      ``rollout`` (``guided`` or ``random``), e.g. ``ismcts:iterations=2000``;
+    - ``ismcts:key=value,...`` with ``iterations``, ``seconds``, ``exploration``,
+      ``rollout`` (``guided`` or ``random``), ``engine`` (``core`` or ``python``) and
+      ``threads``, e.g. ``ismcts:iterations=2000``;
     - ``package.module:Class`` for a bot of one's own: a class built with no arguments whose
       instances have ``name`` and ``choose(view, legal_actions, rng)``.
 
@@ -107,7 +115,7 @@ def make_bot(spec: str, game_name: str) -> Bot:
 
 def _parameters(spec: str, arguments: str) -> dict[str, Any]:
     """``iterations=2000,seconds=0.5`` as typed keyword arguments of :class:`IsmctsBot`."""
-    from cardtable.bots.ismcts import InvalidBudgetError
+    from cardtable.errors import InvalidBudgetError
 
     parameters: dict[str, Any] = {}
     for item in filter(None, arguments.split(",")):

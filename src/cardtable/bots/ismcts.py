@@ -236,9 +236,12 @@ class IsmctsBot:
     """A bot that searches with ISMCTS from the seat's view (see :func:`search`).
 
     ``iterations`` and ``seconds`` bound each decision (at least one is needed);
-    ``rollout`` is ``"guided"`` (the game's rollout policy) or ``"random"``. With random
-    rollouts the search runs in the compiled core when it is in use (``CARDTABLE_CORE``),
-    in one call a decision."""
+    ``rollout`` is ``"guided"`` (the game's rollout policy, to the end of the hand and its
+    estimate there) or ``"random"`` (uniform to the end of the game). ``engine`` is
+    ``"core"`` (the default: the compiled core's search, one call a decision that releases
+    the GIL, when the core is in use, see ``CARDTABLE_CORE``) or ``"python"`` (this
+    module's :func:`search`, kept to compare the two). ``threads`` grows that many trees
+    side by side in the core (root parallel), one per core a machine lends it."""
 
     def __init__(
         self,
@@ -248,17 +251,25 @@ class IsmctsBot:
         seconds: float | None = None,
         exploration: float = 0.7,
         rollout: str = "guided",
+        engine: str = "core",
+        threads: int = 1,
     ) -> None:
         check_budget(iterations, seconds)
         if rollout not in ("guided", "random"):
             raise InvalidBudgetError(f"rollout must be 'guided' or 'random', not {rollout!r}")
+        if engine not in ("core", "python"):
+            raise InvalidBudgetError(f"engine must be 'core' or 'python', not {engine!r}")
         if not exploration >= 0:
             raise InvalidBudgetError(f"exploration must be 0 or more, not {exploration!r}")
+        if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+            raise InvalidBudgetError(f"threads must be a whole number, 1 or more, not {threads!r}")
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
         self.rollout = rollout
+        self.engine = engine
+        self.threads = threads
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
 
@@ -281,28 +292,37 @@ class IsmctsBot:
         if len(legal_actions) == 1:
             return legal_actions[0]
         game = self.game_of(view)
-        twin = compiled.core_game(game) if self.rollout == "random" else None
+        self.last = self.analyse(game, view, rng, stop_early=True)
+        action = game.actions[self.last.action]
+        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
+            raise ValueError(f"search chose {action}, which is not among {list(legal_actions)}")
+        return action
+
+    def analyse(
+        self, game: Game, view: View, rng: random.Random, *, stop_early: bool
+    ) -> SearchResult:
+        """The search of ``view`` (whose seat must be to move) with this bot's settings,
+        in the core when it is in use and ``engine`` is ``"core"``, else in Python; seeded
+        from ``rng``. A hint asks for it without ``stop_early``, to see every action."""
+        twin = compiled.core_game(game) if self.engine == "core" else None
         if twin is not None:
-            # Uniform rollouts are the core's search: one call, seeded from ``rng``.
             number, visits, values, iterations, seconds = twin.search(
                 json.dumps(view),
                 iterations=self.iterations,
                 seconds=self.seconds,
                 exploration=self.exploration,
                 seed=rng.getrandbits(64),
+                stop_early=stop_early,
+                rollout=self.rollout,
+                threads=self.threads,
             )
-            self.last = SearchResult(number, visits, values, iterations, seconds)
-        else:
-            rollout = guided_rollout(game.name) if self.rollout == "guided" else None
-            self.last = search(
-                game.knowledge(view),
-                rng,
-                iterations=self.iterations,
-                seconds=self.seconds,
-                exploration=self.exploration,
-                rollout=rollout,
-            )
-        action = game.actions[self.last.action]
-        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
-            raise ValueError(f"search chose {action}, which is not among {list(legal_actions)}")
-        return action
+            return SearchResult(number, visits, values, iterations, seconds)
+        return search(
+            game.knowledge(view),
+            rng,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            exploration=self.exploration,
+            rollout=guided_rollout(game.name) if self.rollout == "guided" else None,
+            stop_early=stop_early,
+        )

@@ -13,14 +13,14 @@ from typing import Any
 
 import cardtable
 from cardtable.bots import Bot, make_bot
-from cardtable.bots.ismcts import guided_rollout, search
+from cardtable.bots.ismcts import IsmctsBot
 from cardtable.core import Game, View
 
-__all__ = ["HINT_ITERATIONS", "advise", "choose"]
+__all__ = ["HINT_LEVEL", "advise", "choose"]
 
-# The hint is the hard level's search (its iteration budget), with each action's statistics.
-HINT_ITERATIONS = 2000
-HINT_SECONDS = 0.9
+# The hint is the hard level's search (its budget, in the core when it is in use), run to
+# the end of its budget so that every action's statistics mean something.
+HINT_LEVEL = "hard"
 
 _bots: dict[tuple[str, str], Bot] = {}
 _games: dict[str, Game] = {}
@@ -36,11 +36,17 @@ def _game(game_name: str, view: View) -> Game:
     return game
 
 
-def choose(game_name: str, level: str, view: View, seed: int) -> str:
-    """The action text a bot of ``level`` plays from ``view`` (whose turn it must be)."""
+def _bot(game_name: str, level: str) -> Bot:
+    """A level's bot for a game, built once per process."""
     bot = _bots.get((game_name, level))
     if bot is None:
         bot = _bots[(game_name, level)] = make_bot(level, game_name)
+    return bot
+
+
+def choose(game_name: str, level: str, view: View, seed: int) -> str:
+    """The action text a bot of ``level`` plays from ``view`` (whose turn it must be)."""
+    bot = _bot(game_name, level)
     game = _game(game_name, view)
     legal = [game.parse_action(text) for text in view["legal_actions"]]
     return str(bot.choose(view, legal, random.Random(seed)))
@@ -53,14 +59,10 @@ def advise(game_name: str, view: View, seed: int) -> list[dict[str, Any]]:
     legal = view["legal_actions"]
     if len(legal) == 1:
         return [{"action": legal[0], "chance": None, "visits": 0}]
-    result = search(
-        game.knowledge(view),
-        random.Random(seed),
-        iterations=HINT_ITERATIONS,
-        seconds=HINT_SECONDS,
-        rollout=guided_rollout(game.name),
-        stop_early=False,  # a hint shows every action's chance, not just the best one's
-    )
+    bot = _bot(game_name, HINT_LEVEL)
+    assert isinstance(bot, IsmctsBot)  # the hard level searches
+    # A hint shows every action's chance, not just the best one's: no stopping early.
+    result = bot.analyse(game, view, random.Random(seed), stop_early=False)
     low, high = _return_range(game_name, game.num_players)
     advice = []
     for text in legal:
