@@ -93,8 +93,21 @@ const fn beaters(trump: u8, anti: u8) -> Beaters {
     table
 }
 
-/// The beat tables of the five rule sets: trumps clubs … spades turned, then permanent.
-static BEATERS: [Beaters; 5] = [
+/// The five rule sets: trumps clubs … spades turned (0 … 3), then permanent (4).
+pub const RULE_SETS: usize = 5;
+
+/// The rule set of `trump` and `anti`: its index into the tables kept per rule set.
+#[inline]
+pub const fn rule_set(trump: u8, anti: u8) -> usize {
+    if anti == NO_SUIT {
+        trump as usize
+    } else {
+        4
+    }
+}
+
+/// The beat tables of the rule sets, in [`rule_set`]'s order.
+static BEATERS: [Beaters; RULE_SETS] = [
     beaters(0, NO_SUIT),
     beaters(1, NO_SUIT),
     beaters(2, NO_SUIT),
@@ -105,11 +118,7 @@ static BEATERS: [Beaters; 5] = [
 /// The beat table of the rules with `trump` and `anti`.
 #[inline]
 pub fn beaters_for(trump: u8, anti: u8) -> &'static Beaters {
-    if anti == NO_SUIT {
-        &BEATERS[trump as usize]
-    } else {
-        &BEATERS[4]
-    }
+    &BEATERS[rule_set(trump, anti)]
 }
 
 /// How many cards a pick-up takes from a pile of `pile` cards with `top` on top: 1 for a

@@ -86,8 +86,9 @@ impl KrytNavalivat {
         beaters_for(self.trump, self.anti)
     }
 
+    /// The top card of the pile (which is not empty).
     #[inline]
-    fn top(&self) -> Card {
+    pub(super) fn top(&self) -> Card {
         self.table[self.pile_len as usize - 1]
     }
 
