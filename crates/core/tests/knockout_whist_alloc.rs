@@ -1,12 +1,14 @@
 //! The speed contract: playing a game (`apply`, `legal_mask`, `random_action`, `clone`,
-//! the seeded deals and cuts inside `apply`) never touches the heap. An allocator that
-//! counts the allocations made on the testing thread while counting is on checks it.
+//! the seeded deals and cuts inside `apply`) and search's guided rollouts never touch the
+//! heap. An allocator that counts the allocations made on the testing thread while
+//! counting is on checks it.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use cardtable_core::game::{new_game, Game, OptionValue, PlayoutRng};
+use cardtable_core::rollout::Guided;
 use cardtable_core::KnockoutWhist;
 use rand::SeedableRng;
 
@@ -49,8 +51,10 @@ fn whole_games_play_without_allocating() {
             let mut state = start.clone();
             while state.to_move().is_some() {
                 let _ = state.legal_mask();
-                let copy = state.clone();
-                let action = copy.random_action(&mut rng);
+                let mut copy = state.clone();
+                let _ = state.guided_action(&mut rng);
+                let _ = copy.guided_rollout(&mut rng);
+                let action = state.random_action(&mut rng);
                 state.apply(action);
                 decisions += 1;
             }

@@ -23,6 +23,7 @@ mod state;
 
 pub use knowledge::Knowledge;
 pub use options::Options;
+pub use rollout::DOG_CHANCE;
 pub use state::{KnockoutWhist, Phase, Status, KNOCK, NUM_ACTIONS, TRUMP_BASE};
 
 use crate::cards::{card_text, parse_card, parse_suit, Card, SUIT_LETTERS};

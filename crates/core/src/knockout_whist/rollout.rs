@@ -1,15 +1,629 @@
-//! The guided rollout of search (`cardtable.bots.knockout_whist_rollout`): TO BE PORTED.
+//! The guided rollout of search, the port of `cardtable.bots.knockout_whist_rollout`: cheap
+//! card sense on the hands' bitmasks. Each seat, in turn:
+//!
+//! - **names trumps** (KOW-3.2) in its longest suit, counting its J, Q, K and A as extra
+//!   length;
+//! - **leads** an ace of a plain suit when it has one; with at least half its cards in
+//!   trumps, its highest trump; otherwise the lowest card of its longest plain suit;
+//! - **follows** (KOW-4.2) with the lowest card that takes the trick when it can, else its
+//!   lowest card of the suit led;
+//! - **when void**, trumps in with the lowest trump that takes the trick, else throws its
+//!   lowest plain card;
+//! - **as a dog** (KOW-6.3) plays its card when it would take the trick so far (or leads a
+//!   plain ace or a trump of jack or better), and otherwise knocks until the last trick,
+//!   where it must play (W-3).
+//!
+//! One action in ten (`EXPLORE`) is uniformly random among the legal ones, so the rollouts
+//! do not all follow one script.
+//!
+//! The rollout plays only to the end of the current hand, then estimates the returns from
+//! who is left ([`KnockoutWhist::estimate`]). As in Python, the hand is played on local
+//! copies of the hands and trick rather than through [`KnockoutWhist::apply`]: that skips
+//! the engine's bookkeeping (the trick lists) and above all the next hand's deal, a BLAKE2b
+//! shuffle the engine makes as a hand ends and that a rollout stopping there never looks
+//! at (through the engine, a three-player rollout from hand 1 takes about three times as
+//! long: the `rollout_speed` test measures both). The statuses the hand leaves are worked
+//! out as the engine's end of hand does (KOW-5).
+//!
+//! Every random number is drawn at the same point and in the same order as the Python
+//! policy draws it, so both choose the same actions from the same draws.
 
-use super::KnockoutWhist;
-use crate::game::Returns;
+use super::plays::Play;
+use super::state::{first_clockwise, takes_over, HANDS, NONE};
+use super::{KnockoutWhist, Phase, Status, KNOCK, TRUMP_BASE};
+use crate::cards::{highest, nth_card, playable, suit, Card, CardSet, SUIT_MASKS};
+use crate::game::{Returns, MAX_PLAYERS};
 use crate::rollout::{Draw, Guided};
 
+/// The share of uniformly random actions.
+const EXPLORE: f64 = 0.1;
+/// A dog's chance of winning, against 1 for a player still active.
+pub const DOG_CHANCE: f64 = 0.3;
+/// The four aces.
+const ALL_ACES: CardSet = 1 << 12 | 1 << 25 | 1 << 38 | 1 << 51;
+/// One card of each suit, rank 2: shifted up by a rank, that rank in every suit.
+const EVERY_SUIT: CardSet = 1 | 1 << 13 | 1 << 26 | 1 << 39;
+/// J, Q, K, A of a suit, shifted down to bits 0-12.
+const HONOURS: CardSet = 0x1E00;
+/// A suit's thirteen cards, shifted down to bits 0-12.
+const SUIT_BITS: CardSet = 0x1FFF;
+/// The best play of a trick no card has been played to yet.
+const NO_PLAY: Play = Play {
+    seat: NONE,
+    card: NONE,
+};
+
 impl Guided for KnockoutWhist {
-    fn guided_action<D: Draw>(&self, _draw: &mut D) -> usize {
-        todo!("port cardtable.bots.knockout_whist_rollout")
+    /// `choose`: the policy's action for the seat to move.
+    fn guided_action<D: Draw>(&self, draw: &mut D) -> usize {
+        let p = usize::from(self.to_move);
+        let hand = self.hands[p];
+        if self.phase == Phase::Trump {
+            return TRUMP_BASE + usize::from(trump_suit(hand));
+        }
+        let turn = Turn {
+            hand,
+            trump: self.trump,
+            led: self.led(),
+            best: self.best.card,
+            dog: self.status[p] == Status::Dog,
+            last_trick: self.last_trick(),
+        };
+        turn.action(draw)
     }
 
-    fn guided_rollout<D: Draw>(&mut self, _draw: &mut D) -> Returns {
-        todo!("port cardtable.bots.knockout_whist_rollout")
+    /// `rollout`: the policy plays to the end of the hand; the game's returns if the game
+    /// ended there, else the estimate. The state is left as it was.
+    fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
+        if self.to_move == NONE {
+            // Nobody to move: the game is over.
+            return self.returns().unwrap_or_else(|| self.estimate());
+        }
+        let mut hand = LocalHand::new(self);
+        let last_winner = hand.play_out(draw);
+        self.after_hand(&hand.won, last_winner)
+    }
+}
+
+impl KnockoutWhist {
+    /// Expected returns between hands: the players still in share the chance of winning,
+    /// a dog (KOW-6) at [`DOG_CHANCE`] of an active player's; a win returns 1 and a loss
+    /// `-1/(n-1)`, as the result does (zero-sum).
+    pub fn estimate(&self) -> Returns {
+        share(&self.status[..self.n()])
+    }
+
+    /// `_after_hand`: the returns once this hand ends with `won` tricks a seat, the last
+    /// taken by `last_winner`. The statuses of KOW-5 are worked out as the engine's end of
+    /// hand does, then the game's returns or the estimate.
+    fn after_hand(&self, won: &[u32; MAX_PLAYERS], last_winner: u8) -> Returns {
+        let n = self.n();
+        if self.hand_no == HANDS {
+            return won_by(usize::from(last_winner), n); // W-7: hand 7's trick decides
+        }
+        // KOW-5.1.2-3, KOW-6.1, W-6: the players dealt in who took no trick all become dogs
+        // at once if the dog's life is unused; once it is used they are out (KOW-6.7).
+        let blanked = if self.dog_used {
+            Status::Out
+        } else {
+            Status::Dog
+        };
+        let mut status = self.status;
+        for s in 0..n {
+            if won[s] > 0 {
+                status[s] = Status::Active; // KOW-5.1.1, KOW-6.5: a dog who scores is back
+            } else if self.dealt_in >> s & 1 == 1 {
+                status[s] = blanked;
+            }
+        }
+        let mut left = (0..n).filter(|&s| status[s] != Status::Out);
+        match (left.next(), left.next()) {
+            (Some(winner), None) => won_by(winner, n), // KOW-5.2: one player left wins
+            _ => share(&status[..n]),
+        }
+    }
+}
+
+/// The returns of a game `winner` has won, as its result gives them (KOW-7).
+fn won_by(winner: usize, n: usize) -> Returns {
+    let loss = -1.0 / (n - 1) as f64;
+    let mut returns = [0.0; MAX_PLAYERS];
+    for (s, r) in returns.iter_mut().enumerate().take(n) {
+        *r = if s == winner { 1.0 } else { loss };
+    }
+    returns
+}
+
+/// `_share`: each seat's chance of winning in proportion to its weight (active 1, dog
+/// [`DOG_CHANCE`], out 0), as a return.
+fn share(status: &[Status]) -> Returns {
+    let weight = |s: Status| match s {
+        Status::Active => 1.0,
+        Status::Dog => DOG_CHANCE,
+        Status::Out => 0.0,
+    };
+    // Summed in seat order, as Python's `sum` adds them.
+    let total: f64 = status.iter().map(|&s| weight(s)).sum();
+    let loss = -1.0 / (status.len() - 1) as f64;
+    let mut returns = [0.0; MAX_PLAYERS];
+    for (r, &s) in returns.iter_mut().zip(status) {
+        let chance = weight(s) / total;
+        *r = chance + (1.0 - chance) * loss;
+    }
+    returns
+}
+
+/// What the policy looks at for the seat to move once trumps are named.
+#[derive(Clone, Copy)]
+struct Turn {
+    hand: CardSet,
+    trump: u8,
+    led: Option<u8>,
+    /// The card taking the trick so far (KOW-4.3), [`NONE`] while none.
+    best: Card,
+    dog: bool,
+    last_trick: bool,
+}
+
+impl Turn {
+    /// The policy's card, or a dog's knock.
+    fn action<D: Draw>(self, draw: &mut D) -> usize {
+        if self.dog {
+            return self.dog_action(draw);
+        }
+        if draw.draw() < EXPLORE {
+            let cards = playable(self.hand, self.led);
+            let k = draw.index(cards.count_ones() as usize);
+            return usize::from(nth_card(cards, k as u32));
+        }
+        usize::from(match self.led {
+            None => lead(self.hand, self.trump),
+            Some(led) => follow(self.hand, self.trump, led, self.best),
+        })
+    }
+
+    /// KOW-6.3: a dog plays its one card when it would take the trick, or leads it when it
+    /// is a plain ace or a trump of jack or better; otherwise it knocks, keeping the card
+    /// for a later trick, except on the last trick, where it must play (W-3).
+    fn dog_action<D: Draw>(self, draw: &mut D) -> usize {
+        if self.hand == 0 {
+            return KNOCK; // only a hand-written position has a dog without its card
+        }
+        let card = highest(self.hand);
+        if self.last_trick {
+            return usize::from(card);
+        }
+        let play = if draw.draw() < EXPLORE {
+            draw.draw() < 0.5
+        } else if self.led.is_none() {
+            let rank = card % 13;
+            rank == 12 || (suit(card) == self.trump && rank >= 9)
+        } else {
+            beats(card, self.best, self.trump)
+        };
+        if play {
+            usize::from(card)
+        } else {
+            KNOCK
+        }
+    }
+}
+
+/// KOW-4.3: whether `card` takes the trick from `best` ([`NONE`] while no card is in it).
+#[inline]
+fn beats(card: Card, best: Card, trump: u8) -> bool {
+    let play = |card| Play { seat: NONE, card };
+    takes_over(play(card), play(best), trump)
+}
+
+/// The lowest card of a non-empty set.
+#[inline]
+fn lowest(set: CardSet) -> Card {
+    set.trailing_zeros() as Card
+}
+
+/// The cards above `card` (of any suit: callers keep to `card`'s suit).
+#[inline]
+fn above(card: Card) -> CardSet {
+    !((2 << card) - 1)
+}
+
+/// The thirteen cards of suit `s` in `hand`, shifted down to bits 0-12.
+#[inline]
+fn suit_bits(hand: CardSet, s: u8) -> CardSet {
+    hand >> (13 * s) & SUIT_BITS
+}
+
+/// KOW-3.2: the longest suit, each J, Q, K and A counting as half a card more; ties go to
+/// the first suit.
+fn trump_suit(hand: CardSet) -> u8 {
+    let (mut best, mut best_score) = (0, -1);
+    for s in 0..4 {
+        let cards = suit_bits(hand, s);
+        let score = 2 * cards.count_ones() as i32 + (cards & HONOURS).count_ones() as i32;
+        if score > best_score {
+            (best, best_score) = (s, score);
+        }
+    }
+    best
+}
+
+/// KOW-4.1: a plain ace (the first suit's), else the highest trump with at least half the
+/// hand in trumps, else the lowest card of the longest plain suit (ties: the first suit).
+fn lead(hand: CardSet, trump: u8) -> Card {
+    let trumps = hand & SUIT_MASKS[usize::from(trump)];
+    let plain = hand ^ trumps;
+    let aces = plain & ALL_ACES;
+    if aces != 0 {
+        return lowest(aces);
+    }
+    if plain == 0 || 2 * trumps.count_ones() >= hand.count_ones() {
+        return highest(trumps);
+    }
+    let (mut longest, mut length) = (0, 0);
+    for s in 0..4 {
+        let cards = suit_bits(plain, s);
+        if cards.count_ones() > length {
+            (longest, length) = (13 * s + lowest(cards), cards.count_ones());
+        }
+    }
+    longest
+}
+
+/// KOW-4.2: the lowest card of the suit led that takes the trick, else the lowest of the
+/// suit led; void, the lowest trump that takes it, else the lowest plain card (the lowest
+/// rank, in the first suit holding it), else the lowest trump.
+fn follow(hand: CardSet, trump: u8, led: u8, best: Card) -> Card {
+    let followers = hand & SUIT_MASKS[usize::from(led)];
+    if followers != 0 {
+        // Not trumped yet: take the trick as cheaply as possible.
+        let higher = if suit(best) == led {
+            followers & above(best)
+        } else {
+            0
+        };
+        return lowest(if higher != 0 { higher } else { followers });
+    }
+    let trumps = hand & SUIT_MASKS[usize::from(trump)];
+    if trumps != 0 {
+        let higher = if suit(best) == trump {
+            trumps & above(best)
+        } else {
+            trumps
+        };
+        if higher != 0 {
+            return lowest(higher);
+        }
+    }
+    let plain = hand ^ trumps;
+    if plain == 0 {
+        return lowest(trumps);
+    }
+    let ranks = (plain | plain >> 13 | plain >> 26 | plain >> 39) & SUIT_BITS;
+    lowest(plain & EVERY_SUIT << ranks.trailing_zeros())
+}
+
+/// The rest of a hand, played on local copies of the state's numbers: the hands, the trick
+/// in progress and the tricks won, and no trick lists or deals.
+struct LocalHand<'a> {
+    state: &'a KnockoutWhist,
+    hands: [CardSet; MAX_PLAYERS],
+    /// Seats holding cards.
+    holders: u8,
+    trump: u8,
+    led: Option<u8>,
+    /// Seats that played or knocked in this trick.
+    acted: u8,
+    /// The play taking the trick so far (KOW-4.3).
+    best: Play,
+    /// The hand's finished tricks.
+    done: u32,
+    /// Finished tricks before the hand's last one (W-3).
+    last: u32,
+    won: [u32; MAX_PLAYERS],
+    /// The seat to move.
+    to_move: u8,
+}
+
+impl<'a> LocalHand<'a> {
+    fn new(state: &'a KnockoutWhist) -> LocalHand<'a> {
+        let hands = state.hands;
+        let mut hand = LocalHand {
+            state,
+            hands,
+            holders: (0..state.players)
+                .filter(|&s| hands[usize::from(s)] != 0)
+                .fold(0, |m, s| m | 1 << s),
+            trump: state.trump,
+            led: state.led(),
+            acted: state.acted,
+            best: state.best,
+            done: state.done,
+            last: u32::from(HANDS - state.hand_no),
+            won: state.tricks_won,
+            to_move: state.to_move,
+        };
+        if state.phase == Phase::Trump {
+            // KOW-3.2, then KOW-4.1: the first seat clockwise from the dealer still in leads.
+            hand.trump = trump_suit(hands[usize::from(state.to_move)]);
+            hand.to_move = state.first_leader();
+            hand.led = None;
+            hand.acted = 0;
+            hand.best = NO_PLAY;
+        }
+        hand
+    }
+
+    /// Plays the hand out with the policy; the seat taking its last trick.
+    fn play_out<D: Draw>(&mut self, draw: &mut D) -> u8 {
+        loop {
+            let p = self.to_move;
+            let action = self.turn(p).action(draw);
+            if action != KNOCK {
+                self.play(p, action as Card);
+            }
+            self.acted |= 1 << p;
+            // The next seat clockwise holding cards and yet to act; none ends the trick.
+            if let Some(next) = first_clockwise(self.holders & !self.acted, p) {
+                self.to_move = next;
+                continue;
+            }
+            let taker = self.finish_trick();
+            if self.done == self.last {
+                return taker;
+            }
+            self.done += 1;
+            // KOW-4.4 / KOW-6.5: a winner with no cards passes the lead on clockwise.
+            let leader = if self.hands[usize::from(taker)] != 0 {
+                Some(taker)
+            } else {
+                first_clockwise(self.holders, taker)
+            };
+            match leader {
+                Some(seat) => self.open_trick(seat),
+                // Only a position whose tricks broke the order of play runs out of cards
+                // before its last trick; the hand ends, as in the engine.
+                None => return taker,
+            }
+        }
+    }
+
+    fn turn(&self, p: u8) -> Turn {
+        let p = usize::from(p);
+        Turn {
+            hand: self.hands[p],
+            trump: self.trump,
+            led: self.led,
+            best: self.best.card,
+            dog: self.state.status[p] == Status::Dog,
+            last_trick: self.done == self.last,
+        }
+    }
+
+    fn play(&mut self, p: u8, card: Card) {
+        let hand = &mut self.hands[usize::from(p)];
+        *hand ^= 1 << card;
+        if *hand == 0 {
+            self.holders &= !(1 << p);
+        }
+        // KOW-4.1: the first card leads (a knock before it does not).
+        self.led.get_or_insert(suit(card));
+        let play = Play { seat: p, card };
+        if takes_over(play, self.best, self.trump) {
+            self.best = play; // KOW-4.3
+        }
+    }
+
+    /// Counts the trick to its taker and returns the taker.
+    fn finish_trick(&mut self) -> u8 {
+        // A trick of knocks alone has no winner; only a position can hold one, and the
+        // engine gives it to the last seat, as Python's -1 indexes it.
+        let taker = if self.best.card == NONE {
+            self.state.players - 1
+        } else {
+            self.best.seat
+        };
+        self.won[usize::from(taker)] += 1;
+        taker
+    }
+
+    fn open_trick(&mut self, leader: u8) {
+        self.to_move = leader;
+        self.led = None;
+        self.acted = 0;
+        self.best = NO_PLAY;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_card;
+    use crate::game::{new_game, Game, OptionValue, PlayoutRng};
+    use crate::knockout_whist::Options;
+    use rand::{Rng, SeedableRng};
+
+    /// Draws from a generator, counted.
+    struct Counted(PlayoutRng, usize);
+
+    impl Draw for Counted {
+        fn draw(&mut self) -> f64 {
+            self.1 += 1;
+            self.0.random()
+        }
+    }
+
+    fn options(players: usize) -> Options {
+        let pairs = [("players".to_string(), OptionValue::Int(players as i64))];
+        KnockoutWhist::options(&pairs).unwrap()
+    }
+
+    /// States met along seeded random games of every table size, finished ones included.
+    fn states(games: u64) -> Vec<KnockoutWhist> {
+        let mut found = Vec::new();
+        for seed in 0..games {
+            let players = 2 + seed as usize % 6;
+            let mut state: KnockoutWhist = new_game(&options(players), i128::from(seed));
+            let mut rng = PlayoutRng::seed_from_u64(seed);
+            loop {
+                found.push(state.clone());
+                if state.to_move().is_none() {
+                    break;
+                }
+                let action = state.random_action(&mut rng);
+                state.apply(action);
+            }
+        }
+        found
+    }
+
+    /// `rollout_through_engine`: the policy's actions applied through the engine to the
+    /// end of the hand, then the result or the estimate. The reference the local hand must
+    /// agree with, draw for draw.
+    fn rollout_through_engine<D: Draw>(state: &mut KnockoutWhist, draw: &mut D) -> Returns {
+        let hand = state.hand_no;
+        while state.to_move != NONE && state.hand_no == hand {
+            let action = state.guided_action(draw);
+            state.apply(action);
+        }
+        state.returns().unwrap_or_else(|| state.estimate())
+    }
+
+    #[test]
+    fn the_local_hand_ends_as_the_engine_ends_it_from_the_same_draws() {
+        for (i, state) in states(120).into_iter().enumerate() {
+            for explore in [1.0, 0.15] {
+                // Scaled draws make half the actions the random ones, and dogs knock more.
+                let seed = i as u64 * 2 + (explore < 1.0) as u64;
+                let draws: Vec<f64> = {
+                    let mut rng = PlayoutRng::seed_from_u64(seed);
+                    (0..400).map(|_| rng.random::<f64>() * explore).collect()
+                };
+                let mut local = state.clone();
+                let mut script = crate::rollout::Script::new(&draws);
+                let returns = local.guided_rollout(&mut script);
+                assert_eq!(
+                    local.position(),
+                    state.position(),
+                    "the state is left alone"
+                );
+                let mut engine = state.clone();
+                let mut reference = crate::rollout::Script::new(&draws);
+                let expected = rollout_through_engine(&mut engine, &mut reference);
+                assert!(!script.ran_out());
+                assert_eq!(script.used, reference.used, "{}", state.position());
+                assert_eq!(returns, expected, "{}", state.position());
+                let n = state.players();
+                assert!(returns[..n].iter().sum::<f64>().abs() < 1e-12);
+                assert!(returns[n..].iter().all(|&r| r == 0.0));
+                // The engine's hand did end: a new hand, or the game's end.
+                assert!(engine.to_move == NONE || engine.hand_no > state.hand_no);
+            }
+        }
+    }
+
+    #[test]
+    fn a_rollout_from_a_finished_game_is_its_result_and_draws_nothing() {
+        let finished: Vec<_> = states(30)
+            .into_iter()
+            .filter(|s| s.to_move == NONE)
+            .collect();
+        assert_eq!(finished.len(), 30);
+        for state in finished {
+            let mut draw = Counted(PlayoutRng::seed_from_u64(0), 0);
+            let returns = state.clone().guided_rollout(&mut draw);
+            assert_eq!(Some(returns), state.returns());
+            assert_eq!(draw.1, 0);
+        }
+    }
+
+    /// Microseconds a rollout from hand-1 positions of 3 players, played locally and
+    /// through the engine (which deals the next hand): `cargo test --release -p
+    /// cardtable-core -- --ignored --nocapture rollout_speed`.
+    #[test]
+    #[ignore = "a measurement, not a check: run it with --release"]
+    fn rollout_speed() {
+        let mut starts = Vec::new();
+        for seed in 0..200 {
+            let mut state: KnockoutWhist = new_game(&options(3), seed);
+            let mut rng = PlayoutRng::seed_from_u64(seed as u64);
+            for _ in 0..(seed % 9) {
+                let action = state.random_action(&mut rng);
+                state.apply(action);
+            }
+            assert_eq!(state.hand_no, 1);
+            starts.push(state);
+        }
+        let rounds = 2_000;
+        let mut draw = Counted(PlayoutRng::seed_from_u64(1), 0);
+        let mut check = 0.0;
+        let time = |f: &mut dyn FnMut(&KnockoutWhist) -> Returns| {
+            let began = std::time::Instant::now();
+            let mut sum = 0.0;
+            for _ in 0..rounds {
+                for state in &starts {
+                    sum += f(state)[0];
+                }
+            }
+            let micros = began.elapsed().as_secs_f64() * 1e6 / (rounds * starts.len()) as f64;
+            (micros, sum)
+        };
+        let (local, sum) = time(&mut |s| s.clone().guided_rollout(&mut draw));
+        check += sum;
+        let (engine, sum) = time(&mut |s| rollout_through_engine(&mut s.clone(), &mut draw));
+        check += sum;
+        println!(
+            "3 players, hand 1: {local:.3} µs a rollout played locally, {engine:.3} µs \
+             through the engine ({} rollouts each; checksum {check:.1})",
+            rounds * starts.len()
+        );
+    }
+
+    fn hand(text: &str) -> CardSet {
+        text.split_whitespace()
+            .map(|c| 1 << parse_card(c).unwrap())
+            .fold(0, |h, b| h | b)
+    }
+
+    fn card(text: &str) -> Card {
+        parse_card(text).unwrap()
+    }
+
+    #[test]
+    fn trumps_go_to_the_longest_suit_with_honours_as_extra_length() {
+        // Clubs 3 cards (score 6) against spades 2 honours (2*2 + 2 = 6): the first wins.
+        assert_eq!(trump_suit(hand("2C 3C 4C KS AS")), 0);
+        assert_eq!(trump_suit(hand("2C 3C 4C KS AS QS")), 3);
+        assert_eq!(trump_suit(0), 0);
+    }
+
+    #[test]
+    fn a_lead_is_a_plain_ace_then_a_high_trump_then_the_longest_plain_suit() {
+        assert_eq!(lead(hand("AD AS 2C 3H"), 2), card("AD"));
+        assert_eq!(lead(hand("KH 2H 5C"), 2), card("KH"));
+        assert_eq!(lead(hand("KH 5C 6C 7D"), 2), card("5C"));
+        assert_eq!(lead(hand("KH 5C 6D 7D"), 2), card("6D"));
+    }
+
+    #[test]
+    fn a_follower_takes_the_trick_cheaply_or_throws_its_lowest() {
+        // Following suit: the lowest card above the best, else the lowest.
+        assert_eq!(follow(hand("3C 9C QC"), 2, 0, card("8C")), card("9C"));
+        assert_eq!(follow(hand("3C 9C"), 2, 0, card("10C")), card("3C"));
+        // Trumped already: the lowest of the suit led.
+        assert_eq!(follow(hand("3C 9C"), 2, 0, card("2H")), card("3C"));
+        // Void: the lowest trump that takes it, else the lowest plain card.
+        assert_eq!(follow(hand("2H 5H 4D"), 2, 0, card("3H")), card("5H"));
+        assert_eq!(follow(hand("2H 4D 4S 3S"), 2, 0, card("3H")), card("3S"));
+        assert_eq!(follow(hand("4D 4S"), 2, 0, card("3C")), card("4D"));
+        assert_eq!(follow(hand("2H 3H"), 2, 0, card("AH")), card("2H"));
+    }
+
+    #[test]
+    fn shares_are_zero_sum() {
+        let r = share(&[Status::Active, Status::Dog, Status::Out]);
+        assert!((r[0] - (1.0 / 1.3 - 0.3 / 1.3 * 0.5)).abs() < 1e-15);
+        assert!(r[..3].iter().sum::<f64>().abs() < 1e-12);
+        assert_eq!(won_by(1, 3)[..3], [-0.5, 1.0, -0.5]);
     }
 }

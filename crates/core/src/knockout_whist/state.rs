@@ -348,7 +348,7 @@ impl KnockoutWhist {
     }
 
     #[inline]
-    fn led(&self) -> Option<u8> {
+    pub(super) fn led(&self) -> Option<u8> {
         (self.led_suit != NONE).then_some(self.led_suit)
     }
 
@@ -421,7 +421,7 @@ impl KnockoutWhist {
     }
 
     /// KOW-4.1: the first seat clockwise from the dealer still in the game.
-    fn first_leader(&self) -> u8 {
+    pub(super) fn first_leader(&self) -> u8 {
         // Only a position can have nobody left to lead (Python fails an assertion there);
         // the dealer's left stands in.
         first_clockwise(self.alive(), self.dealer).unwrap_or(next_seat(self.dealer, self.players))
