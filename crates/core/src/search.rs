@@ -356,10 +356,13 @@ fn conclude(root: RootStats, legal: u128, seconds: f64) -> Found {
     // Python's max over the actions in order keeps the first.
     let action = searched
         .iter()
-        .fold(None::<(usize, u32, f64)>, |best, &(a, visits, mean)| match best {
-            Some((_, v, m)) if (v, m) >= (visits, mean) => best,
-            _ => Some((a, visits, mean)),
-        })
+        .fold(
+            None::<(usize, u32, f64)>,
+            |best, &(a, visits, mean)| match best {
+                Some((_, v, m)) if (v, m) >= (visits, mean) => best,
+                _ => Some((a, visits, mean)),
+            },
+        )
         .map_or(legal.trailing_zeros() as usize, |(a, _, _)| a);
     Found {
         action,
