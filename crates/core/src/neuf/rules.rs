@@ -230,9 +230,21 @@ impl Neuf {
         }
     }
 
-    /// NEUF-4.2: a card to the trick; the last card of a trick settles it.
+    /// NEUF-4.2: a card to the trick; the last card of a trick settles it, and the last
+    /// of a deal whose game goes on brings the next deal (NEUF-7).
     #[inline]
     pub(super) fn play(&mut self, card: Card) {
+        if self.play_in_deal(card) {
+            self.deal_hands();
+        }
+    }
+
+    /// [`Neuf::play`] short of the next deal: whether the card ended a deal and the game
+    /// goes on, the next deal left undealt. The state is then between deals, scored but
+    /// with no cards, good only for reading the scores: a rollout that stops at the end of
+    /// the deal spares the seeded shuffle of a deal it will not play.
+    #[inline]
+    pub(super) fn play_in_deal(&mut self, card: Card) -> bool {
         let p = self.to_move;
         self.hands[p as usize] ^= bit(card);
         if self.led == NO_SUIT {
@@ -242,14 +254,16 @@ impl Neuf {
         let n = self.n();
         if self.plays.current_cards(n).len() < n as usize {
             self.to_move = next_seat(p, n);
+            false
         } else {
-            self.finish_trick();
+            self.finish_trick()
         }
     }
 
-    /// NEUF-4.3, NEUF-4.4; after the 13th trick NEUF-5.2 and NEUF-6 or the next deal
-    /// (NEUF-7); with the house rule, NEUF-8.3 after every trick.
-    fn finish_trick(&mut self) {
+    /// NEUF-4.3, NEUF-4.4; after the 13th trick NEUF-5.2 and NEUF-6; with the house rule,
+    /// NEUF-8.3 after every trick. Whether the deal is over and the game goes on, so that
+    /// the next deal is due (NEUF-7).
+    fn finish_trick(&mut self) -> bool {
         let n = self.n();
         let leader = self.plays.leader(self.plays.done());
         let winner = trick_winner(self.plays.current_cards(n), leader, n, self.trump);
@@ -260,11 +274,11 @@ impl Neuf {
             // NEUF-8.3 / N-7: the winner is out at once; the deal is abandoned unscored.
             self.phase = Phase::Over;
             self.to_move = NOBODY;
-            return;
+            return false;
         }
         if self.plays.done() < TRICKS as usize {
             self.to_move = winner;
-            return;
+            return false;
         }
         self.previous = Previous::Deal {
             trump: self.trump,
@@ -275,9 +289,11 @@ impl Neuf {
         if self.sheet.is_over() {
             self.phase = Phase::Over;
             self.to_move = NOBODY;
-            return;
+            return false;
         }
-        self.deal_hands();
+        // Nobody moves until the next deal is dealt.
+        self.to_move = NOBODY;
+        true
     }
 
     /// Tricks per side: the seats', or each team's two seats' added (NEUF-8.4).
