@@ -66,6 +66,8 @@ pub trait Guided: Game {
 
     /// Search's rollout: the policy plays on to the end of the game or to the point where
     /// the game estimates its returns (the end of the current hand or deal); every seat's
-    /// return, exact or estimated. Zero-sum, as the game's returns are.
+    /// return, exact or estimated. Zero-sum, as the game's returns are. The state is spent
+    /// after it (a rollout may stop inside the rules' own step, before the next deal that
+    /// an estimate never looks at): search throws it away, and so must other callers.
     fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns;
 }
