@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast, runtime_checkable
 from cardtable.core import Action, View
 from cardtable.errors import CardtableError
 
-__all__ = ["BOT_NAMES", "LEVELS", "Bot", "UnknownBotError", "make_bot"]
+__all__ = ["BOT_NAMES", "LEVELS", "PYTHON_HARD", "Bot", "UnknownBotError", "make_bot"]
 
 
 class UnknownBotError(CardtableError):
@@ -33,14 +33,20 @@ class Bot(Protocol):
         ...
 
 
-# The levels a player picks, as bot specs. ``hard`` searches 2,000 iterations with the game's
-# guided rollouts (fewer once no iteration left could change its choice), and never longer
-# than 0.9 s (the cap binds only on a slow machine).
+# The levels a player picks, as bot specs. Both search in the compiled core (when it is in use)
+# with the game's guided rollouts, on one thread, stopping once no iteration left could change
+# the choice. ``medium`` spends ten times the iterations the Python ``medium`` spent, in less
+# time; ``hard`` about 25 times those of the Python ``hard`` (2,000, the spec ``PYTHON_HARD``
+# keeps for comparison), under 0.1 s a decision on a 2-core machine, and never longer than
+# 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
-    "medium": "ismcts:iterations=200",
-    "hard": "ismcts:iterations=2000,seconds=0.9",
+    "medium": "ismcts:iterations=2000",
+    "hard": "ismcts:iterations=50000,seconds=0.9",
 }
+
+PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
+"""The ``hard`` level as it was before the core's search: Python's search, 2,000 iterations."""
 
 
 def _heuristics() -> dict[str, Callable[[], Bot]]:
