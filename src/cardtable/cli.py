@@ -5,6 +5,7 @@
     cardtable play kryt-navalivat --players 3 --trump-mode permanent --record session.json
     cardtable replay game.json --step
     cardtable arena knockout-whist --players 3 --bots hard,easy,random --games 2000 --workers 2
+    cardtable arena neuf --bots hard,easy --games 2000 --per-deal --stop-when-separated 0.5
 
 Kryt'-navalivat' is played as a session of hands (the fool deals the next); its record
 is the session file, which ``replay`` shows hand by hand.
@@ -482,10 +483,46 @@ def arena(
             help="A game option as KEY=VALUE, e.g. -o trump_mode=permanent (repeatable).",
         ),
     ] = None,
+    per_deal: Annotated[
+        bool,
+        typer.Option(
+            "--per-deal",
+            help="Neuf only: play each game's first deal alone and measure the score each "
+            "side gains in it (NEUF-5.2; lower is better).",
+        ),
+    ] = False,
+    stop_when_separated: Annotated[
+        float | None,
+        typer.Option(
+            "--stop-when-separated",
+            metavar="MARGIN",
+            help="Stop once the first bot's 95% interval lies at least MARGIN (in the "
+            "metric's units) from every other bot's, checked after each whole deal.",
+        ),
+    ] = None,
+    min_deals: Annotated[
+        int | None,
+        typer.Option(
+            "--min-deals",
+            metavar="N",
+            help="With --stop-when-separated: check only once N whole deals are done "
+            "(default 100).",
+        ),
+    ] = None,
+    play_on: Annotated[
+        bool,
+        typer.Option(
+            "--play-on",
+            help="With --resume: play the games left after the stopping rule stopped the "
+            "tournament (the rule then stops it no more).",
+        ),
+    ] = False,
 ) -> None:
-    """Play bots against each other: win rates (Neuf: mean final score; Kryt'-navalivat':
-    loss rate) with 95% intervals, OpenSkill ratings, and JSON, CSV and PNG reports."""
+    """Play bots against each other: win rates (Neuf: mean final score, or with --per-deal
+    the mean score gained per deal; Kryt'-navalivat': loss rate) with 95% intervals,
+    OpenSkill ratings, and JSON, CSV and PNG reports."""
     from cardtable.arena import ArenaConfig, run_tournament
+    from cardtable.arena.config import DEFAULT_MIN_DEALS, StoppingRule
     from cardtable.arena.store import CONFIG_FILE
     from cardtable.arena.tournament import default_folder
 
@@ -493,6 +530,14 @@ def arena(
         _fail("give --out for a new tournament or --resume for an old one, not both", USAGE_ERROR)
     if report_only and resume is None:
         _fail("--report-only reports a tournament's folder: give it with --resume", USAGE_ERROR)
+    if min_deals is not None and stop_when_separated is None:
+        _fail("--min-deals goes with --stop-when-separated MARGIN", USAGE_ERROR)
+    if play_on and resume is None:
+        _fail("--play-on plays on a stopped tournament: give its folder with --resume", USAGE_ERROR)
+    stop = None
+    if stop_when_separated is not None:
+        deals = DEFAULT_MIN_DEALS if min_deals is None else min_deals
+        stop = StoppingRule(margin=stop_when_separated, min_deals=deals)
     options = _arena_options(option or [])
     if players is not None:
         options["players"] = players
@@ -502,7 +547,14 @@ def arena(
     if seed is None:
         seed = Game.fresh_seed()
     config = ArenaConfig(
-        game=game, bots=specs, games=games, seed=seed, options=options, duplicate=duplicate
+        game=game,
+        bots=specs,
+        games=games,
+        seed=seed,
+        options=options,
+        duplicate=duplicate,
+        per_deal=per_deal,
+        stop=stop,
     )
     folder = resume if resume is not None else out if out is not None else default_folder(game)
     again = _resume_command(config, folder)
@@ -520,6 +572,7 @@ def arena(
                 resume=resume is not None,
                 progress=bar,
                 play=not report_only,
+                play_on=play_on,
             )
     except KeyboardInterrupt:
         console.print(
@@ -620,15 +673,22 @@ def _resume_command(config: ArenaConfig, folder: Path) -> str:
             words += ["--option", f"{key}={value}"]
     if not config.duplicate:
         words.append("--no-duplicate")
+    if config.per_deal:
+        words.append("--per-deal")
+    if config.stop is not None:
+        words += ["--stop-when-separated", repr(float(config.stop.margin))]
+        words += ["--min-deals", str(config.stop.min_deals)]
     return shlex.join([*words, "--resume", str(folder)])
 
 
 def _print_arena(console: Console, result: TournamentResult, again: str) -> None:
-    from cardtable.arena.report import CHART_MISSING, method_note, standings_table
+    from cardtable.arena.report import CHART_MISSING, method_note, rule_note, standings_table
 
     config = result.config
     deals = config.deals
     shape = f"{deals} deals x {config.rotations} rotations" if config.duplicate else "one per deal"
+    if config.per_deal:
+        shape += "; each game is the first deal of a game alone"
     console.print(
         f"{config.game}, {result.players} players, seed {config.seed}: "
         f"{result.finished} of {result.scheduled} games finished ({shape}).",
@@ -637,6 +697,9 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
     )
     console.print(standings_table(result))
     console.print(f"Intervals: {method_note(result)}.", markup=False, soft_wrap=True)
+    note = rule_note(result)
+    if note is not None:
+        console.print(note, markup=False, soft_wrap=True)
     failures = result.failures
     if failures:
         console.print(
@@ -648,6 +711,19 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
         console.print(
             f"Stopped at the first failure. Resume with: {again}", markup=False, soft_wrap=True
         )
+    elif result.stopped_by_rule:
+        console.print(
+            "Checking after every deal is optional stopping: the 95% is nominal "
+            "(docs/arena.md, 'Stopping early').",
+            markup=False,
+            soft_wrap=True,
+        )
+        if not result.complete:
+            console.print(
+                f"To play the games left all the same: {again} --play-on",
+                markup=False,
+                soft_wrap=True,
+            )
     elif not result.complete:
         console.print(f"Unfinished. Resume with: {again}", markup=False, soft_wrap=True)
     names = ", ".join(path.name for path in result.files.values())

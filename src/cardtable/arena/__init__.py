@@ -10,6 +10,7 @@ OpenSkill ratings, run in this process, in local worker processes or on Ray
 
 Modules: ``config`` (what a tournament is), ``schedule`` (deals, rotations, seeds),
 ``match`` (one game), ``metrics`` (what each game gives a seat), ``stats`` (intervals),
+``stopping`` (the stopping rule),
 ``ratings`` (OpenSkill), ``store`` (the results folder), ``backends`` (where games run),
 ``tournament`` (all of it together), ``report`` (files and the table).
 """
@@ -22,10 +23,17 @@ from cardtable.arena.config import (
     BackendUnavailableError,
     InvalidTournamentError,
     ResumeMismatchError,
+    StoppingRule,
 )
 from cardtable.arena.match import Failure, GameOutcome, play_game
 from cardtable.arena.schedule import GameTask, schedule
-from cardtable.arena.tournament import Progress, Standing, TournamentResult, run_tournament
+from cardtable.arena.tournament import (
+    Progress,
+    RuleReport,
+    Standing,
+    TournamentResult,
+    run_tournament,
+)
 
 __all__ = [
     "ArenaConfig",
@@ -37,7 +45,9 @@ __all__ = [
     "InvalidTournamentError",
     "Progress",
     "ResumeMismatchError",
+    "RuleReport",
     "Standing",
+    "StoppingRule",
     "TournamentResult",
     "play_game",
     "run_tournament",

@@ -1,12 +1,19 @@
-"""What a tournament is: the game, its options, the bots, the number of games and the seed.
+"""What a tournament is: the game, its options, the bots, the number of games, the seed,
+what a game is (a whole game, or Neuf's first deal alone) and when to stop early.
 
 A configuration is all that decides a tournament's games; how they are run (the backend,
 the number of workers, what to do on a failure) is not part of it, so a tournament
 resumed on another backend or with more workers plays the very same games.
+
+The saved form (``arena.json``) is version 1 unless the tournament plays single deals
+(``per_deal``) or has a stopping rule (``stop``): those are version 2, so that an older
+cardtable refuses to resume them rather than play on without what it cannot read. Both
+versions are read; a version 1 file means ``per_deal`` false and no stopping rule.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,15 +24,23 @@ from cardtable.errors import CardtableError
 
 __all__ = [
     "CONFIG_FORMAT",
+    "DEFAULT_MIN_DEALS",
+    "PER_DEAL_GAMES",
     "ArenaConfig",
     "ArenaError",
     "BackendUnavailableError",
     "InvalidTournamentError",
     "ResumeMismatchError",
+    "StoppingRule",
 ]
 
 CONFIG_FORMAT = "cardtable-arena"
 CONFIG_VERSION = 1
+CONFIG_VERSION_EXTENDED = 2  # with per_deal or a stopping rule
+CONFIG_VERSIONS = (CONFIG_VERSION, CONFIG_VERSION_EXTENDED)
+DEFAULT_MIN_DEALS = 100
+PER_DEAL_GAMES = ("neuf",)
+"""Games whose deals are scored on their own, so that one deal can be measured alone."""
 
 
 class ArenaError(CardtableError):
@@ -46,10 +61,51 @@ class BackendUnavailableError(ArenaError):
 
 
 @dataclass(frozen=True)
+class StoppingRule:
+    """Stop once the first bot is told apart from every other (``--stop-when-separated
+    MARGIN --min-deals N``): after each whole deal, from the ``min_deals``-th on, the
+    tournament stops when the first entry's 95% interval and each other entry's are at
+    least ``margin`` apart (no overlap), in the metric's units, by the same statistics as
+    the report's (:mod:`cardtable.arena.stopping`)."""
+
+    margin: float
+    min_deals: int = DEFAULT_MIN_DEALS
+
+    def validate(self) -> None:
+        margin = self.margin
+        if (
+            isinstance(margin, bool)
+            or not isinstance(margin, int | float)
+            or not math.isfinite(margin)
+            or margin < 0
+        ):
+            raise InvalidTournamentError(
+                f"the stopping margin (--stop-when-separated) must be a number 0 or more, "
+                f"not {margin!r}"
+            )
+        deals = self.min_deals
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise InvalidTournamentError(
+                f"the minimum number of deals (--min-deals) must be 1 or more, not {deals!r}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"margin": self.margin, "min_deals": self.min_deals}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> StoppingRule:
+        return cls(margin=float(data["margin"]), min_deals=int(data["min_deals"]))
+
+
+@dataclass(frozen=True)
 class ArenaConfig:
     """A tournament. ``games`` is the number of games asked for; with ``duplicate`` each
     deal is played once per rotation of the bots over the seats, so the count is rounded
-    up to whole deals (:attr:`deals`). ``options`` are the game's (``players`` among them)."""
+    up to whole deals (:attr:`deals`). ``options`` are the game's (``players`` among them).
+
+    ``per_deal`` (Neuf only) makes each game the first deal of a game alone, measured by
+    the score each side gains in it (:mod:`cardtable.arena.metrics`). ``stop`` is a
+    stopping rule; ``games`` is then the most that are played."""
 
     game: str
     bots: tuple[str, ...]
@@ -57,6 +113,8 @@ class ArenaConfig:
     seed: int
     options: dict[str, Any] = field(default_factory=dict)
     duplicate: bool = True
+    per_deal: bool = False
+    stop: StoppingRule | None = None
 
     def make_game(self) -> Game:
         """The game with its options checked; :class:`CardtableError` if they are bad."""
@@ -70,6 +128,17 @@ class ArenaConfig:
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise InvalidTournamentError(f"the number of games must be 1 or more, not {self.games}")
         game = self.make_game()
+        if self.per_deal and game.name not in PER_DEAL_GAMES:
+            raise InvalidTournamentError(
+                f"--per-deal is for Neuf only, whose deals are scored on their own (NEUF-5); "
+                f"a game of {game.name} is not made of scored deals"
+            )
+        if self.stop is not None:
+            self.stop.validate()
+            if len(self.bots) < 2:
+                raise InvalidTournamentError(
+                    "a stopping rule compares the first bot with the others: give at least two bots"
+                )
         for spec in self.bots:
             make_bot(spec, game.name)
         return game
@@ -102,25 +171,36 @@ class ArenaConfig:
             seed=self.seed,
             options=dict(game.options),
             duplicate=self.duplicate,
+            per_deal=self.per_deal,
+            stop=self.stop,
         )
+
+    @property
+    def games_per_deal(self) -> int:
+        """Games of one deal: one per rotation with duplicate deals, else one."""
+        return self.rotations if self.duplicate else 1
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": CONFIG_FORMAT,
-            "version": CONFIG_VERSION,
+            "version": CONFIG_VERSION_EXTENDED
+            if self.per_deal or self.stop is not None
+            else CONFIG_VERSION,
             "game": self.game,
             "options": dict(self.options),
             "bots": list(self.bots),
             "games": self.games,
             "seed": self.seed,
             "duplicate": self.duplicate,
+            "per_deal": self.per_deal,
+            "stop": None if self.stop is None else self.stop.to_dict(),
         }
 
     @classmethod
     def from_dict(cls, data: object) -> ArenaConfig:
         if not isinstance(data, dict) or data.get("format") != CONFIG_FORMAT:
             raise ResumeMismatchError("not a cardtable arena configuration")
-        if data.get("version") != CONFIG_VERSION:
+        if data.get("version") not in CONFIG_VERSIONS:
             raise ResumeMismatchError(
                 f"arena configuration version {data.get('version')!r} is not supported"
             )
@@ -132,6 +212,8 @@ class ArenaConfig:
                 seed=int(data["seed"]),
                 options=dict(data["options"]),
                 duplicate=bool(data["duplicate"]),
+                per_deal=bool(data.get("per_deal", False)),
+                stop=None if data.get("stop") is None else StoppingRule.from_dict(data["stop"]),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ResumeMismatchError(f"arena configuration is incomplete: {exc}") from exc
@@ -139,4 +221,5 @@ class ArenaConfig:
     def differences(self, other: ArenaConfig) -> list[str]:
         """``key: mine != theirs`` for every field that differs (empty when equal)."""
         mine, theirs = self.to_dict(), other.to_dict()
-        return [f"{k}: {mine[k]!r} != {theirs[k]!r}" for k in mine if mine[k] != theirs[k]]
+        fields = [k for k in mine if k not in ("format", "version")]
+        return [f"{k}: {mine[k]!r} != {theirs[k]!r}" for k in fields if mine[k] != theirs[k]]

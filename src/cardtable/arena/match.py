@@ -5,6 +5,11 @@ A bot sees only its seat's view, the legal actions and its own seeded generator.
 that raises, or returns anything but one of the legal actions, ends the game as failed:
 the outcome names the seat, the entry, the spec and the error, and keeps the record up
 to that point so the failure can be replayed.
+
+A task with ``per_deal`` (Neuf) is played to the end of its first deal only: its outcome's
+results are the deal's (:func:`cardtable.arena.metrics.deal_result`) and its record is
+the game so far, which replays to the state after the first deal (the next deal's cards
+already dealt, nobody having acted on them).
 """
 
 from __future__ import annotations
@@ -16,10 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import cardtable
-from cardtable.arena.metrics import seat_values
+from cardtable.arena.metrics import deal_result, deal_scored, seat_values
 from cardtable.arena.schedule import GameTask
 from cardtable.bots import Bot, make_bot
 from cardtable.core import State
+from cardtable.rules.neuf.state import NeufState
 
 __all__ = ["FAILED", "OK", "Failure", "GameOutcome", "play_game"]
 
@@ -159,7 +165,8 @@ class GameOutcome:
 
 
 def play_game(task: GameTask) -> GameOutcome:
-    """Play ``task``'s game to the end with its bots."""
+    """Play ``task``'s game to the end with its bots (``per_deal``: to the end of its first
+    deal, every bot choosing, even random ones)."""
     started = time.perf_counter()
     state: State | None = None
     try:
@@ -175,12 +182,16 @@ def play_game(task: GameTask) -> GameOutcome:
             failure = _bot_failure("error", task, place, f"cannot be built: {_text(exc)}", exc)
             return _failed(task, state, started, failure)
     rngs = [random.Random(seed) for seed in task.rng_seeds]
-    if all(spec.strip() == "random" for spec in task.specs):
+    per_deal = task.per_deal
+    if per_deal and not isinstance(state, NeufState):
+        failure = Failure("error", None, None, None, f"{game.name} is not played deal by deal")
+        return _failed(task, state, started, failure)
+    if not per_deal and all(spec.strip() == "random" for spec in task.specs):
         # Random bots only: every decision is uniform over the legal actions, which is what
         # a playout plays, in the compiled core when it is in use (one call for the game).
         # The game drawn differs from the Python path's, and is as reproducible.
         state.playout(rngs[0])
-    while (seat := state.to_move) is not None:
+    while (seat := state.to_move) is not None and not (per_deal and deal_scored(state)):
         legal = state.legal_actions()
         allowed = tuple(legal)  # the bot may change the list it is given
         try:
@@ -196,7 +207,7 @@ def play_game(task: GameTask) -> GameOutcome:
             state.apply(action, seat=seat)
         except Exception as exc:
             return _failed(task, state, started, Failure("error", None, None, None, _text(exc)))
-    result = state.result
+    result = deal_result(state) if per_deal else state.result
     assert result is not None
     return _outcome(
         task,
@@ -207,7 +218,7 @@ def play_game(task: GameTask) -> GameOutcome:
         places=result.places,
         returns=result.returns,
         summary=result.summary,
-        seat_metrics=tuple(seat_values(state)),
+        seat_metrics=tuple(seat_values(state, per_deal)),
     )
 
 

@@ -18,10 +18,21 @@ from cardtable.arena.schedule import entry_names
 from cardtable.arena.stats import CONFIDENCE
 from cardtable.arena.tournament import Standing, TournamentResult
 
-__all__ = ["CHART_MISSING", "method_note", "standings_table", "summary", "write_reports"]
+__all__ = [
+    "CHART_MISSING",
+    "method_note",
+    "rule_note",
+    "standings_table",
+    "summary",
+    "write_reports",
+]
 
 SUMMARY_FORMAT = "cardtable-arena-summary"
 CHART_MISSING = "ratings.png needs matplotlib: pip install 'cardtable[arena]'"
+OPTIONAL_STOPPING = (
+    "checking after every deal is optional stopping: the 95% is nominal, the chance of a "
+    "separation by chance somewhat higher; the margin and the minimum deals keep it small"
+)
 
 
 def write_reports(result: TournamentResult) -> dict[str, Path]:
@@ -58,6 +69,7 @@ def summary(result: TournamentResult) -> dict[str, Any]:
         "finished": result.finished,
         "failed": len(result.failures),
         "stopped": result.stopped,
+        "stopping": _stopping(result),
         "confidence": CONFIDENCE,
         "method": method_note(result),
         "standings": [_standing_row(s) for s in result.standings],
@@ -86,6 +98,52 @@ def method_note(result: TournamentResult) -> str:
             "(the same rate in every deal)"
         )
     return note
+
+
+def _stopping(result: TournamentResult) -> dict[str, Any] | None:
+    """The stopping rule and what it did; None without one."""
+    rule = result.rule
+    if rule is None:
+        return None
+    met = rule.met
+    return {
+        "rule": "stop when the first bot's 95% interval is at least margin from every other's",
+        "margin": rule.rule.margin,
+        "min_deals": rule.rule.min_deals,
+        "first": rule.first,
+        "stopped": rule.stopped,
+        "met_after_deals": None if met is None else met.deals,
+        "whole_deals": None if met is None else met.whole,
+        "played_on": rule.played_on,
+        "games_left_out": rule.left_out,
+        "note": OPTIONAL_STOPPING,
+        "text": rule_note(result),
+    }
+
+
+def rule_note(result: TournamentResult) -> str | None:
+    """What the stopping rule did, in a sentence or two (None without a rule)."""
+    report = result.rule
+    if report is None:
+        return None
+    rule, met = report.rule, report.met
+    words = (
+        f"the stopping rule (first bot {report.first}'s 95% interval at least {rule.margin:g} "
+        f"from every other's, checked after each whole deal once {rule.min_deals} are done)"
+    )
+    if report.stopped and met is not None:
+        text = (
+            f"Stopped early by {words} after {met.deals} deals: the results are over their "
+            f"{met.whole} whole deals ({result.finished} games), of the {result.scheduled} "
+            "games asked for"
+        )
+        if report.left_out:
+            text += f"; {report.left_out} games finished past it are on disk, not counted"
+        return text + "."
+    if report.played_on:
+        when = "was not met" if met is None else f"was met after {met.deals} deals"
+        return f"{words[0].upper()}{words[1:]} {when}; played on past it (--play-on)."
+    return f"{words[0].upper()}{words[1:]} was not met."
 
 
 def _standing_row(standing: Standing) -> dict[str, Any]:

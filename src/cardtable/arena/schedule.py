@@ -43,6 +43,8 @@ class GameTask:
     """The bot spec at each seat."""
     rng_seeds: tuple[str, ...]
     """Each seat's bot's random-number generator seed."""
+    per_deal: bool = False
+    """Play the first deal only (Neuf), measured by the score gained in it."""
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -91,6 +93,7 @@ def schedule(config: ArenaConfig, players: int) -> list[GameTask]:
                     rng_seeds=tuple(
                         f"{config.seed}:{deal}:{rotation}:{seat}" for seat in range(players)
                     ),
+                    per_deal=config.per_deal,
                 )
             )
     return tasks

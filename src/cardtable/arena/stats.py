@@ -17,6 +17,7 @@ width of zero; Wilson's interval over the bot's games is given instead.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -88,9 +89,11 @@ def estimate(deals: Iterable[Sequence[float]], binary: bool) -> Interval:
     return Interval(t.mean, max(0.0, t.low), min(1.0, t.high), t.n, t.method)
 
 
+@functools.lru_cache(maxsize=4096)
 def t_quantile(p: float, df: int) -> float:
     """The ``p`` quantile of Student's t with ``df`` degrees of freedom (0.5 < p < 1),
-    by bisection on its distribution function."""
+    by bisection on its distribution function (remembered: a stopping rule asks for
+    every ``df`` in turn, once per deal and bot)."""
     if not 0.5 < p < 1 or df < 1:
         raise ValueError("t_quantile needs 0.5 < p < 1 and df >= 1")
     low, high = 0.0, 1.0

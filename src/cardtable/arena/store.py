@@ -3,6 +3,8 @@
     arena.json          the configuration (:class:`ArenaConfig`), written before any game
     games.jsonl         one JSON object per finished or failed game, appended and flushed
     failures/game-N.json  a failed game's record so far (``cardtable replay`` reads it)
+    play-on.json        written by ``--play-on``: the stopping rule no longer stops this
+                        tournament (:mod:`cardtable.arena.stopping`)
 
 Nothing is kept only in memory: a tournament stopped at any point (Ctrl-C, a crash, a
 failure with ``on_error="stop"``) has every game that finished on disk, and resuming
@@ -21,11 +23,13 @@ from typing import IO, Any
 from cardtable.arena.config import ArenaConfig, InvalidTournamentError, ResumeMismatchError
 from cardtable.arena.match import GameOutcome
 
-__all__ = ["CONFIG_FILE", "FAILURES_DIR", "RESULTS_FILE", "ResultStore"]
+__all__ = ["CONFIG_FILE", "FAILURES_DIR", "PLAY_ON_FILE", "RESULTS_FILE", "ResultStore"]
 
 CONFIG_FILE = "arena.json"
 RESULTS_FILE = "games.jsonl"
 FAILURES_DIR = "failures"
+PLAY_ON_FILE = "play-on.json"
+PLAY_ON_FORMAT = "cardtable-arena-play-on"
 
 
 class ResultStore:
@@ -72,11 +76,23 @@ class ResultStore:
         if differences:
             raise ResumeMismatchError(
                 f"{folder} holds another tournament ({'; '.join(differences)}, "
-                "asked != saved); give the same game, options, bots, games and seed"
+                "asked != saved); give the same game, options, bots, games and seed, and the "
+                "same --per-deal and stopping rule"
             )
         store = cls(folder, saved)
         store._drop_incomplete_line()
         return store
+
+    @property
+    def played_on(self) -> bool:
+        """Whether the tournament was told to play on past its stopping rule."""
+        return (self.folder / PLAY_ON_FILE).exists()
+
+    def mark_played_on(self, met_after: int | None) -> None:
+        """Record that the stopping rule no longer stops this tournament (``--play-on``),
+        and after how many deals it had been met (None: not yet)."""
+        document = {"format": PLAY_ON_FORMAT, "rule_met_after_deals": met_after}
+        (self.folder / PLAY_ON_FILE).write_text(json.dumps(document) + "\n", encoding="utf-8")
 
     def load(self) -> dict[int, GameOutcome]:
         """The games on disk by index, the last line of each winning."""

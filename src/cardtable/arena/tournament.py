@@ -1,5 +1,6 @@
 """Running a tournament: schedule the games, play the missing ones on a backend, write
-each result as it arrives, then compute the statistics and ratings and write the reports.
+each result as it arrives (stopping early when a stopping rule is met), then compute the
+statistics and ratings and write the reports.
 
 >>> from cardtable.arena import ArenaConfig, run_tournament
 >>> config = ArenaConfig("knockout-whist", ("heuristic", "random"), games=4, seed=1,
@@ -19,15 +20,23 @@ from pathlib import Path
 from typing import Protocol
 
 from cardtable.arena.backends import check_backend, outcomes
-from cardtable.arena.config import ArenaConfig, InvalidTournamentError
+from cardtable.arena.config import ArenaConfig, InvalidTournamentError, StoppingRule
 from cardtable.arena.match import GameOutcome
 from cardtable.arena.metrics import Metric, metric_for
 from cardtable.arena.ratings import Rating, rate
 from cardtable.arena.schedule import entry_names, schedule
 from cardtable.arena.stats import Interval, estimate
+from cardtable.arena.stopping import RuleWatch, StopPoint, rule_met, values_by_deal
 from cardtable.arena.store import ResultStore
 
-__all__ = ["ON_ERROR", "Progress", "Standing", "TournamentResult", "run_tournament"]
+__all__ = [
+    "ON_ERROR",
+    "Progress",
+    "RuleReport",
+    "Standing",
+    "TournamentResult",
+    "run_tournament",
+]
 
 ON_ERROR = ("continue", "stop")
 
@@ -52,6 +61,24 @@ class Standing:
     rating: Rating
 
 
+@dataclass(frozen=True, slots=True)
+class RuleReport:
+    """What a tournament's stopping rule did (:mod:`cardtable.arena.stopping`)."""
+
+    rule: StoppingRule
+    first: str
+    """The entry compared with every other: the first of the bots."""
+    met: StopPoint | None
+    """Where the rule is first met over the games on disk; None if it is not."""
+    stopped: bool
+    """Whether the rule stopped the tournament: the results are then those of the deals
+    before :attr:`met` (whole deals only), and the games not played are not owed."""
+    played_on: bool
+    """Whether ``play_on`` (``--play-on``) told the tournament to play past the rule."""
+    left_out: int
+    """Games on disk past the stop (finished by other workers meanwhile), not counted."""
+
+
 @dataclass(frozen=True)
 class TournamentResult:
     config: ArenaConfig
@@ -65,6 +92,8 @@ class TournamentResult:
     """Best first, by rating ordinal."""
     stopped: bool
     """Whether a failure stopped the tournament (``on_error="stop"``)."""
+    rule: RuleReport | None = None
+    """The stopping rule's report; None when the tournament has no rule."""
     files: dict[str, Path] = field(default_factory=dict)
 
     @property
@@ -80,6 +109,11 @@ class TournamentResult:
         """Whether every scheduled game finished."""
         return self.finished == self.scheduled
 
+    @property
+    def stopped_by_rule(self) -> bool:
+        """Whether the stopping rule ended the tournament (nothing more is owed)."""
+        return self.rule is not None and self.rule.stopped
+
 
 def run_tournament(
     config: ArenaConfig,
@@ -93,6 +127,7 @@ def run_tournament(
     progress: Progress | None = None,
     reports: bool = True,
     play: bool = True,
+    play_on: bool = False,
 ) -> TournamentResult:
     """Play ``config``'s tournament (or, with ``resume``, the games ``out`` lacks) and
     return its results; with ``reports``, also write ``summary.json``, ``standings.csv``,
@@ -103,10 +138,25 @@ def run_tournament(
     (:class:`~cardtable.arena.ArenaError`). A Ctrl-C propagates as ``KeyboardInterrupt``
     with every finished game already written. Without ``play``, no game is played: the
     results are those of the whole deals ``out`` holds (with ``resume``: an unfinished
-    tournament's standings so far)."""
+    tournament's standings so far).
+
+    With a stopping rule (``config.stop``) the tournament stops after the deal at which the
+    rule is met, the games still running cancelled; its results are those of the whole
+    deals up to that one (:mod:`cardtable.arena.stopping`). Resuming a tournament so
+    stopped plays nothing more, unless ``play_on`` (with ``resume``) says to play every
+    game left: the folder then remembers it, and the rule stops it no more."""
     game = config.validate()
     if on_error not in ON_ERROR:
         raise InvalidTournamentError(f"on_error must be one of {', '.join(ON_ERROR)}")
+    if play_on and config.stop is None:
+        raise InvalidTournamentError(
+            "--play-on plays past a stopping rule, and this tournament has none"
+        )
+    if play_on and not resume:
+        raise InvalidTournamentError(
+            "--play-on resumes a tournament that its stopping rule stopped: give its folder "
+            "with --resume"
+        )
     check_backend(backend, workers)
     config = config.resolved()
     folder = default_folder(config.game) if out is None else Path(out)
@@ -115,6 +165,21 @@ def run_tournament(
     on_disk = store.load()
     missing = [t for t in tasks if t.index not in on_disk or not on_disk[t.index].ok]
     todo = missing if play else []
+    watch: RuleWatch | None = None
+    played_on = False
+    met: StopPoint | None = None
+    if config.stop is not None:
+        played_on = store.played_on
+        met = rule_met(config, on_disk.values())
+        if play_on and play and not played_on:
+            store.mark_played_on(None if met is None else met.deals)
+            played_on = True
+        if not played_on and met is not None:
+            todo = []  # stopped by the rule already: nothing more is owed
+        elif not played_on:
+            watch = RuleWatch(config)
+            again = {t.index for t in todo}
+            watch.feed(sorted((o for o in on_disk.values() if o.index not in again), key=_index))
     if progress is not None:
         progress.start(len(tasks), len(tasks) - len(missing))
     stopped = False
@@ -128,12 +193,24 @@ def run_tournament(
                 if not written.ok and on_error == "stop":
                     stopped = True
                     break
+                if watch is not None and watch.add(written) is not None:
+                    break  # closing the stream cancels the games not finished
     finally:
         store.close()
     finished: Iterable[GameOutcome] = on_disk.values()
-    if not play and config.duplicate:
+    rule: RuleReport | None = None
+    if config.stop is not None:
+        if watch is not None and not stopped:
+            met = watch.met  # it saw every game now on disk
+        elif todo:
+            met = rule_met(config, on_disk.values())
+        rule = rule_report(config, on_disk.values(), played_on, met)
+        if rule.stopped:
+            assert rule.met is not None
+            finished = stopped_games(finished, rule.met.deals, config.games_per_deal)
+    if not play and config.duplicate and not (rule and rule.stopped):
         finished = whole_deals(finished, config.rotations)
-    result = summarize(config, folder, game.num_players, len(tasks), finished, stopped)
+    result = summarize(config, folder, game.num_players, len(tasks), finished, stopped, rule)
     if reports:
         from cardtable.arena.report import write_reports
 
@@ -142,9 +219,41 @@ def run_tournament(
     return result
 
 
+def _index(outcome: GameOutcome) -> int:
+    return outcome.index
+
+
+def rule_report(
+    config: ArenaConfig, outcomes: Iterable[GameOutcome], played_on: bool, met: StopPoint | None
+) -> RuleReport:
+    """What the stopping rule did over the games on disk (``config.stop`` must be set),
+    ``met`` where the rule is met over them (:func:`~cardtable.arena.stopping.rule_met`)."""
+    assert config.stop is not None
+    kept = list(outcomes)
+    stopped = met is not None and not played_on
+    return RuleReport(
+        rule=config.stop,
+        first=entry_names(config.bots)[0],
+        met=met,
+        stopped=stopped,
+        played_on=played_on,
+        left_out=sum(o.deal >= met.deals for o in kept) if stopped and met else 0,
+    )
+
+
+def stopped_games(
+    outcomes: Iterable[GameOutcome], deals: int, games_per_deal: int
+) -> list[GameOutcome]:
+    """The games a tournament stopped by its rule after ``deals`` deals reports: those of
+    the whole deals before it, the ones the rule saw, and the failed ones among them."""
+    before = [o for o in outcomes if o.deal < deals]
+    return whole_deals(before, games_per_deal) + [o for o in before if not o.ok]
+
+
 def whole_deals(outcomes: Iterable[GameOutcome], rotations: int) -> list[GameOutcome]:
     """The outcomes of the deals whose every rotation finished: a duplicate comparison is
-    fair only over whole deals, where each bot has sat in each seat."""
+    fair only over whole deals, where each bot has sat in each seat. (``rotations``: the
+    games of a deal, one without duplicate deals.)"""
     kept = list(outcomes)
     done: dict[int, int] = {}
     for outcome in kept:
@@ -160,20 +269,15 @@ def summarize(
     scheduled: int,
     games: Iterable[GameOutcome],
     stopped: bool = False,
+    rule: RuleReport | None = None,
 ) -> TournamentResult:
     """Statistics and ratings from the games played so far."""
-    played = tuple(sorted(games, key=lambda o: o.index))
-    metric = metric_for(config.game)
+    played = tuple(sorted(games, key=_index))
+    metric = metric_for(config.game, config.per_deal)
     entries = entry_names(config.bots)
     ratings = rate(played, entries)
-    by_deal: dict[str, dict[int, list[float]]] = {e: {} for e in entries}
-    counts = dict.fromkeys(entries, 0)
-    for outcome in played:
-        if not outcome.ok:
-            continue
-        for entry, value in outcome.metrics().items():
-            by_deal[entry].setdefault(outcome.deal, []).append(value)
-            counts[entry] += 1
+    by_deal = values_by_deal(played, entries)
+    counts = {entry: sum(map(len, deals.values())) for entry, deals in by_deal.items()}
     standings = [
         Standing(
             entry=entry,
@@ -194,6 +298,7 @@ def summarize(
         outcomes=played,
         standings=tuple(standings),
         stopped=stopped,
+        rule=rule,
     )
 
 
