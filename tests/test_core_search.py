@@ -118,7 +118,7 @@ def test_threads_share_the_budget_and_repeat_from_the_same_seed(
     state = decision(game, 11)
     budget: dict[str, Any] = {"iterations": 501, "seed": 9, "stop_early": False}
     two = core_search(game, state, threads=2, rollout=rollout, **budget)
-    action, visits, values, iterations, _ = two
+    action, visits, _, iterations, _ = two
     assert iterations == 501 and sum(visits.values()) == 501
     assert action in state.legal_action_ids() and visits[action] == max(visits.values())
     assert core_search(game, state, threads=2, rollout=rollout, **budget)[:4] == two[:4]

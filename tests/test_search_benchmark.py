@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-from scripts_loader import load_script
 
 from cardtable.bots import make_bot
 from cardtable.bots.ismcts import IsmctsBot
+from scripts_loader import load_script
 
 bench = load_script("benchmarks/search.py")
 
