@@ -30,14 +30,13 @@ def test_positions_are_decisions_of_each_game() -> None:
 
 def test_measure_reports_every_game_beside_the_baseline(tmp_path: Path) -> None:
     out = tmp_path / "search.json"
-    assert (
-        bench.main(["--positions", "2", "--iterations", "20", "--no-hard", "--json", str(out)]) == 0
-    )
+    sizes = ["--positions", "2", "--iterations", "20", "--thread-iterations", "40"]
+    assert bench.main([*sizes, "--no-hard", "--json", str(out)]) == 0
     report = json.loads(out.read_text(encoding="utf-8"))
     assert set(report["games"]) == set(bench.GAMES)
     for entry in report["games"].values():
         assert 0 < entry["rate"]["low"] <= entry["rate"]["median"] <= entry["rate"]["high"]
-        for key in ("core_rate", "core_random_rate", "core_2_threads_rate"):
+        for key in ("core_rate", "core_random_rate", "core_1_thread_rate", "core_2_threads_rate"):
             core = entry[key]
             assert 0 < core["low"] <= core["median"] <= core["high"]
         assert entry["core_speedup_over_python"] == pytest.approx(

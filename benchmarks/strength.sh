@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The strength tables of benchmarks/README.md ("Strength"), as they were run: two queues, one
+# per core, each table a `cardtable arena` tournament in its own folder under $RUNS. Run again,
+# a queue resumes each unfinished table where it stopped (--resume) and skips finished ones.
+#
+#   benchmarks/strength.sh 1 &    # queue 1: the levels against easy and random
+#   benchmarks/strength.sh 2 &    # queue 2: the new hard against the Python hard; ideas
+#
+# The rule written down before any table started: play the games asked for, but stop after
+# the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
+# MARGIN from every other bot's (0.02 for win and loss rates, 0.1 points for Neuf's score a
+# deal); `--stop-when-separated` applies it. Neuf is measured one deal per game
+# (`--per-deal`: the score a seat's side gains in the deal, 4 - tricks, lower is better).
+set -euo pipefail
+RUNS=${RUNS:-strength-runs}
+PYTHON=${PYTHON:-.venv/bin/python}
+PYTHON_T="ismcts:seconds=0.01,engine=python"  # the Python search at a fixed time
+EXPLORE="ismcts:iterations=50000,seconds=0.9,exploration=1.0"  # hard, exploring more
+CAUTIOUS="ismcts:iterations=50000,seconds=0.9,exploration=0.4"  # hard, exploring less
+mkdir -p "$RUNS"
+
+table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
+  local name=$1 game=$2
+  shift 2
+  if [[ -f "$RUNS/$name/summary.json" ]] && ! grep -q '"complete": false' "$RUNS/$name/summary.json"; then
+    return 0
+  fi
+  if [[ -d "$RUNS/$name" ]]; then
+    "$PYTHON" -m cardtable arena "$game" "$@" --resume "$RUNS/$name" || true
+  else
+    "$PYTHON" -m cardtable arena "$game" "$@" --out "$RUNS/$name" || true
+  fi
+}
+
+rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers 1)
+score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers 1 --per-deal)
+
+case ${1:?queue 1 or 2} in
+1)
+  table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
+  table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
+  table neuf-3-hard-random-per-deal neuf -p 3 --bots hard,random,random --games 2000 "${score[@]}"
+  table kryt-navalivat-2-hard-easy kryt-navalivat -p 2 --bots hard,easy --games 2000 "${rate[@]}"
+  table neuf-3-hard-easy-per-deal neuf -p 3 --bots hard,easy,easy --games 2000 "${score[@]}"
+  table knockout-whist-2-hard-easy knockout-whist -p 2 --bots hard,easy --games 2000 "${rate[@]}"
+  # Ideas for strength, each against the hard level in a duplicate match, in Neuf (one deal
+  # a game: cheap, and every trick counts): are 50,000 iterations worth more than 5,000,
+  # and is UCB1's exploration constant of 0.7 (OpenSpiel's default too) right at this size?
+  table neuf-3-hard-5000-per-deal neuf -p 3 \
+    --bots hard,ismcts:iterations=5000,ismcts:iterations=5000 --games 1000 "${score[@]}"
+  table neuf-3-hard-exploration-1.0-per-deal neuf -p 3 \
+    --bots "hard,$EXPLORE,$EXPLORE" --games 1000 "${score[@]}"
+  table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
+    --bots "hard,$CAUTIOUS,$CAUTIOUS" --games 1000 "${score[@]}"
+  ;;
+2)
+  # The new search against the Python one at equal wall-clock time: both search 0.01 s a
+  # decision and nothing else bounds them (their other settings are hard's). Sized for
+  # this machine: a Kryt'-navalivat' game between two searchers runs to about 1,400
+  # actions (14 s at 0.01 s a decision), so that table asks for 300 games, not 1,000.
+  table knockout-whist-2-core-python-0.01s knockout-whist -p 2 \
+    --bots "ismcts:seconds=0.01,$PYTHON_T" --games 1000 "${rate[@]}"
+  table neuf-3-python-core-0.01s-per-deal neuf -p 3 \
+    --bots "$PYTHON_T,ismcts:seconds=0.01,ismcts:seconds=0.01" --games 1000 "${score[@]}"
+  table kryt-navalivat-2-core-python-0.01s kryt-navalivat -p 2 \
+    --bots "ismcts:seconds=0.01,$PYTHON_T" --games 300 --stop-when-separated 0.02 \
+    --min-deals 50 --seed 2 --workers 1
+  table knockout-whist-3-hard-easy-random knockout-whist -p 3 --bots hard,easy,random --games 600 "${rate[@]}"
+  ;;
+esac
