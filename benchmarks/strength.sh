@@ -22,8 +22,10 @@ mkdir -p "$RUNS"
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
   local name=$1 game=$2
   shift 2
-  if [[ -f "$RUNS/$name/summary.json" ]] && ! grep -q '"complete": false' "$RUNS/$name/summary.json"; then
-    return 0
+  # Another queue playing it: wait for it to end rather than play it twice.
+  while pgrep -f -- "cardtable arena .*$RUNS/$name\$" >/dev/null; do sleep 10; done
+  if [[ -f "$RUNS/$name/summary.json" ]]; then
+    return 0  # written when a tournament ends: played in full or stopped by the rule
   fi
   if [[ -d "$RUNS/$name" ]]; then
     "$PYTHON" -m cardtable arena "$game" "$@" --resume "$RUNS/$name" || true
@@ -39,19 +41,8 @@ case ${1:?queue 1 or 2} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
-  table neuf-3-hard-random-per-deal neuf -p 3 --bots hard,random,random --games 2000 "${score[@]}"
   table kryt-navalivat-2-hard-easy kryt-navalivat -p 2 --bots hard,easy --games 2000 "${rate[@]}"
-  table neuf-3-hard-easy-per-deal neuf -p 3 --bots hard,easy,easy --games 2000 "${score[@]}"
   table knockout-whist-2-hard-easy knockout-whist -p 2 --bots hard,easy --games 2000 "${rate[@]}"
-  # Ideas for strength, each against the hard level in a duplicate match, in Neuf (one deal
-  # a game: cheap, and every trick counts): are 50,000 iterations worth more than 5,000,
-  # and is UCB1's exploration constant of 0.7 (OpenSpiel's default too) right at this size?
-  table neuf-3-hard-5000-per-deal neuf -p 3 \
-    --bots hard,ismcts:iterations=5000,ismcts:iterations=5000 --games 1000 "${score[@]}"
-  table neuf-3-hard-exploration-1.0-per-deal neuf -p 3 \
-    --bots "hard,$EXPLORE,$EXPLORE" --games 1000 "${score[@]}"
-  table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
-    --bots "hard,$CAUTIOUS,$CAUTIOUS" --games 1000 "${score[@]}"
   ;;
 2)
   # The new search against the Python one at equal wall-clock time: both search 0.01 s a
@@ -66,5 +57,16 @@ case ${1:?queue 1 or 2} in
     --bots "ismcts:seconds=0.01,$PYTHON_T" --games 300 --stop-when-separated 0.02 \
     --min-deals 50 --seed 2 --workers 1
   table knockout-whist-3-hard-easy-random knockout-whist -p 3 --bots hard,easy,random --games 600 "${rate[@]}"
+  table neuf-3-hard-random-per-deal neuf -p 3 --bots hard,random,random --games 2000 "${score[@]}"
+  table neuf-3-hard-easy-per-deal neuf -p 3 --bots hard,easy,easy --games 2000 "${score[@]}"
+  # Ideas for strength, each against the hard level in a duplicate match, in Neuf (one deal
+  # a game: cheap, and every trick counts): are 50,000 iterations worth more than 5,000,
+  # and is UCB1's exploration constant of 0.7 (OpenSpiel's default too) right at this size?
+  table neuf-3-hard-5000-per-deal neuf -p 3 \
+    --bots hard,ismcts:iterations=5000,ismcts:iterations=5000 --games 1000 "${score[@]}"
+  table neuf-3-hard-exploration-1.0-per-deal neuf -p 3 \
+    --bots "hard,$EXPLORE,$EXPLORE" --games 1000 "${score[@]}"
+  table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
+    --bots "hard,$CAUTIOUS,$CAUTIOUS" --games 1000 "${score[@]}"
   ;;
 esac

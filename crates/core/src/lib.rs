@@ -5,6 +5,8 @@
 //! Cards are indices and hands `u64` bitmasks ([`cards`]); chance is the same seeded
 //! BLAKE2b stream as Python's ([`chance`]); states cross to Python as their position text
 //! ([`notation`]). Each game implements [`game::Game`]; playouts and batches are generic.
+//! Each game also samples what a seat cannot see ([`game::Determinize`]) and plays a cheap
+//! guided policy ([`rollout::Guided`]), on which [`search`] runs SO-ISMCTS.
 
 pub mod cards;
 pub mod chance;
