@@ -1,0 +1,126 @@
+//! SO-ISMCTS in the core (`search.rs`) over Neuf and Kryt'-navalivat', whose states write
+//! their seats' views here: an iteration budget is spent exactly, shared between threads
+//! (root parallel), and the same seed gives the same search; bad settings and a seat whose
+//! turn it is not are refused before anything runs. (The contract against the Python search
+//! is held from Python, `tests/test_core_search.py`.)
+
+use cardtable_core::game::{new_game, Determinize, Game, OptionValue, PlayoutRng};
+use cardtable_core::search::{search, Budget, Found, Rollout, SearchError, Settings};
+use cardtable_core::{KrytNavalivat, Neuf};
+use rand::SeedableRng;
+
+fn settings(iterations: u64, rollout: Rollout, threads: usize) -> Settings {
+    Settings {
+        budget: Budget {
+            iterations: Some(iterations),
+            seconds: None,
+        },
+        exploration: 0.7,
+        stop_early: false,
+        rollout,
+        threads,
+    }
+}
+
+fn players(n: i64) -> Vec<(String, OptionValue)> {
+    vec![("players".to_string(), OptionValue::Int(n))]
+}
+
+/// The first state of a seeded game with a choice to make (random actions until then).
+fn decision<G: Game>(options: &G::Options, seed: u64) -> G {
+    let mut state: G = new_game(options, seed as i128);
+    let mut rng = PlayoutRng::seed_from_u64(seed);
+    while state.legal_mask().count_ones() < 2 {
+        let action = state.random_action(&mut rng);
+        state.apply(action);
+    }
+    state
+}
+
+fn run<G: Determinize>(knowledge: &G::Knowledge, seed: u64, settings: &Settings) -> Found
+where
+    G: cardtable_core::rollout::Guided,
+{
+    search::<G>(knowledge, &mut PlayoutRng::seed_from_u64(seed), settings).expect("it searches")
+}
+
+fn check_budgets<G>(knowledge: &G::Knowledge, legal: u128)
+where
+    G: Determinize + cardtable_core::rollout::Guided,
+{
+    for rollout in [Rollout::Guided, Rollout::Uniform] {
+        for threads in [1, 2, 3] {
+            let found = run::<G>(knowledge, 5, &settings(301, rollout, threads));
+            assert_eq!(found.iterations, 301);
+            assert_eq!(
+                found.visits.iter().map(|&(_, v)| u64::from(v)).sum::<u64>(),
+                301
+            );
+            assert!(legal >> found.action & 1 == 1);
+            assert!(found.visits.iter().all(|&(a, _)| legal >> a & 1 == 1));
+            let most = found.visits.iter().map(|&(_, v)| v).max().unwrap();
+            assert_eq!(
+                found
+                    .visits
+                    .iter()
+                    .find(|&&(a, _)| a == found.action)
+                    .unwrap()
+                    .1,
+                most
+            );
+            let again = run::<G>(knowledge, 5, &settings(301, rollout, threads));
+            assert_eq!((again.action, &again.visits), (found.action, &found.visits));
+        }
+        let one = run::<G>(knowledge, 5, &settings(301, rollout, 1));
+        let two = run::<G>(knowledge, 5, &settings(301, rollout, 2));
+        assert_ne!(one.visits, two.visits, "two trees from other generators");
+    }
+}
+
+#[test]
+fn neuf_budgets_are_spent_and_shared_between_threads() {
+    let options = Neuf::options(&players(3)).unwrap();
+    for seed in 0..3 {
+        let state: Neuf = decision(&options, seed);
+        let seat = state.to_move().unwrap();
+        let knowledge = Neuf::knowledge(&options, &state.view(seat)).unwrap();
+        check_budgets::<Neuf>(&knowledge, state.legal_mask());
+    }
+}
+
+#[test]
+fn kryt_budgets_are_spent_and_shared_between_threads() {
+    let options = KrytNavalivat::options(&players(2)).unwrap();
+    for seed in 0..3 {
+        let state: KrytNavalivat = decision(&options, seed);
+        let seat = state.to_move().unwrap();
+        let knowledge = KrytNavalivat::knowledge(&options, &state.view(Some(seat))).unwrap();
+        check_budgets::<KrytNavalivat>(&knowledge, state.legal_mask());
+    }
+}
+
+#[test]
+fn bad_settings_and_other_turns_are_refused() {
+    let options = KrytNavalivat::options(&players(3)).unwrap();
+    let state: KrytNavalivat = decision(&options, 1);
+    let seat = state.to_move().unwrap();
+    let knowledge = KrytNavalivat::knowledge(&options, &state.view(Some(seat))).unwrap();
+    let mut rng = PlayoutRng::seed_from_u64(0);
+    let no_thread = settings(10, Rollout::Guided, 0);
+    assert!(matches!(
+        search::<KrytNavalivat>(&knowledge, &mut rng, &no_thread),
+        Err(SearchError::Settings(why)) if why.contains("threads")
+    ));
+    let mut none = settings(10, Rollout::Guided, 1);
+    none.budget.iterations = None;
+    assert!(matches!(
+        search::<KrytNavalivat>(&knowledge, &mut rng, &none),
+        Err(SearchError::Settings(why)) if why.contains("budget")
+    ));
+    let other = (seat + 1) % 3;
+    let theirs = KrytNavalivat::knowledge(&options, &state.view(Some(other))).unwrap();
+    assert!(matches!(
+        search::<KrytNavalivat>(&theirs, &mut rng, &settings(10, Rollout::Guided, 1)),
+        Err(SearchError::NotTheTurn(_))
+    ));
+}
