@@ -5,6 +5,7 @@
 //! is held from Python, `tests/test_core_search.py`.)
 
 use cardtable_core::game::{new_game, Determinize, Game, OptionValue, PlayoutRng};
+use cardtable_core::rollout::Guided;
 use cardtable_core::search::{search, Budget, Found, Rollout, SearchError, Settings};
 use cardtable_core::{KrytNavalivat, Neuf};
 use rand::SeedableRng;
@@ -37,17 +38,11 @@ fn decision<G: Game>(options: &G::Options, seed: u64) -> G {
     state
 }
 
-fn run<G: Determinize>(knowledge: &G::Knowledge, seed: u64, settings: &Settings) -> Found
-where
-    G: cardtable_core::rollout::Guided,
-{
+fn run<G: Determinize + Guided>(knowledge: &G::Knowledge, seed: u64, settings: &Settings) -> Found {
     search::<G>(knowledge, &mut PlayoutRng::seed_from_u64(seed), settings).expect("it searches")
 }
 
-fn check_budgets<G>(knowledge: &G::Knowledge, legal: u128)
-where
-    G: Determinize + cardtable_core::rollout::Guided,
-{
+fn check_budgets<G: Determinize + Guided>(knowledge: &G::Knowledge, legal: u128) {
     for rollout in [Rollout::Guided, Rollout::Uniform] {
         for threads in [1, 2, 3] {
             let found = run::<G>(knowledge, 5, &settings(301, rollout, threads));
