@@ -4,7 +4,8 @@
 # a queue resumes each unfinished table where it stopped (--resume) and skips finished ones.
 #
 #   benchmarks/strength.sh 1 &    # queue 1: the levels against easy and random
-#   benchmarks/strength.sh 2 &    # queue 2: the new hard against the Python hard; ideas
+#   benchmarks/strength.sh 2 &    # queue 2: the new search against the Python one; ideas
+#   benchmarks/strength.sh 3      # queue 3: one more idea, once queue 2 is done
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -68,5 +69,11 @@ case ${1:?queue 1 or 2} in
     --bots "hard,$EXPLORE,$EXPLORE" --games 1000 "${score[@]}"
   table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
     --bots "hard,$CAUTIOUS,$CAUTIOUS" --games 1000 "${score[@]}"
+  ;;
+3)
+  # Started once queue 2 is done: would four times hard's iterations (about 0.3 s a
+  # decision) be worth their time?
+  table neuf-3-200000-hard-per-deal neuf -p 3 \
+    --bots "ismcts:iterations=200000,seconds=0.9,hard,hard" --games 1000 "${score[@]}"
   ;;
 esac
