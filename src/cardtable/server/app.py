@@ -151,10 +151,12 @@ def parse_json(data: str | bytes) -> Any:
     """A message or body read as JSON; :class:`TableError` ``malformed`` if it is not JSON
     (NaN and Infinity are not), not UTF-8, or nested more than :data:`MAX_DEPTH` deep."""
     try:
-        value = json.loads(data, parse_constant=_not_json)
+        # UTF-8 only (RFC 8259, 8.1), not the UTF-16 and -32 json.loads would guess at.
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        value = json.loads(text, parse_constant=_not_json)
     except RecursionError:  # nested past the interpreter's own limit
         raise TableError("malformed", f"JSON nested more than {MAX_DEPTH} deep") from None
-    except ValueError:  # includes text that is not UTF-8, and numbers of 4,300 digits
+    except ValueError:  # includes bytes that are not UTF-8, and numbers of 4,300 digits
         raise TableError("malformed", "not JSON (RFC 8259, in UTF-8)") from None
     if _depth(value) > MAX_DEPTH:
         raise TableError("malformed", f"JSON nested more than {MAX_DEPTH} deep")
