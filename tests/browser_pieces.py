@@ -101,10 +101,19 @@ def context(
 
 
 def open_page(made: BrowserContext, url: str, errors: list[str] | None = None) -> Page:
-    """The page at `url`, its uncaught errors collected in `errors`."""
+    """The page at `url`, its uncaught errors and whatever its Content-Security-Policy
+    refused collected in `errors`."""
     page = made.new_page()
     if errors is not None:
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on(
+            "console",
+            lambda message: (
+                errors.append(message.text)
+                if message.type == "error" and "Content Security Policy" in message.text
+                else None
+            ),
+        )
     page.goto(url)
     return page
 

@@ -28,11 +28,11 @@ def free_port() -> int:
 
 
 class ServerProcess:
-    """One server on ``database``: its log (stderr, JSON lines) goes to ``log``, what it
-    prints for people (stdout) beside it, to ``log`` with ``.out`` for suffix; ``grace`` is
-    its ``--grace``."""
+    """One server on ``database`` (a SQLite file, or a database URL): its log (stderr, JSON
+    lines) goes to ``log``, what it prints for people (stdout) beside it, to ``log`` with
+    ``.out`` for suffix; ``grace`` is its ``--grace``."""
 
-    def __init__(self, database: Path, log: Path, *, grace: float = 60.0) -> None:
+    def __init__(self, database: Path | str, log: Path, *, grace: float = 60.0) -> None:
         self.database = database
         self.log = log
         self.grace = grace
@@ -43,6 +43,12 @@ class ServerProcess:
     def http(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def url(self) -> str:
+        if isinstance(self.database, str):
+            return self.database
+        return f"sqlite:///{self.database}"
+
     def ws(self, table: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/{table}"
 
@@ -50,7 +56,7 @@ class ServerProcess:
         """Start the server and wait until it answers ``/health``."""
         command = [
             *(sys.executable, "-m", "cardtable", "serve", "--port", str(self.port)),
-            *("--database", f"sqlite:///{self.database}", "--bot-delay", "0"),
+            *("--database", self.url, "--bot-delay", "0"),
             *("--grace", str(self.grace), "--workers", "1"),
         ]
         with self.log.open("ab") as log, self.log.with_suffix(".out").open("ab") as out:

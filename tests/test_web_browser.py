@@ -666,3 +666,39 @@ def test_the_replay_of_a_finished_game_steps_with_the_arrow_keys(
         page.keyboard.press("Escape")
         expect(page.locator("#replay-bar")).to_be_hidden()
         expect(page.locator("#results")).to_be_visible()
+
+
+# ---------------------------------------------------------------- security headers
+
+
+def test_every_page_works_within_its_content_security_policy(
+    web_base: str, chromium: Browser
+) -> None:
+    """The server sends a Content-Security-Policy without 'unsafe-inline' (docs/server.md,
+    "Security headers"): the lobby, a table (its websocket, its SVG cards, seats placed by
+    script) and the rules page draw with nothing refused; a page that frames the table is
+    refused by the policy's frame-ancestors."""
+    violations = """
+    window.__refused = [];
+    document.addEventListener("securitypolicyviolation", (e) =>
+      window.__refused.push(`${e.violatedDirective} ${e.blockedURI}`));
+    """
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    link = invite(web_base, opened, 0)
+    errors: list[str] = []
+    with context(chromium) as made:
+        made.add_init_script(violations)
+        lobby = open_page(made, f"{web_base}/", errors)
+        expect(lobby.locator("#game option")).to_have_count(3)
+        rules = open_page(made, f"{web_base}/rules/neuf", errors)
+        expect(rules.locator("#rules section h2").first).to_be_visible()
+        page = seated_page(made, link, errors)
+        expect(page.locator("#hand .card-btn svg").first).to_be_visible()
+        # The seats are placed by script (element.style), which the policy allows.
+        assert page.locator("#seats .seat").first.evaluate("e => e.style.left") != ""
+        for shown in (lobby, rules, page):
+            assert shown.evaluate("window.__refused") == [], shown.url
+        framing = made.new_page()
+        with framing.expect_console_message(lambda m: "frame-ancestors" in m.text):
+            framing.set_content(f'<iframe src="{link}"></iframe>')
+    assert errors == [], errors

@@ -384,6 +384,7 @@ def serve(
         from cardtable.server import create_app
         from cardtable.server.app import default_database_url
         from cardtable.server.logs import configure
+        from cardtable.server.transport import MAX_FRAME, WebSocketProtocol
     except ImportError as exc:  # pragma: no cover - the server's dependencies are core ones
         _fail(f"the web table needs its dependencies: {exc}", DATA_ERROR)
     if not 0 < port < 65536:
@@ -404,7 +405,14 @@ def serve(
         import webbrowser
 
         webbrowser.open(address)
-    uvicorn.run(application, host=host, port=port, log_config=None, ws_max_size=65536)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_config=None,
+        ws=WebSocketProtocol,
+        ws_max_size=MAX_FRAME,
+    )
 
 
 # The arena ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import json
 import logging
 import multiprocessing
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -18,8 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import MutableHeaders
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
 import cardtable
@@ -31,12 +35,56 @@ from cardtable.server.hub import Connection, Hub
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
 
-__all__ = ["MAX_MESSAGE", "create_app", "default_database_url"]
+__all__ = [
+    "CONTENT_SECURITY_POLICY",
+    "MAX_DEPTH",
+    "MAX_MESSAGE",
+    "SECURITY_HEADERS",
+    "create_app",
+    "default_database_url",
+    "parse_json",
+]
 
 log = logging.getLogger("cardtable.server")
 
 MAX_MESSAGE = 4096  # bytes of one websocket message; every client message is far smaller
 MAX_BODY = 16384
+MAX_DEPTH = 16  # nesting of arrays and objects in a message or a body; the protocol needs 3
+
+# Every response's headers (docs/server.md, "Security headers"). The pages load their
+# scripts, styles and locale files from the server alone and set no inline script or style
+# attribute; the favicon is a data: URL. The websocket is the page's own origin ('self'
+# covers ws: and wss: there).
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+# FastAPI's API explorer is a page of inline scripts from a CDN: it keeps the other headers.
+API_DOCS = "/api/docs"
+
+# The ``error`` code of an HTTP error that no route answered itself.
+HTTP_CODES = {
+    400: "malformed",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "too_large",
+    422: "malformed",
+}
 WEB = Path(str(files("cardtable") / "web"))
 
 # The choices of each option that is not a flag, for the lobby's form.
@@ -90,8 +138,70 @@ def describe_games() -> list[dict[str, Any]]:
     return described
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def _error(
+    status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+) -> Response:
+    """The documented error body. Its JSON is ASCII: a message that quotes the request
+    (a lone surrogate in a name) can always be sent."""
+    body = json.dumps({"error": code, "message": message})
+    return Response(body, status, headers, media_type="application/json")
+
+
+def parse_json(data: str | bytes) -> Any:
+    """A message or body read as JSON; :class:`TableError` ``malformed`` if it is not JSON
+    (NaN and Infinity are not), not UTF-8, or nested more than :data:`MAX_DEPTH` deep."""
+    try:
+        # UTF-8 only (RFC 8259, 8.1), not the UTF-16 and -32 json.loads would guess at.
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        value = json.loads(text, parse_constant=_not_json)
+    except RecursionError:  # nested past the interpreter's own limit
+        raise TableError("malformed", f"JSON nested more than {MAX_DEPTH} deep") from None
+    except ValueError:  # includes bytes that are not UTF-8, and numbers of 4,300 digits
+        raise TableError("malformed", "not JSON (RFC 8259, in UTF-8)") from None
+    if _depth(value) > MAX_DEPTH:
+        raise TableError("malformed", f"JSON nested more than {MAX_DEPTH} deep")
+    return value
+
+
+def _not_json(constant: str) -> Any:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def _depth(value: object) -> int:
+    """How deep arrays and objects nest in a JSON value (a scalar: 0), without recursion."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth <= MAX_DEPTH:
+                children = item.values() if isinstance(item, dict) else item
+                stack.extend((child, depth + 1) for child in children)
+    return deepest
+
+
+class SecurityHeaders:
+    """Adds :data:`SECURITY_HEADERS` to every HTTP response (ASGI middleware)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        docs = str(scope.get("path", "")).startswith(API_DOCS)
+
+        async def sending(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for name, value in SECURITY_HEADERS.items():
+                    if not (docs and name == "Content-Security-Policy"):
+                        headers[name] = value
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 def create_app(
@@ -138,8 +248,24 @@ def create_app(
                 pool.shutdown(wait=False, cancel_futures=True)
             store.close()
 
-    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url="/api/docs")
+    app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=API_DOCS)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.add_middleware(SecurityHeaders)
+
+    # Every HTTP error has the documented shape, not FastAPI's {"detail": ...}.
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, exc: HTTPException) -> Response:
+        code = HTTP_CODES.get(exc.status_code, "http_error")
+        return _error(exc.status_code, code, str(exc.detail), exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, exc: RequestValidationError) -> Response:
+        return _error(400, "malformed", "the request's path or query is not valid")
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, exc: Exception) -> Response:
+        # A bug, logged by the server with its traceback; the client still gets the shape.
+        return _error(500, "server_error", "the server failed to answer; nothing was changed")
 
     def hub() -> Hub:
         return state["hub"]
@@ -174,12 +300,9 @@ def create_app(
         if len(body) > MAX_BODY:
             return _error(413, "too_large", f"a request is at most {MAX_BODY} bytes")
         try:
-            data = json.loads(body)
-        except ValueError:
-            return _error(400, "malformed", "the body is not JSON")
-        if not isinstance(data, dict):
-            return _error(400, "malformed", "the body is a JSON object")
-        try:
+            data = parse_json(body)
+            if not isinstance(data, dict):
+                raise TableError("malformed", "the body is a JSON object")
             return await hub().open(data.get("game"), data.get("options", {}), data.get("seats"))
         except TableError as exc:
             log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
@@ -193,12 +316,14 @@ def create_app(
         return table.describe()
 
     @app.get("/api/tables/{table_id}/replay/{number}")
-    async def replay(table_id: str, number: int) -> Any:
+    async def replay(table_id: str, number: str) -> Any:
         table = hub().tables.get(table_id)
         if table is None:
             return _error(404, "no_table", f"there is no table {table_id!r}")
         try:
-            return table.replay(number)
+            if not (number.isascii() and number.isdecimal() and len(number) < 10):
+                raise TableError("no_game", f"a game is numbered from 1, not {number!r}")
+            return table.replay(int(number))
         except TableError as exc:
             return _error(409 if exc.code == "not_over" else 404, exc.code, str(exc))
 
@@ -220,10 +345,10 @@ def create_app(
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
                     break
-                text = message.get("text")
-                if text is None:
-                    text = (message.get("bytes") or b"").decode("utf-8", "replace")
-                await _serve(hub(), connection, text)
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                await _serve(hub(), connection, data)
         except WebSocketDisconnect:
             pass
         finally:
@@ -234,18 +359,17 @@ def create_app(
     return app
 
 
-async def _serve(hub: Hub, connection: Connection, text: str) -> None:
-    """Answer one client message; every refusal goes to that client alone."""
+async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
+    """Answer one client message (a text frame, or a binary one holding UTF-8 text); every
+    refusal goes to that client alone, and the connection stays open."""
     table = connection.table
     try:
-        if len(text.encode()) > MAX_MESSAGE:
+        size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
+        if size > MAX_MESSAGE:
             raise TableError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
         if not connection.admit():
             raise TableError("flood", "too many messages; at most 20 a second")
-        try:
-            message = json.loads(text)
-        except ValueError:
-            raise TableError("malformed", "a message is a JSON object") from None
+        message = parse_json(data)
         if not isinstance(message, dict):
             raise TableError("malformed", "a message is a JSON object")
         kind = message.get("type")
@@ -260,13 +384,23 @@ async def _serve(hub: Hub, connection: Connection, text: str) -> None:
         elif kind == "ping":
             connection.send({"type": "pong"})
         else:
-            raise TableError("malformed", f"unknown message type {kind!r}; see docs/server.md")
+            named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
+            raise TableError("malformed", f"unknown message type{named}; see docs/server.md")
     except TableError as exc:
         log.info(
             "message refused",
             extra={"table": table.id, "seat": connection.seat, "code": exc.code},
         )
         connection.send({"type": "error", "code": exc.code, "message": str(exc)})
+    except Exception:  # a bug: logged, answered, and the connection lives on
+        log.exception("message failed", extra={"table": table.id, "seat": connection.seat})
+        connection.send(
+            {
+                "type": "error",
+                "code": "server_error",
+                "message": "the server failed to answer this message",
+            }
+        )
 
 
 _background: set[Any] = set()

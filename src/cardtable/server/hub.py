@@ -272,7 +272,9 @@ class Hub:
                 log.warning("bad token", extra={"table": table.id})
                 raise TableError("bad_token", "that token holds no seat at this table")
         async with self.locks[table.id]:
-            self._leave_seat(connection)
+            # Joining again on the same socket (as another seat, or to watch) leaves the seat
+            # it held, which then needs its grace timer like any seat left (see leave()).
+            vacated = self._leave_seat(connection)
             connection.seat = None if seat is None else seat.seat
             connection.joined = True
             if seat is not None:
@@ -304,7 +306,9 @@ class Hub:
                     "deals": table.deals(),
                 }
             )
-        if seat is not None:
+        if vacated:
+            asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
+        if seat is not None or vacated:
             self.presence(table)
 
     def leave(self, connection: Connection) -> None:

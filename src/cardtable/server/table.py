@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,15 @@ from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError
 from cardtable.server.store import DealRow, SeatRow, StoredTable
 
-__all__ = ["Change", "Seat", "Table", "TableError", "commitment", "token_hash"]
+__all__ = [
+    "Change",
+    "Seat",
+    "Table",
+    "TableError",
+    "commitment",
+    "printable_name",
+    "token_hash",
+]
 
 HUMAN, BOT = "human", "bot"
 LEVELS = ("easy", "medium", "hard")
@@ -43,7 +52,16 @@ def commitment(salt: str, cards: list[str]) -> str:
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    """The stored SHA-256 of a seat's token. Any text has one: a lone surrogate (which JSON's
+    ``\\ud800`` escape can carry but UTF-8 cannot) is hashed as is, and matches no seat."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def printable_name(name: str) -> bool:
+    """Whether a seat's name can be stored and shown: no control characters (NUL, which
+    PostgreSQL cannot store in text, among them) and no lone surrogates (not UTF-8). Format
+    characters stay allowed: Persian names need the zero-width non-joiner."""
+    return not any(unicodedata.category(c) in ("Cc", "Cs") for c in name)
 
 
 @dataclass(slots=True)
@@ -155,6 +173,8 @@ class Table:
             name = item.get("name")
             if name is not None and (not isinstance(name, str) or len(name) > 40):
                 raise TableError("bad_seats", f"seat {number}: a name is text of 40 or fewer")
+            if name is not None and not printable_name(name):
+                raise TableError("bad_seats", f"seat {number}: a name holds no control characters")
             if item["kind"] == BOT:
                 level = item.get("level", "medium")
                 if level not in LEVELS:

@@ -383,17 +383,17 @@ function announceTurn(force) {
 
 // ---------------------------------------------------------------- fair deals
 
-// The server names the revealed cards `cards` (docs/server.md says `deck`); both are read.
-// A Knockout Whist cut reshuffle is committed like a deck, told apart by `reshuffle`.
+// A revealed hand's cards come as `deck`, with its `salt` (docs/server.md: the `reveal`
+// event, and the snapshot's `deals`). A Knockout Whist cut reshuffle is committed like a
+// deck, told apart by `reshuffle`.
 function storeDeal(d, live) {
   const extra = d.reshuffle ?? null;
   const key = `${d.game}:${d.hand}:${extra ?? "deck"}`;
   const old = st.deals.get(key);
   const entry = old || { game: d.game, hand: d.hand, reshuffle: extra, commitment: d.commitment, status: "pending" };
   if (!old) st.deals.set(key, entry);
-  const cards = d.deck || d.cards;
-  if (cards && d.salt && entry.status === "pending") {
-    entry.deck = cards;
+  if (d.deck && d.salt && entry.status === "pending") {
+    entry.deck = d.deck;
     entry.salt = d.salt;
     entry.status = "checking";
     verifyDeal(entry, d.commitment, live);
