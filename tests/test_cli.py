@@ -22,8 +22,17 @@ from cardtable.cli import app
 from cardtable.core import Action, State
 from cardtable.errors import CardtableError
 from cardtable.terminal.knockout_whist import KnockoutWhistScreen
-from cardtable.terminal.session import play_names, read_entry
-from terminal_io import PROMPT, first_screen, mentions, run_cli
+from cardtable.terminal.session import menu_order, play_names, read_entry
+from terminal_io import (
+    PROMPT,
+    first_screen,
+    hand_line,
+    mentions,
+    menu_entries,
+    run_cli,
+    shown_cards,
+    web_order,
+)
 
 GAME = "knockout-whist"
 SEED = 5
@@ -109,19 +118,22 @@ def test_malformed_and_illegal_entries_are_explained_and_asked_again(tmp_path: P
     done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin=stdin)
     assert done.returncode == 0, done.stderr
     assert "cannot read 'play 99X': unknown rank '99'" in done.stdout
-    listed = ", ".join(str(a) for a in legal)
-    assert f"play {held_by_seat_1} is not legal for seat 0 now; legal: {listed}" in done.stdout
+    # The refusal writes the card as the screen does (7♣, not 7C), and says why.
+    shown = Card.parse(held_by_seat_1).symbol
+    assert f"play {shown} is not legal now.\nYou do not hold {shown}.\n" in done.stdout
+    assert f"play {held_by_seat_1} is not legal" not in done.stdout
     before_first_play = done.stdout.split("seat 0 (you) leads", 1)[0]
     assert before_first_play.count(PROMPT) == 3
     actions = json.loads(record.read_text(encoding="utf-8"))["actions"]
-    assert actions[0] == str(legal[0])  # the game went on with the valid third entry
+    first = menu_order(legal, state.view(0)["trump"])[0]
+    assert actions[0] == str(first)  # the game went on with the valid third entry
 
 
 @pytest.mark.parametrize("entry", ["full", "short", "number"])
 def test_actions_by_notation_shorthand_or_number(entry: str, tmp_path: Path) -> None:
     """DESIGN.md "Canonical notation": 'play 9C', '9c' or its number in the menu all work."""
-    legal = start_state().legal_actions()
-    chosen = legal[2]
+    state = start_state()
+    chosen = menu_order(state.legal_actions(), state.view(0)["trump"])[2]
     assert isinstance(chosen.arg, Card)
     typed = {"full": str(chosen), "short": str(chosen.arg).lower(), "number": "3"}[entry]
     record = tmp_path / "game.json"
@@ -172,9 +184,9 @@ def test_first_screen_shows_own_hand_and_no_other_hand() -> None:
     state = start_state()
     done = run_cli("play", GAME, *TABLE, stdin="quit\n")
     assert done.returncode == 0, done.stderr
-    # The input hint's examples ("play 7D, 7d") are not cards of this deal.
+    # The input hint's examples are the person's own cards, typed in lowercase.
     screen = "\n".join(
-        line for line in first_screen(done.stdout).splitlines() if "(play 7D" not in line
+        line for line in first_screen(done.stdout).splitlines() if not line.startswith("Enter ")
     )
     assert all(mentions(screen, c) for c in state.view(0)["hand"])
     hidden = state.view(1)["hand"] + state.view(2)["hand"]
@@ -183,6 +195,59 @@ def test_first_screen_shows_own_hand_and_no_other_hand() -> None:
     assert shown == []
     turned = state.view(None)["turned"]
     assert Card.parse(turned).symbol in screen  # public: the turned card (KOW-3.1)
+
+
+def test_menu_and_hand_list_the_cards_in_one_order_trumps_last() -> None:
+    """The menu of actions and "Your hand" agree, in the web table's order: clubs,
+    diamonds, spades, hearts, the trump suit (KOW-3.1) last, low to high; the numbers
+    follow that order."""
+    state = start_state()
+    view = state.view(0)
+    done = run_cli("play", GAME, *TABLE, stdin="1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    screen = first_screen(done.stdout)
+    expected = web_order(view["hand"], view["trump"])
+    assert hand_line(screen) == expected
+    # Seat 0 leads the first trick (KOW-4.1, KOW-4.2): every card is an action.
+    assert menu_entries(screen) == [f"play {Card.parse(c).symbol}" for c in expected]
+    assert any(c.endswith(view["trump"]) for c in expected)  # so the trumps come last
+    assert shown_cards(menu_entries(screen)[-1])[0][-1] == view["trump"]
+    assert f"seat 0 (you) leads {Card.parse(expected[0]).symbol}." in done.stdout
+
+
+def test_help_explains_each_command() -> None:
+    """'help' says what each entry does, then shows the actions again; 'table' redraws."""
+    done = run_cli("play", GAME, *TABLE, stdin="help\ntable\nquit\n")
+    assert done.returncode == 0, done.stderr
+    after = done.stdout.split(f"{PROMPT} help", 1)[1].split(f"{PROMPT} table", 1)[0]
+    lines = [" ".join(line.split()) for line in after.splitlines()]
+    for form, words in [
+        ("play CARD", "follow suit if you can (KOW-4.2)"),
+        ("knock", "keep your one card for a later trick (KOW-6.3)"),
+        ("trump SUIT", "name the trump suit"),
+        ("a number", "the action with that number"),
+        ("table", "show the table again"),
+        ("quit", "stop here"),
+    ]:
+        assert any(line.startswith(form) and words in line for line in lines), form
+    legal = menu_entries(after)
+    assert len(legal) == len(start_state().legal_actions())
+    redrawn = done.stdout.split(f"{PROMPT} table", 1)[1]
+    assert "Knockout Whist · hand 1 of 7" in redrawn and "Your hand:" in redrawn
+
+
+def test_hint_names_only_actions_legal_now() -> None:
+    """The line under the menu gives examples of what can be typed now, from the person's
+    own legal actions, and nothing that cannot be played (no knock, no trump naming)."""
+    state = start_state()
+    done = run_cli("play", GAME, *TABLE, stdin="quit\n")
+    hint = [ln for ln in first_screen(done.stdout).splitlines() if ln.startswith("Enter ")]
+    first = web_order(state.view(0)["hand"], state.view(0)["trump"])[0].lower()
+    count = len(state.legal_actions())
+    assert hint == [
+        f"Enter a number (1-{count}), an action (play {first}), a card alone ({first}), "
+        "'help' or 'quit'."
+    ]
 
 
 def test_table_renderer_draws_a_view() -> None:
