@@ -13,7 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
+import typer
 from rich.console import Console
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 import cardtable
@@ -278,6 +280,51 @@ def test_help_lists_the_commands() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0
     assert "play" in result.output and "replay" in result.output
+
+
+COMMANDS = ["play", "replay", "serve", "arena"]
+
+
+def test_top_level_help_says_what_each_command_is_for() -> None:
+    """The description above the list names every command, the web table's too."""
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    description = result.output.split("Usage:", 1)[1].split("\n", 1)[1].split("╭", 1)[0]
+    for command in COMMANDS:
+        assert f"({command})" in description, command
+    assert "web table" in description
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
+def test_help_shows_no_type_beside_a_flag(command: list[str]) -> None:
+    """A flag takes no value: '--help' and '--tie-avoidance' are listed with no '<bool>'."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    assert "--help" in result.output
+    assert "<bool>" not in result.output
+    if command == ["play"]:
+        row = next(ln for ln in result.output.splitlines() if "--tie-avoidance" in ln)
+        assert re.search(r"--tie-avoidance\s+Neuf, 3 players", row), row
+    if command == ["serve"]:
+        assert "<int>" in result.output  # options that take a value keep their type
+
+
+def test_help_paragraphs_are_not_cut_mid_sentence() -> None:
+    """Every command's help is sentences that wrap to the terminal, not to the source:
+    on a wide terminal each paragraph is one line, in the list of commands and in the
+    command's own help."""
+    wide = {"COLUMNS": "400"}
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    listing = CliRunner().invoke(app, ["--help"], env=wide).output
+    for name, command in group.commands.items():
+        paragraphs = (command.help or "").split("\n\n")
+        assert all("\n" not in p.strip() for p in paragraphs), name
+        own = CliRunner().invoke(app, [name, "--help"], env=wide).output
+        for paragraph in paragraphs:
+            assert any(line.strip() == paragraph.strip() for line in own.splitlines()), name
+        row = next(ln for ln in listing.splitlines() if ln.startswith(f"│ {name} "))
+        assert paragraphs[0] in row and row.rstrip(" │").endswith("."), row
 
 
 @pytest.mark.parametrize(

@@ -32,6 +32,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.progress import Progress as ProgressBar
+from typer.core import TyperCommand, TyperGroup
 
 import cardtable
 from cardtable.bots import BOT_NAMES, Bot, make_bot
@@ -51,6 +52,8 @@ from cardtable.terminal.session import (
 )
 
 if TYPE_CHECKING:  # the arena loads only for the arena command
+    from typer._click.core import Context, Parameter
+
     from cardtable.arena import ArenaConfig, GameOutcome, TournamentResult
 
 __all__ = ["app"]
@@ -71,8 +74,31 @@ DEFAULT_BOT = "heuristic"
 
 GAME_HELP = "The game: " + ", ".join(sorted(cardtable.GAMES)) + "."
 
+
+def _untyped_flags(params: list[Parameter]) -> list[Parameter]:
+    """Flags take no value, so the help shows no type for them (Typer's rich help would
+    write ``<bool>`` beside ``--help`` and every flag)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _untyped_flags(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _untyped_flags(super().get_params(ctx))
+
+
 app = typer.Typer(
-    help="Play Knockout Whist and other card games in the terminal, or replay a saved game.",
+    cls=_Group,
+    help="Play Neuf, Kryt'-navalivat' and Knockout Whist: against bots in the terminal "
+    "(play), or with friends and bots at the web table (serve); replay a saved game "
+    "(replay), or rank bots against each other (arena).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -127,7 +153,7 @@ def _save(state: State | Session, path: Path | None, console: Console) -> None:
     console.print(f"Record saved to {path}.", markup=False)
 
 
-@app.command()
+@app.command(cls=_Command)
 def play(
     game: Annotated[str, typer.Argument(help=GAME_HELP)],
     players: Annotated[
@@ -302,7 +328,7 @@ def _play_session(
         raise typer.Exit(INTERRUPTED)
 
 
-@app.command()
+@app.command(cls=_Command)
 def replay(
     file: Annotated[
         Path,
@@ -355,7 +381,7 @@ def _is_session(text: str) -> bool:
 # The web table -----------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
@@ -410,7 +436,17 @@ def serve(
 # The arena ---------------------------------------------------------------------------------
 
 
-@app.command()
+# The help as one string with no line breaks inside a paragraph: Typer's rich help keeps a
+# docstring's line breaks, which cut the sentences wherever the source wraps them.
+ARENA_HELP = (
+    "Play bots against each other and rank them.\n\n"
+    "It reports win rates (Neuf: the mean final score, or with --per-deal the mean score "
+    "gained per deal; Kryt'-navalivat': the loss rate) with 95% intervals, OpenSkill "
+    "ratings, and JSON, CSV and PNG reports."
+)
+
+
+@app.command(cls=_Command, help=ARENA_HELP)
 def arena(
     game: Annotated[str, typer.Argument(help=GAME_HELP)],
     bots: Annotated[
@@ -518,9 +554,6 @@ def arena(
         ),
     ] = False,
 ) -> None:
-    """Play bots against each other: win rates (Neuf: mean final score, or with --per-deal
-    the mean score gained per deal; Kryt'-navalivat': loss rate) with 95% intervals,
-    OpenSkill ratings, and JSON, CSV and PNG reports."""
     from cardtable.arena import ArenaConfig, run_tournament
     from cardtable.arena.config import DEFAULT_MIN_DEALS, StoppingRule
     from cardtable.arena.store import CONFIG_FILE
