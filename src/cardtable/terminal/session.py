@@ -144,7 +144,9 @@ def hint_line(legal: Sequence[Action]) -> str:
         examples.setdefault(action.verb, _typed(action))
     forms = ", ".join(examples.values())
     card = next((a.arg for a in legal if isinstance(a.arg, Card)), None)
+    suit = next((a.arg for a in legal if isinstance(a.arg, Suit)), None)
     alone = f", a card alone ({str(card).lower()})" if card is not None else ""
+    alone += f", a suit alone ({suit.letter.lower()})" if suit is not None else ""
     if len(legal) == 1:
         return f"Enter 1 or {forms}, 'help' or 'quit'."
     return f"Enter a number (1-{len(legal)}), an action ({forms}){alone}, 'help' or 'quit'."
