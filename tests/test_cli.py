@@ -13,7 +13,9 @@ import re
 from pathlib import Path
 
 import pytest
+import typer
 from rich.console import Console
+from typer.core import TyperGroup
 from typer.testing import CliRunner
 
 import cardtable
@@ -22,8 +24,17 @@ from cardtable.cli import app
 from cardtable.core import Action, State
 from cardtable.errors import CardtableError
 from cardtable.terminal.knockout_whist import KnockoutWhistScreen
-from cardtable.terminal.session import play_names, read_entry
-from terminal_io import PROMPT, first_screen, mentions, run_cli
+from cardtable.terminal.session import menu_order, play_names, read_entry
+from terminal_io import (
+    PROMPT,
+    first_screen,
+    hand_line,
+    mentions,
+    menu_entries,
+    run_cli,
+    shown_cards,
+    web_order,
+)
 
 GAME = "knockout-whist"
 SEED = 5
@@ -109,19 +120,22 @@ def test_malformed_and_illegal_entries_are_explained_and_asked_again(tmp_path: P
     done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin=stdin)
     assert done.returncode == 0, done.stderr
     assert "cannot read 'play 99X': unknown rank '99'" in done.stdout
-    listed = ", ".join(str(a) for a in legal)
-    assert f"play {held_by_seat_1} is not legal for seat 0 now; legal: {listed}" in done.stdout
+    # The refusal writes the card as the screen does (7♣, not 7C), and says why.
+    shown = Card.parse(held_by_seat_1).symbol
+    assert f"play {shown} is not legal now.\nYou do not hold {shown}.\n" in done.stdout
+    assert f"play {held_by_seat_1} is not legal" not in done.stdout
     before_first_play = done.stdout.split("seat 0 (you) leads", 1)[0]
     assert before_first_play.count(PROMPT) == 3
     actions = json.loads(record.read_text(encoding="utf-8"))["actions"]
-    assert actions[0] == str(legal[0])  # the game went on with the valid third entry
+    first = menu_order(legal, state.view(0)["trump"])[0]
+    assert actions[0] == str(first)  # the game went on with the valid third entry
 
 
 @pytest.mark.parametrize("entry", ["full", "short", "number"])
 def test_actions_by_notation_shorthand_or_number(entry: str, tmp_path: Path) -> None:
     """DESIGN.md "Canonical notation": 'play 9C', '9c' or its number in the menu all work."""
-    legal = start_state().legal_actions()
-    chosen = legal[2]
+    state = start_state()
+    chosen = menu_order(state.legal_actions(), state.view(0)["trump"])[2]
     assert isinstance(chosen.arg, Card)
     typed = {"full": str(chosen), "short": str(chosen.arg).lower(), "number": "3"}[entry]
     record = tmp_path / "game.json"
@@ -172,9 +186,9 @@ def test_first_screen_shows_own_hand_and_no_other_hand() -> None:
     state = start_state()
     done = run_cli("play", GAME, *TABLE, stdin="quit\n")
     assert done.returncode == 0, done.stderr
-    # The input hint's examples ("play 7D, 7d") are not cards of this deal.
+    # The input hint's examples are the person's own cards, typed in lowercase.
     screen = "\n".join(
-        line for line in first_screen(done.stdout).splitlines() if "(play 7D" not in line
+        line for line in first_screen(done.stdout).splitlines() if not line.startswith("Enter ")
     )
     assert all(mentions(screen, c) for c in state.view(0)["hand"])
     hidden = state.view(1)["hand"] + state.view(2)["hand"]
@@ -183,6 +197,59 @@ def test_first_screen_shows_own_hand_and_no_other_hand() -> None:
     assert shown == []
     turned = state.view(None)["turned"]
     assert Card.parse(turned).symbol in screen  # public: the turned card (KOW-3.1)
+
+
+def test_menu_and_hand_list_the_cards_in_one_order_trumps_last() -> None:
+    """The menu of actions and "Your hand" agree, in the web table's order: clubs,
+    diamonds, spades, hearts, the trump suit (KOW-3.1) last, low to high; the numbers
+    follow that order."""
+    state = start_state()
+    view = state.view(0)
+    done = run_cli("play", GAME, *TABLE, stdin="1\nquit\n")
+    assert done.returncode == 0, done.stderr
+    screen = first_screen(done.stdout)
+    expected = web_order(view["hand"], view["trump"])
+    assert hand_line(screen) == expected
+    # Seat 0 leads the first trick (KOW-4.1, KOW-4.2): every card is an action.
+    assert menu_entries(screen) == [f"play {Card.parse(c).symbol}" for c in expected]
+    assert any(c.endswith(view["trump"]) for c in expected)  # so the trumps come last
+    assert shown_cards(menu_entries(screen)[-1])[0][-1] == view["trump"]
+    assert f"seat 0 (you) leads {Card.parse(expected[0]).symbol}." in done.stdout
+
+
+def test_help_explains_each_command() -> None:
+    """'help' says what each entry does, then shows the actions again; 'table' redraws."""
+    done = run_cli("play", GAME, *TABLE, stdin="help\ntable\nquit\n")
+    assert done.returncode == 0, done.stderr
+    after = done.stdout.split(f"{PROMPT} help", 1)[1].split(f"{PROMPT} table", 1)[0]
+    lines = [" ".join(line.split()) for line in after.splitlines()]
+    for form, words in [
+        ("play CARD", "follow suit if you can (KOW-4.2)"),
+        ("knock", "keep your one card for a later trick (KOW-6.3)"),
+        ("trump SUIT", "name the trump suit"),
+        ("a number", "the action with that number"),
+        ("table", "show the table again"),
+        ("quit", "stop here"),
+    ]:
+        assert any(line.startswith(form) and words in line for line in lines), form
+    legal = menu_entries(after)
+    assert len(legal) == len(start_state().legal_actions())
+    redrawn = done.stdout.split(f"{PROMPT} table", 1)[1]
+    assert "Knockout Whist · hand 1 of 7" in redrawn and "Your hand:" in redrawn
+
+
+def test_hint_names_only_actions_legal_now() -> None:
+    """The line under the menu gives examples of what can be typed now, from the person's
+    own legal actions, and nothing that cannot be played (no knock, no trump naming)."""
+    state = start_state()
+    done = run_cli("play", GAME, *TABLE, stdin="quit\n")
+    hint = [ln for ln in first_screen(done.stdout).splitlines() if ln.startswith("Enter ")]
+    first = web_order(state.view(0)["hand"], state.view(0)["trump"])[0].lower()
+    count = len(state.legal_actions())
+    assert hint == [
+        f"Enter a number (1-{count}), an action (play {first}), a card alone ({first}), "
+        "'help' or 'quit'."
+    ]
 
 
 def test_table_renderer_draws_a_view() -> None:
@@ -213,6 +280,51 @@ def test_help_lists_the_commands() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0
     assert "play" in result.output and "replay" in result.output
+
+
+COMMANDS = ["play", "replay", "serve", "arena"]
+
+
+def test_top_level_help_says_what_each_command_is_for() -> None:
+    """The description above the list names every command, the web table's too."""
+    result = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "100"})
+    assert result.exit_code == 0
+    description = result.output.split("Usage:", 1)[1].split("\n", 1)[1].split("╭", 1)[0]
+    for command in COMMANDS:
+        assert f"({command})" in description, command
+    assert "web table" in description
+
+
+@pytest.mark.parametrize("command", [[], *([c] for c in COMMANDS)])
+def test_help_shows_no_type_beside_a_flag(command: list[str]) -> None:
+    """A flag takes no value: '--help' and '--tie-avoidance' are listed with no '<bool>'."""
+    result = CliRunner().invoke(app, [*command, "--help"], env={"COLUMNS": "120"})
+    assert result.exit_code == 0
+    assert "--help" in result.output
+    assert "<bool>" not in result.output
+    if command == ["play"]:
+        row = next(ln for ln in result.output.splitlines() if "--tie-avoidance" in ln)
+        assert re.search(r"--tie-avoidance\s+Neuf, 3 players", row), row
+    if command == ["serve"]:
+        assert "<int>" in result.output  # options that take a value keep their type
+
+
+def test_help_paragraphs_are_not_cut_mid_sentence() -> None:
+    """Every command's help is sentences that wrap to the terminal, not to the source:
+    on a wide terminal each paragraph is one line, in the list of commands and in the
+    command's own help."""
+    wide = {"COLUMNS": "400"}
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    listing = CliRunner().invoke(app, ["--help"], env=wide).output
+    for name, command in group.commands.items():
+        paragraphs = (command.help or "").split("\n\n")
+        assert all("\n" not in p.strip() for p in paragraphs), name
+        own = CliRunner().invoke(app, [name, "--help"], env=wide).output
+        for paragraph in paragraphs:
+            assert any(line.strip() == paragraph.strip() for line in own.splitlines()), name
+        row = next(ln for ln in listing.splitlines() if ln.startswith(f"│ {name} "))
+        assert paragraphs[0] in row and row.rstrip(" │").endswith("."), row
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,16 @@ from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.rules.kryt_navalivat.state import KrytState
 from cardtable.terminal.kryt_navalivat import KrytScreen
 from cardtable.terminal.session import play_names, read_entry
-from terminal_io import PROMPT, first_screen, mentions, run_cli
+from terminal_io import (
+    PROMPT,
+    first_screen,
+    hand_line,
+    mentions,
+    menu_entries,
+    run_cli,
+    shown_cards,
+    web_order,
+)
 
 GAME = "kryt-navalivat"
 # Dealer 2 of 3 puts seat 0, the person, on the first lead (KRYT-4). The random bots keep
@@ -286,8 +295,8 @@ def test_screen_shows_trump_stock_pile_would_take_and_known_cards(
     mid_hand: tuple[str, KrytState],
 ) -> None:
     """KRYT-9 / K-10: the turned card, the stock count (the turned card included,
-    KRYT-2.5), the pile's top cards and size, what a pick-up takes now (KRYT-5) and the
-    card it would leave on top, and the cards each seat is known to hold."""
+    KRYT-2.5), the whole pile, what a pick-up takes now (KRYT-5) and the card it would
+    leave on top, and the cards each seat is known to hold."""
     output, state = mid_hand
     view = state.view(0)
     screen = last_screen(output)
@@ -295,9 +304,8 @@ def test_screen_shows_trump_stock_pile_would_take_and_known_cards(
     assert f"turned card {Card.parse(view['trump_card']).symbol} under the stock" in screen
     assert f"Stock: {view['stock']} cards (the turned card included)" in screen
     pile = view["pile"]
-    assert len(pile) > 6  # more than the screen draws: the rest is counted
-    shown = f"Pile: {len(pile)} cards, top last: … {len(pile) - 6} more, {symbols(pile[-6:])}"
-    assert shown in screen
+    assert len(pile) > 6  # a long pile is drawn whole, not its top cards and a count
+    assert f"Pile: {len(pile)} cards, top last: {symbols(pile)}\n" in screen
     top = Card.parse(pile[-1])
     count = take_count(len(pile), top.index, int(Suit.parse(view["trump"])))
     assert view["would_take"] == pile[-count:]
@@ -316,6 +324,50 @@ def test_screen_shows_trump_stock_pile_would_take_and_known_cards(
     assert "Session stopped: hand 1 unfinished" in output
 
 
+def test_menu_says_beat_with_and_cover_with_in_the_hands_order(
+    mid_hand: tuple[str, KrytState], tmp_path: Path
+) -> None:
+    """KRYT-4.2a: the menu names the card played, "beat with 9♣", as the narration does;
+    its cards come in the order of "Your hand" (the web table's, trumps last). Typed as
+    the menu words it, the beat is played; an entry that cannot be played is refused in
+    the screen's symbols. Between the beat and its cover nothing can be picked up, so the
+    cover screen says nothing of a pick-up."""
+    output, state = mid_hand
+    view = state.view(0)
+    screen = output.rsplit(PROMPT, 1)[0]
+    expected = web_order(view["hand"], view["trump"])
+    assert hand_line(screen) == expected
+    menu = menu_entries(screen)
+    beats = [e for e in menu if e.startswith("beat")]
+    assert beats and all(re.fullmatch(r"beat with \S+", e) for e in beats)
+    played = [c for e in menu for c in shown_cards(e)]
+    assert played == [c for c in expected if c in played]
+    assert not any(re.fullmatch(r"(beat|cover) [^w].*", e) for e in menu)
+
+    beater = Card.parse(shown_cards(beats[0])[0])
+    absent = next(
+        Card.from_index(c) for c in PACK_36 if str(Card.from_index(c)) not in view["hand"]
+    )
+    stdin = "1\n" * MID + f"beat {absent}\nbeat with {str(beater).lower()}\nquit\n"
+    record = tmp_path / "session.json"
+    done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin=stdin)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout.split(f"{PROMPT} beat {absent}", 1)[1]
+    refusal = out.splitlines()[1:3]
+    assert refusal == [
+        f"beat {absent.symbol} is not legal now.",
+        f"You do not hold {absent.symbol}.",
+    ]
+    top = Card.parse(view["pile"][-1])
+    assert f"seat 0 (you) beats {top.symbol} with {beater.symbol}." in out
+    cover_screen = out.rsplit("Kryt'-navalivat' ·", 1)[1].split(PROMPT, 1)[0]
+    assert f"to cover the beat {beater.symbol} with any card." in cover_screen
+    assert "pick-up" not in cover_screen and "takes 0 cards" not in cover_screen
+    covers = menu_entries(cover_screen)
+    assert covers and all(re.fullmatch(r"cover with \S+", e) for e in covers)
+    assert moves_of(load_session(record).state, 0)[MID:] == [f"beat {beater}"]
+
+
 def test_first_screen_hides_other_hands_and_the_stock(tmp_path: Path) -> None:
     """KRYT-9: seat 0 sees its 3 cards and the turned card; the other hands and the stock
     stay hidden."""
@@ -323,7 +375,7 @@ def test_first_screen_hides_other_hands_and_the_stock(tmp_path: Path) -> None:
     done = run_cli("play", GAME, *TABLE, stdin="quit\n")
     assert done.returncode == 0, done.stderr
     screen = "\n".join(
-        line for line in first_screen(done.stdout).splitlines() if "(beat 9C" not in line
+        line for line in first_screen(done.stdout).splitlines() if not line.startswith("Enter ")
     )
     view = state.view(0)
     assert all(mentions(screen, c) for c in view["hand"])

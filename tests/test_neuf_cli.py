@@ -23,7 +23,7 @@ from cardtable.rules.tricks import cards_text
 from cardtable.terminal import screen_for
 from cardtable.terminal.neuf import NeufScreen
 from cardtable.terminal.session import play_names, read_entry
-from terminal_io import first_screen, mentions, run_cli
+from terminal_io import PROMPT, first_screen, hand_line, mentions, menu_entries, run_cli, web_order
 
 GAME = "neuf"
 SEED = 5
@@ -252,12 +252,37 @@ def test_bad_entries_are_explained_and_asked_again(tmp_path: Path) -> None:
     done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin=stdin)
     assert done.returncode == 0, done.stderr
     out = done.stdout
-    assert "is not legal" in out
+    # The refusal writes the card as the screen does: 7♦, not 7D.
+    assert "play 7♦ is not legal now.\n" in out and "play 7D" not in out
     assert "cannot read 'banana'" in out
     assert "there is no action 9; enter 1-2" in out
     assert out.count("Choose one of:") == 3
     assert "seat 0 (you) keeps their hand." in out
     assert json.loads(record.read_text(encoding="utf-8"))["actions"][0] == "keep"
+
+
+def test_after_the_exchange_the_prompt_offers_cards_in_the_hands_order() -> None:
+    """NEUF-3: once every player has exchanged or kept, the hint below the menu no longer
+    offers 'exchange' or 'keep'; the menu of cards (NEUF-4.1: seat 0 leads, any card) and
+    "Your hand" list the cards in one order, the web table's, trumps last."""
+    state = start_state()
+    view = state.view(0)
+    done = run_cli("play", GAME, *TABLE, stdin="help\nkeep\nquit\n")
+    assert done.returncode == 0, done.stderr
+    deciding, playing = done.stdout.split(f"{PROMPT} keep", 1)
+    hints = [ln for ln in deciding.splitlines() if ln.startswith("Enter ")]
+    assert hints == ["Enter a number (1-2), an action (exchange, keep), 'help' or 'quit'."]
+    assert any(
+        line.split()[:1] == ["exchange"] and "NEUF-3.2" in line for line in deciding.splitlines()
+    ), "help explains the exchange"
+    (hint,) = [ln for ln in playing.splitlines() if ln.startswith("Enter ")]
+    assert "exchange" not in hint and "keep" not in hint
+    expected = web_order(view["hand"], view["trump"])
+    assert hint.startswith(f"Enter a number (1-13), an action (play {expected[0].lower()})")
+    screen = playing.split(PROMPT, 1)[0]
+    assert hand_line(screen) == expected
+    assert menu_entries(screen) == [f"play {Card.parse(c).symbol}" for c in expected]
+    assert expected[-1].endswith(view["trump"])  # hearts, trumps of deal 1 (NEUF-2.1)
 
 
 def test_first_screen_shows_own_hand_and_neither_other_hands_nor_the_spare() -> None:

@@ -16,8 +16,11 @@ one-line explanation on stderr and a non-zero exit status, never a traceback.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import shlex
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
@@ -32,6 +35,8 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 from rich.progress import Progress as ProgressBar
+from rich.text import Text
+from typer.core import TyperCommand, TyperGroup
 
 import cardtable
 from cardtable.bots import BOT_NAMES, Bot, make_bot
@@ -51,6 +56,8 @@ from cardtable.terminal.session import (
 )
 
 if TYPE_CHECKING:  # the arena loads only for the arena command
+    from typer._click.core import Context, Parameter
+
     from cardtable.arena import ArenaConfig, GameOutcome, TournamentResult
 
 __all__ = ["app"]
@@ -71,8 +78,31 @@ DEFAULT_BOT = "heuristic"
 
 GAME_HELP = "The game: " + ", ".join(sorted(cardtable.GAMES)) + "."
 
+
+def _untyped_flags(params: list[Parameter]) -> list[Parameter]:
+    """Flags take no value, so the help shows no type for them (Typer's rich help would
+    write ``<bool>`` beside ``--help`` and every flag)."""
+    for param in params:
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    return params
+
+
+class _Command(TyperCommand):
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _untyped_flags(super().get_params(ctx))
+
+
+class _Group(TyperGroup):
+    def get_params(self, ctx: Context) -> list[Parameter]:
+        return _untyped_flags(super().get_params(ctx))
+
+
 app = typer.Typer(
-    help="Play Knockout Whist and other card games in the terminal, or replay a saved game.",
+    cls=_Group,
+    help="Play Neuf, Kryt'-navalivat' and Knockout Whist: against bots in the terminal "
+    "(play), or with friends and bots at the web table (serve); replay a saved game "
+    "(replay), or rank bots against each other (arena).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -127,7 +157,7 @@ def _save(state: State | Session, path: Path | None, console: Console) -> None:
     console.print(f"Record saved to {path}.", markup=False)
 
 
-@app.command()
+@app.command(cls=_Command)
 def play(
     game: Annotated[str, typer.Argument(help=GAME_HELP)],
     players: Annotated[
@@ -302,7 +332,7 @@ def _play_session(
         raise typer.Exit(INTERRUPTED)
 
 
-@app.command()
+@app.command(cls=_Command)
 def replay(
     file: Annotated[
         Path,
@@ -355,7 +385,7 @@ def _is_session(text: str) -> bool:
 # The web table -----------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 8000,
@@ -391,21 +421,38 @@ def serve(
         _fail(f"--port must be 1-65535, not {port}", USAGE_ERROR)
     if grace < 0 or bot_delay < 0 or (workers is not None and workers < 1):
         _fail("--grace and --bot-delay are 0 or more, --workers 1 or more", USAGE_ERROR)
+    # Everything that would stop the server is checked before it starts, and said in a line.
     url = database or default_database_url()
+    shown = _check_database(url)
+    sockets = _listen(host, port)
     configure()
     try:
         application = create_app(
             url, grace=grace, bot_delay=bot_delay, workers=workers, full_collection_every=600
         )
     except ValueError as exc:
-        _fail(f"--database {url!r}: {exc}", USAGE_ERROR)
-    address = f"http://{host}:{port}/"
-    _console().print(f"cardtable is serving at [bold]{address}[/] (database {url})")
-    if open_browser:
-        import webbrowser
+        _fail(f"--database {shown}: {exc}", USAGE_ERROR)
+    address = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+    console = _console()
 
-        webbrowser.open(address)
-    uvicorn.run(
+    class Server(uvicorn.Server):
+        """Says where the lobby is once it answers: after the database is open and the
+        tables restored (the application's start-up), with the sockets listening."""
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets=sockets)
+            if not self.started:
+                return
+            banner = Text("cardtable is serving at ")
+            banner.append(address, style="bold")
+            banner.append(f" (database {shown}); Ctrl+C stops it.")
+            console.print(banner, soft_wrap=True)
+            if open_browser:
+                import webbrowser
+
+                webbrowser.open(address)
+
+    config = uvicorn.Config(
         application,
         host=host,
         port=port,
@@ -413,12 +460,120 @@ def serve(
         ws=WebSocketProtocol,
         ws_max_size=MAX_FRAME,
     )
+    # After a graceful stop uvicorn raises the Ctrl+C it caught again; uvicorn.run ignores it.
+    with contextlib.suppress(KeyboardInterrupt):
+        Server(config).run(sockets=sockets)
+
+
+def _check_database(url: str) -> str:
+    """``--database`` as it may be shown (no password), once it is known to open: a
+    one-line :func:`_fail` when it is no database URL, names a database or driver that is
+    not installed, a SQLite file in a folder that does not exist, or does not connect."""
+    from sqlalchemy import create_engine, inspect
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, NoSuchModuleError, SQLAlchemyError
+
+    forms = "sqlite:///FILE or postgresql+psycopg://USER:PASSWORD@HOST/NAME"
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        _fail(f"--database {url!r} is not a database URL: write {forms}", USAGE_ERROR)
+    shown = parsed.render_as_string(hide_password=True)
+    try:
+        dialect = parsed.get_dialect()
+    except NoSuchModuleError:
+        _fail(
+            f"--database {shown}: {parsed.drivername!r} is not a kind of database "
+            f"(SQLAlchemy knows no such dialect): write {forms}",
+            USAGE_ERROR,
+        )
+    backend, driver = parsed.get_backend_name(), parsed.get_driver_name()
+    try:
+        dialect.import_dbapi()
+    except ImportError as exc:
+        if backend == "postgresql" and driver == "psycopg":
+            why = "PostgreSQL needs the psycopg driver: pip install 'cardtable[postgres]'"
+        elif backend == "postgresql":
+            why = (
+                f"the {driver} driver is not installed: write postgresql+psycopg://… "
+                "and pip install 'cardtable[postgres]'"
+            )
+        else:
+            why = f"the {backend} driver {driver} is not installed ({exc})"
+        _fail(f"--database {shown}: {why}", DATA_ERROR)
+    if backend == "sqlite" and parsed.database not in (None, "", ":memory:"):
+        folder = Path(parsed.database or "").expanduser().parent
+        if not parsed.database.startswith("file:") and not folder.is_dir():
+            _fail(
+                f"--database {shown}: the folder {folder} does not exist; create it, "
+                "or give a file in a folder that does",
+                DATA_ERROR,
+            )
+    # Open it, and read its tables' names: a file that is no database fails here too.
+    options: dict[str, Any] = {"connect_timeout": 10} if backend == "postgresql" else {}
+    try:
+        engine = create_engine(parsed, connect_args=options)
+        try:
+            with engine.connect() as connection:
+                inspect(connection).get_table_names()
+        finally:
+            engine.dispose()
+    except (SQLAlchemyError, OSError) as exc:
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
+        _fail(f"cannot open the database {shown}: {reason[0]}", DATA_ERROR)
+    return shown
+
+
+def _listen(host: str, port: int) -> list[socket.socket]:
+    """Sockets bound to ``host``'s addresses at ``port``, for the server to listen on; a
+    one-line :func:`_fail` when the port is taken or the address is not this machine's."""
+    try:
+        found = socket.getaddrinfo(
+            host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+    except socket.gaierror as exc:
+        _fail(f"--host {host!r}: no such address ({exc.strerror})", USAGE_ERROR)
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, protocol, _, address in dict.fromkeys(
+            (f, k, p, "", a) for f, k, p, _, a in found
+        ):
+            sock = socket.socket(family, kind, protocol)
+            sockets.append(sock)
+            # As asyncio binds a server's sockets: a restart does not wait for TIME_WAIT.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind(address)
+    except OSError as exc:
+        for sock in sockets:
+            sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            why = f"port {port} is in use by another program: stop it, or choose another --port"
+        elif exc.errno == errno.EACCES:
+            why = f"no permission to use port {port}: choose one above 1023 with --port"
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            why = f"{host} is not an address of this machine: choose another --host"
+        else:
+            why = exc.strerror or str(exc)
+        _fail(f"cannot listen on {host}:{port}: {why}", DATA_ERROR)
+    return sockets
 
 
 # The arena ---------------------------------------------------------------------------------
 
 
-@app.command()
+# The help as one string with no line breaks inside a paragraph: Typer's rich help keeps a
+# docstring's line breaks, which cut the sentences wherever the source wraps them.
+ARENA_HELP = (
+    "Play bots against each other and rank them.\n\n"
+    "It reports win rates (Neuf: the mean final score, or with --per-deal the mean score "
+    "gained per deal; Kryt'-navalivat': the loss rate) with 95% intervals, OpenSkill "
+    "ratings, and JSON, CSV and PNG reports."
+)
+
+
+@app.command(cls=_Command, help=ARENA_HELP)
 def arena(
     game: Annotated[str, typer.Argument(help=GAME_HELP)],
     bots: Annotated[
@@ -526,9 +681,6 @@ def arena(
         ),
     ] = False,
 ) -> None:
-    """Play bots against each other: win rates (Neuf: mean final score, or with --per-deal
-    the mean score gained per deal; Kryt'-navalivat': loss rate) with 95% intervals,
-    OpenSkill ratings, and JSON, CSV and PNG reports."""
     from cardtable.arena import ArenaConfig, run_tournament
     from cardtable.arena.config import DEFAULT_MIN_DEALS, StoppingRule
     from cardtable.arena.store import CONFIG_FILE

@@ -51,7 +51,8 @@ class GameScreen(Protocol):
 
         A bare card that names exactly one legal action is read as that action before
         this is asked (:func:`cardtable.terminal.session.read_entry`). A screen may also
-        have ``explain(text, view) -> str | None``: why an entry cannot be played now.
+        have ``explain(text, view) -> str | None``: why an entry cannot be played now, and
+        ``commands``: ``(form, meaning)`` pairs, its actions as ``help`` explains them.
         """
         ...
 

@@ -28,10 +28,18 @@ from cardtable.terminal.cards import (
 __all__ = ["KnockoutWhistScreen"]
 
 HANDS = 7
+# ``help``: this game's actions, as they are typed.
+COMMANDS = (
+    ("play CARD", "play a card to the trick: play 7d, or 7d; follow suit if you can (KOW-4.2)"),
+    ("knock", "on a dog's life: keep your one card for a later trick (KOW-6.3)"),
+    ("trump SUIT", "name the trump suit: trump h, or h alone (KOW-5.3)"),
+)
 
 
 class KnockoutWhistScreen:
     """The :class:`cardtable.terminal.GameScreen` of Knockout Whist."""
+
+    commands = COMMANDS
 
     def table(self, view: View, names: Sequence[str]) -> RenderableType:
         n = view["players"]
@@ -88,7 +96,7 @@ class KnockoutWhistScreen:
             so_far = plays_markup(view["trick"], names) or "no cards yet"
             lines.append(Text.from_markup(f"Trick {number} of {size}: {so_far}"))
         if view.get("hand") is not None:
-            hand = hand_markup(view["hand"]) or "no cards"
+            hand = hand_markup(view["hand"], view["trump"]) or "no cards"
             lines.append(Text.from_markup(f"Your hand: {hand}"))
         if view["phase"] == "over":
             lines.append(Text("The game is over."))

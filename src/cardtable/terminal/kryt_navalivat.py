@@ -23,11 +23,19 @@ from cardtable.errors import InvalidCardError
 from cardtable.rules.kryt_navalivat.beating import ACE, NO_SUIT, beats
 from cardtable.terminal.cards import card_markup, hand_markup, suit_markup
 
-__all__ = ["KrytScreen", "pile_markup"]
+__all__ = ["KrytScreen", "pile_markup", "take_markup"]
 
-PILE_SHOWN = 6  # the top cards drawn on the table; the whole pile is public (K-10)
-HINT = (
-    "Enter a number, an action (beat 9C, cover 7d, lead 7D, take, swap), a card, 'help' or 'quit'."
+# ``help``: this game's actions, as they are typed.
+COMMANDS = (
+    ("lead CARD", "put any card on the empty pile: lead 7d, or 7d (KRYT-4.1)"),
+    (
+        "beat CARD",
+        "beat the top card with CARD, a higher card of its suit or a trump (KRYT-3), "
+        "then cover your beat (KRYT-4.2a)",
+    ),
+    ("cover CARD", "put any card you hold on your beat (KRYT-4.2a)"),
+    ("take", "pick up from the pile instead: 1 card, 3, or the whole pile (KRYT-5)"),
+    ("swap", "your six of trumps for the turned card, before your move (KRYT-6)"),
 )
 VERBS = ("lead", "beat", "cover")
 
@@ -50,20 +58,18 @@ def trump_line(view: View) -> str:
     return f"{trump} (the turned card has been drawn)"
 
 
-def pile_markup(pile: Sequence[str], shown: int = PILE_SHOWN) -> str:
-    """The pile's top cards, bottom to top, and how many lie below them."""
+def pile_markup(pile: Sequence[str]) -> str:
+    """The whole pile, bottom to top (it is public, K-10)."""
     if not pile:
         return "empty"
-    top = list(pile[-shown:])
-    below = len(pile) - len(top)
-    head = f"{_plural(len(pile), 'card')}, top last: "
-    return head + (f"… {below} more, " if below else "") + _cards(top)
+    return f"{_plural(len(pile), 'card')}, top last: {_cards(pile)}"
 
 
 def take_markup(view: View) -> str | None:
-    """KRYT-5 / KRYT-9: what a pick-up would take now and the card then on top."""
+    """KRYT-5 / KRYT-9: what a pick-up would take now and the card then on top; ``None``
+    when nothing can be picked up (an empty pile, or between a beat and its cover)."""
     pile, taken = view["pile"], view["would_take"]
-    if not pile:
+    if not pile or not taken:
         return None
     left = len(pile) - len(taken)
     after = f"then on top: {card_markup(pile[left - 1])}" if left else "then the pile is empty"
@@ -73,7 +79,7 @@ def take_markup(view: View) -> str | None:
 class KrytScreen:
     """The :class:`cardtable.terminal.GameScreen` of Kryt'-navalivat'."""
 
-    hint = HINT
+    commands = COMMANDS
 
     def table(self, view: View, names: Sequence[str]) -> RenderableType:
         players = int(view["players"])
@@ -137,8 +143,11 @@ class KrytScreen:
         return f"{who} has a free card (KRYT-4.3): lead any card, beat {top}, or pick up."
 
     def action_text(self, action: Action) -> str:
-        if action.verb in VERBS and isinstance(action.arg, Card):
-            return f"{action.verb} {card_markup(str(action.arg))}"
+        if action.verb == "lead" and isinstance(action.arg, Card):
+            return f"lead {card_markup(str(action.arg))}"
+        if action.verb in ("beat", "cover") and isinstance(action.arg, Card):
+            # "beat A♥" could read as beating the A♥: the card named is the one played.
+            return f"{action.verb} with {card_markup(str(action.arg))}"
         if action.verb == "take":
             return "take (pick up from the pile)"
         if action.verb == "swap":
@@ -236,12 +245,17 @@ class KrytScreen:
         word = text.strip().lower()
         if word in ("pick", "pickup", "pick up", "t"):
             return "take"
+        words = word.split()
+        if len(words) == 3 and words[0] in ("beat", "cover") and words[1] == "with":
+            return f"{words[0]} {words[2]}"  # as the menu words it: "beat with 9♣"
         return None
 
     def explain(self, text: str, view: View) -> str | None:
         """Why an entry cannot be played now, in the rules' words; ``None`` when there is
         nothing more to say than the error itself."""
         words = text.strip().lower().split()
+        if len(words) == 3 and words[1] == "with":
+            del words[1]  # "beat with 9c", as the menu words it
         mode = view["mode"]
         if mode == "over" or not words:
             return None

@@ -29,7 +29,12 @@ from cardtable.terminal.cards import (
 __all__ = ["NeufScreen", "score_sheet"]
 
 TRICKS = 13
-HINT = "Enter a number, an action (exchange, keep, play 7D, 7d), 'help' or 'quit'."
+# ``help``: this game's actions, as they are typed.
+COMMANDS = (
+    ("exchange", "take the spare, unseen, and put your hand down in its place (NEUF-3.2)"),
+    ("keep", "play the hand you hold (NEUF-3.2)"),
+    ("play CARD", "play a card to the trick: play 7d, or 7d; follow suit if you can (NEUF-4.2)"),
+)
 
 
 def trump_markup(trump: str) -> str:
@@ -81,7 +86,7 @@ def score_sheet(view: View, names: Sequence[str]) -> Table:
 class NeufScreen:
     """The :class:`cardtable.terminal.GameScreen` of Neuf."""
 
-    hint = HINT
+    commands = COMMANDS
 
     def table(self, view: View, names: Sequence[str]) -> RenderableType:
         players = int(view["players"])

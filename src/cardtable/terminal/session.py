@@ -22,19 +22,25 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 
 import cardtable
 from cardtable.bots import Bot
-from cardtable.cards import Card
+from cardtable.cards import Card, Suit
 from cardtable.core import Action, Record, State
 from cardtable.errors import CardtableError, InvalidActionError
 from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.terminal import GameScreen, screen_for
+from cardtable.terminal.cards import SUIT_ORDER, card_markup, hand_key, with_symbols
 
 __all__ = [
     "HandsPlay",
     "PlaySession",
+    "help_table",
+    "hint_line",
+    "menu_order",
     "play_names",
     "read_entry",
     "replay_record",
@@ -45,10 +51,19 @@ __all__ = [
 ]
 
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
-HELP_WORDS = frozenset({"help", "?", "table"})
+HELP_WORDS = frozenset({"help", "?"})
+TABLE_WORDS = frozenset({"table"})
 YES_WORDS = frozenset({"", "y", "yes"})
 NO_WORDS = frozenset({"n", "no", *QUIT_WORDS})
-DEFAULT_HINT = "Enter a number, an action (play 7D, 7d, knock, trump h), 'help' or 'quit'."
+# What any game's prompt takes besides its actions (``help`` lists them with the game's own).
+ENTRY_HELP = (
+    ("a number", "the action with that number in the list"),
+    ("an action", "as the list words it, typed with letters for suits: play 7d, beat qs"),
+    ("a card alone", "7d: the one action that uses that card, when only one does"),
+    ("table", "show the table again"),
+    ("help or ?", "this help"),
+    ("quit", "stop here (with --record the game so far is saved)"),
+)
 
 
 def play_names(players: int, you: int = 0) -> list[str]:
@@ -93,6 +108,59 @@ def read_entry(
         if expanded is None:
             raise InvalidActionError(f"cannot read {entry!r}: {exc}") from exc
         return game.parse_action(expanded)
+
+
+def menu_order(legal: Sequence[Action], trump: str | None) -> list[Action]:
+    """The legal actions in the order of the menu: each verb where the engine first lists
+    it, and the cards within a verb in the order "Your hand" shows them (trumps last,
+    :func:`cardtable.terminal.cards.hand_key`)."""
+    verbs: dict[str, int] = {}
+    for action in legal:
+        verbs.setdefault(action.verb, len(verbs))
+
+    def key(action: Action) -> tuple[int, int, int]:
+        if isinstance(action.arg, Card):
+            return (verbs[action.verb], *hand_key(action.arg, trump))
+        if isinstance(action.arg, Suit):
+            return verbs[action.verb], SUIT_ORDER.index(action.arg), 0
+        return verbs[action.verb], 0, 0
+
+    return sorted(legal, key=key)  # stable: actions with no card keep the engine's order
+
+
+def _typed(action: Action) -> str:
+    """An action as a person types it: ``beat qs``, ``trump h``, ``take``."""
+    if isinstance(action.arg, Card):
+        return f"{action.verb} {str(action.arg).lower()}"
+    if isinstance(action.arg, Suit):
+        return f"{action.verb} {action.arg.letter.lower()}"
+    return action.verb
+
+
+def hint_line(legal: Sequence[Action]) -> str:
+    """What the prompt takes now, with examples from the actions legal now only."""
+    examples: dict[str, str] = {}
+    for action in legal:
+        examples.setdefault(action.verb, _typed(action))
+    forms = ", ".join(examples.values())
+    card = next((a.arg for a in legal if isinstance(a.arg, Card)), None)
+    suit = next((a.arg for a in legal if isinstance(a.arg, Suit)), None)
+    alone = f", a card alone ({str(card).lower()})" if card is not None else ""
+    alone += f", a suit alone ({suit.letter.lower()})" if suit is not None else ""
+    if len(legal) == 1:
+        return f"Enter 1 or {forms}, 'help' or 'quit'."
+    return f"Enter a number (1-{len(legal)}), an action ({forms}){alone}, 'help' or 'quit'."
+
+
+def help_table(screen: GameScreen) -> Table:
+    """``help``: the game's actions (a screen's ``commands``) and what else the prompt takes,
+    each with what it does."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column()
+    for form, meaning in [*getattr(screen, "commands", ()), *ENTRY_HELP]:
+        table.add_row(Text(form), Text(meaning))
+    return table
 
 
 def _bare_card(entry: str) -> Card | None:
@@ -163,35 +231,56 @@ class PlaySession:
     def _ask(self) -> Action | None:
         """The player's legal action, asking again until there is one; ``None`` to quit."""
         state = self.state
-        legal = state.legal_actions()
+        view = state.view(self.you)
+        legal = menu_order(state.legal_actions(), view.get("trump"))
         self.console.print()
-        self.console.print(self.screen.table(state.view(self.you), self.names))
+        self.console.print(self.screen.table(view, self.names))
         self._menu(legal)
-        # A screen may word the hint with its own actions; the default names Knockout Whist's.
-        hint = getattr(self.screen, "hint", DEFAULT_HINT)
-        self.console.print(hint, style="dim")
+        self.console.print(hint_line(legal), style="dim", markup=False)
         while True:
             text = self._read("Your move: ")
             if text is None:
                 return None
-            if text.strip().lower() in HELP_WORDS:
-                self.console.print(self.screen.table(state.view(self.you), self.names))
+            word = text.strip().lower()
+            if word in HELP_WORDS:
+                self.console.print("You can enter:")
+                self.console.print(Padding(help_table(self.screen), (0, 0, 0, 2)))
+                self.console.print("Now:")
+                self._menu(legal)
+                continue
+            if word in TABLE_WORDS:
+                self.console.print(self.screen.table(view, self.names))
                 self._menu(legal)
                 continue
             try:
                 action = read_entry(text, legal, state.game, self.screen)
-                if action is None:
-                    return None
-                return state.apply(action, seat=self.you)
             except CardtableError as exc:
-                self._warn(f"{exc}")
-                # A screen may say why, in its rules' words (Kryt'-navalivat' does).
-                explain = getattr(self.screen, "explain", None)
-                reason = explain(text, state.view(self.you)) if explain is not None else None
-                if reason:
-                    self.console.print(reason)
-                self.console.print("Choose one of:")
-                self._menu(legal)
+                self._refuse(with_symbols(str(exc)), text, legal)
+                continue
+            if action is None:
+                return None
+            if action not in legal:
+                message = f"{with_symbols(str(action))} is not legal now."
+                self._refuse(message, text, legal, action)
+                continue
+            return state.apply(action, seat=self.you)
+
+    def _refuse(
+        self, message: str, text: str, legal: Sequence[Action], action: Action | None = None
+    ) -> None:
+        """An entry that cannot be played: why, in the screen's card symbols, and the menu."""
+        self._warn(message)
+        view = self.state.view(self.you)
+        # A screen may say why, in its rules' words (Kryt'-navalivat' does).
+        explain = getattr(self.screen, "explain", None)
+        reason = explain(text, view) if explain is not None else None
+        card = action.arg if action is not None else None
+        if not reason and isinstance(card, Card) and str(card) not in view.get("hand", []):
+            reason = f"You do not hold {card_markup(str(card))}."
+        if reason:
+            self.console.print(reason)
+        self.console.print("Choose one of:")
+        self._menu(legal)
 
     def _read(self, prompt: str) -> str | None:
         """A line of input, or ``None`` when the input has ended."""
