@@ -14,7 +14,6 @@
 
 use super::ledger::quota;
 use super::rules::SPARE;
-use super::tricks::Plays;
 use super::{Neuf, Phase};
 use crate::game::Game;
 use crate::observation::{fraction, ones, Observe, Seats};
@@ -106,11 +105,17 @@ fn layout(n: usize) -> &'static Layout {
     }
 }
 
-/// Writes the cards of one trick (led by `leader`) into the per-seat block at `start`.
+/// Writes the cards of one trick (led by `leader`) into the per-seat block at `start`: the
+/// `k`-th card is the row of the seat `k` places after the leader (`Plays::seated`).
 #[inline]
-fn seated_cards(out: &mut [f32], start: usize, cards: &[u8], leader: u8, n: u8, seats: Seats) {
-    for (seat, card) in Plays::seated(cards, leader, n) {
-        out[start + seats.rel(usize::from(seat)) * P + usize::from(card)] = 1.0;
+fn seated_cards(out: &mut [f32], start: usize, cards: &[u8], leader: u8, n: usize, seats: Seats) {
+    let mut row = seats.rel(usize::from(leader));
+    for &card in cards {
+        out[start + row * P + usize::from(card)] = 1.0;
+        row += 1;
+        if row == n {
+            row = 0;
+        }
     }
 }
 
@@ -151,11 +156,11 @@ impl Observe for Neuf {
         if !current.is_empty() {
             let leader = self.plays.leader(done);
             seats.one_hot(out, at.trick_leader, usize::from(leader));
-            seated_cards(out, at.trick, current, leader, n8, seats);
+            seated_cards(out, at.trick, current, leader, n, seats);
         }
         for t in 0..done {
             let cards = self.plays.trick_cards(t, n8);
-            seated_cards(out, at.played, cards, self.plays.leader(t), n8, seats);
+            seated_cards(out, at.played, cards, self.plays.leader(t), n, seats);
         }
         out[at.trump + usize::from(self.trump)] = 1.0;
         out[at.phase + self.phase as usize] = 1.0;
