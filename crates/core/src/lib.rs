@@ -7,6 +7,8 @@
 //! ([`notation`]). Each game implements [`game::Game`]; playouts and batches are generic.
 //! Each game also samples what a seat cannot see ([`game::Determinize`]) and plays a cheap
 //! guided policy ([`rollout::Guided`]), on which [`search`] runs SO-ISMCTS.
+//! A seat's observation is written as the float vector of `cardtable.rl.observation`
+//! ([`observation::Observe`]), without allocating, for the batch environments.
 
 pub mod cards;
 pub mod chance;
