@@ -1,10 +1,10 @@
-//! The core's own micro-benchmarks, per game: legal-move generation, apply, and a whole
-//! random game (deal included). `cargo bench -p cardtable-core`.
+//! The core's own micro-benchmarks, per game: legal-move generation, apply, a seat's
+//! observation, and a whole random game (deal included). `cargo bench -p cardtable-core`.
 
 use std::hint::black_box;
 
 use cardtable_core::game::{self, new_game, Game, OptionValue, PlayoutRng};
-use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf};
+use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf, Observe};
 use criterion::{criterion_group, criterion_main, Criterion};
 use rand::SeedableRng;
 
@@ -23,7 +23,7 @@ fn midgame_states<G: Game>(options: &G::Options) -> Vec<G> {
     states
 }
 
-fn bench_game<G: Game>(c: &mut Criterion, label: &str, pairs: &[(String, OptionValue)]) {
+fn bench_game<G: Observe>(c: &mut Criterion, label: &str, pairs: &[(String, OptionValue)]) {
     let options = G::options(pairs).expect("benchmark options are valid");
     let states: Vec<G> = midgame_states(&options);
     let mut group = c.benchmark_group(label);
@@ -53,6 +53,16 @@ fn bench_game<G: Game>(c: &mut Criterion, label: &str, pairs: &[(String, OptionV
             let mut next = state.clone();
             next.apply(*action);
             black_box(next.to_move())
+        })
+    });
+    group.bench_function("observe", |b| {
+        let players = states[0].players();
+        let mut out = vec![0.0f32; G::observation_size(players)];
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % states.len();
+            states[i].observe(i % players, &mut out);
+            black_box(out[i % out.len()])
         })
     });
     group.bench_function("random_game", |b| {

@@ -7,6 +7,8 @@
 //! ([`notation`]). Each game implements [`game::Game`]; playouts and batches are generic.
 //! Each game also samples what a seat cannot see ([`game::Determinize`]) and plays a cheap
 //! guided policy ([`rollout::Guided`]), on which [`search`] runs SO-ISMCTS.
+//! A seat's observation is written as the float vector of `cardtable.rl.observation`
+//! ([`observation::Observe`]), without allocating, for the batch environments.
 
 pub mod cards;
 pub mod chance;
@@ -15,6 +17,7 @@ pub mod knockout_whist;
 pub mod kryt_navalivat;
 pub mod neuf;
 pub mod notation;
+pub mod observation;
 pub mod options;
 pub mod rollout;
 pub mod search;
@@ -23,3 +26,4 @@ pub use game::{Determinize, Game, OptionValue, Stacked};
 pub use knockout_whist::KnockoutWhist;
 pub use kryt_navalivat::KrytNavalivat;
 pub use neuf::Neuf;
+pub use observation::Observe;

@@ -4,7 +4,10 @@
 //! actions, apply, position, returns, playouts). States cross the boundary as position
 //! text; batches cross it once for many games and release the GIL while they run.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods};
+use numpy::{
+    BorrowError, PyArray1, PyArray2, PyArrayDescrMethods, PyArrayMethods, PyReadwriteArray1,
+    PyUntypedArray, PyUntypedArrayMethods,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString};
@@ -13,7 +16,7 @@ use cardtable_core::game::{
     self, actions_of, ActionError, ActionMask, Determinize, Game, OptionValue, PlayoutRng, Stacked,
 };
 use cardtable_core::rollout::{Guided, Script};
-use cardtable_core::{search, KnockoutWhist, KrytNavalivat, Neuf};
+use cardtable_core::{search, KnockoutWhist, KrytNavalivat, Neuf, Observe};
 use rand::SeedableRng;
 
 /// A `cardtable.errors` exception with `message`, so that Python callers catch the same
@@ -101,6 +104,55 @@ fn mask_actions(mask: ActionMask) -> Vec<usize> {
     actions_of(mask)
 }
 
+/// An observer's seat, checked: a `ValueError` for anything but a seat of the game.
+fn observer_seat(seat: isize, players: usize) -> PyResult<usize> {
+    match usize::try_from(seat) {
+        Ok(s) if s < players => Ok(s),
+        _ => Err(PyValueError::new_err(format!(
+            "seat {seat} is not a seat of this {players}-player game (0-{})",
+            players - 1
+        ))),
+    }
+}
+
+/// `out` as a writable float32 array of shape `(size,)`, C-contiguous, borrowed for
+/// writing; a `ValueError` naming what is wrong otherwise.
+fn observation_buffer<'py>(
+    out: &Bound<'py, PyAny>,
+    size: usize,
+) -> PyResult<PyReadwriteArray1<'py, f32>> {
+    let want = format!("a writable C-contiguous float32 NumPy array of shape ({size},)");
+    let Ok(array) = out.downcast::<PyUntypedArray>() else {
+        let kind = out.get_type().name()?;
+        return Err(PyValueError::new_err(format!(
+            "the observation buffer must be {want}, not a {kind}"
+        )));
+    };
+    let dtype = array.dtype();
+    if !dtype.is_equiv_to(&numpy::dtype::<f32>(out.py())) || array.shape() != [size] {
+        return Err(PyValueError::new_err(format!(
+            "the observation buffer must be {want}, not a {} array of shape {:?}",
+            dtype.str()?,
+            array.shape()
+        )));
+    }
+    if !array.is_c_contiguous() {
+        return Err(PyValueError::new_err(format!(
+            "the observation buffer must be {want}: this one is not contiguous"
+        )));
+    }
+    array
+        .downcast::<PyArray1<f32>>()?
+        .try_readwrite()
+        .map_err(|e| {
+            let why = match e {
+                BorrowError::NotWriteable => "this one is read-only",
+                _ => "this one is in use",
+            };
+            PyValueError::new_err(format!("the observation buffer must be {want}: {why}"))
+        })
+}
+
 macro_rules! bind_game {
     ($game:ty, $pygame:ident, $pystate:ident, $gamename:literal, $statename:literal) => {
         /// A game of the core with its options fixed.
@@ -134,6 +186,19 @@ macro_rules! bind_game {
             #[getter]
             fn num_distinct_actions(&self) -> usize {
                 <$game>::NUM_ACTIONS
+            }
+
+            /// The length of a seat's observation vector (`layout(game).size` of
+            /// `cardtable.rl.observation`).
+            #[getter]
+            fn observation_size(&self) -> usize {
+                <$game as Observe>::observation_size(<$game>::options_players(&self.options))
+            }
+
+            /// The shape of a seat's observation array: `(observation_size,)`.
+            #[getter]
+            fn observation_shape(&self) -> (usize,) {
+                (self.observation_size(),)
             }
 
             /// A new game as the Python engine's `begin`: the first deal from the stacked
@@ -403,6 +468,36 @@ macro_rules! bind_game {
                     return Err(cardtable_error(py, "IllegalActionError", why));
                 }
                 self.inner.apply(action);
+                Ok(())
+            }
+
+            /// `seat`'s observation of this state: a new float32 array with the layout of
+            /// `cardtable.rl.observation` (what `encode(game, state.view(seat))` gives).
+            fn observation<'py>(
+                &self,
+                py: Python<'py>,
+                seat: isize,
+            ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+                let players = self.inner.players();
+                let seat = observer_seat(seat, players)?;
+                let size = <$game as Observe>::observation_size(players);
+                let array = PyArray1::<f32>::zeros(py, size, false);
+                {
+                    let mut view = array.readwrite();
+                    self.inner.observe(seat, view.as_slice_mut()?);
+                }
+                Ok(array)
+            }
+
+            /// Writes `seat`'s observation into `out` (a writable, C-contiguous float32
+            /// array of shape `(observation_size,)`), overwriting all of it; a
+            /// `ValueError` for a wrong seat or buffer, and then `out` is left as it was.
+            fn observe_into(&self, seat: isize, out: &Bound<'_, PyAny>) -> PyResult<()> {
+                let players = self.inner.players();
+                let seat = observer_seat(seat, players)?;
+                let size = <$game as Observe>::observation_size(players);
+                let mut view = observation_buffer(out, size)?;
+                self.inner.observe(seat, view.as_slice_mut()?);
                 Ok(())
             }
 

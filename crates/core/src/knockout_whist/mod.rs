@@ -15,6 +15,7 @@
 
 mod deal;
 mod knowledge;
+pub mod observation;
 mod options;
 mod plays;
 mod position;

@@ -148,6 +148,16 @@ impl<const N: usize> Rounds<N> {
             .map(Group)
     }
 
+    /// Every play of the closed groups before entry `end`, in order, the separators
+    /// skipped: the finished tricks read as one run (the observation's hot path).
+    #[inline]
+    pub fn plays_before(&self, end: u32) -> impl Iterator<Item = Play> + '_ {
+        self.entries()[..end as usize]
+            .iter()
+            .filter(|&&e| e != SEPARATOR)
+            .map(|&e| Play::of(e))
+    }
+
     /// Every closed group.
     pub fn groups(&self) -> impl Iterator<Item = Group<'_>> + '_ {
         let closed = self

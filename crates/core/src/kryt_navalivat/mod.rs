@@ -15,6 +15,7 @@
 
 pub mod beating;
 mod knowledge;
+pub mod observation;
 mod options;
 mod position;
 mod rollout;

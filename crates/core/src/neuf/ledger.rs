@@ -84,6 +84,13 @@ impl Sheet {
             .map(move |r| &r[..sides])
     }
 
+    /// The last completed deal's tricks per side, if any.
+    #[inline]
+    pub fn last_row(&self) -> Option<&[u8]> {
+        let rows = self.rows as usize;
+        (rows > 0).then(|| &self.tricks[rows - 1][..self.sides()])
+    }
+
     #[inline]
     pub fn row_count(&self) -> usize {
         self.rows as usize

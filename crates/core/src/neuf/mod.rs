@@ -12,6 +12,7 @@
 
 mod knowledge;
 mod ledger;
+pub mod observation;
 mod options;
 mod position;
 mod rollout;
