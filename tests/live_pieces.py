@@ -46,6 +46,7 @@ DOCUMENTED_CODES = frozenset(
         "game_over",
         "not_over",
         "replaced",
+        "not_absent",
         "server_error",
     }
 )

@@ -233,10 +233,14 @@ def test_a_body_that_cannot_be_read_is_refused_and_creates_nothing(
 def test_unknown_tables_games_and_replays_are_404(client: TestClient) -> None:
     opened = open_table(client, "knockout-whist", humans(3))
     table = opened["table"]
+    for path in ["/t/nosuchtable", "/rules/bridge"]:
+        # A page's address: a page that says there is nothing there (web/notfound.html).
+        answer = client.get(path)
+        assert answer.status_code == 404, path
+        assert answer.headers["content-type"].startswith("text/html"), path
+        assert "/static/notfound.js" in answer.text, path
     for path, code in [
         ("/api/tables/nosuchtable", "no_table"),
-        ("/t/nosuchtable", "no_table"),
-        ("/rules/bridge", "unknown_game"),
         ("/api/tables/nosuchtable/replay/1", "no_table"),
         (f"/api/tables/{table}/replay/2", "no_game"),
         (f"/api/tables/{table}/replay/0", "no_game"),

@@ -310,3 +310,64 @@ def test_every_response_sends_the_security_headers(
     # FastAPI's API explorer runs inline scripts from a CDN: no policy, the other headers.
     docs = httpx.get(f"{base}/api/docs").headers
     assert "content-security-policy" not in docs and docs["x-frame-options"] == "DENY"
+
+
+# ---------------------------------------------------------------- pages: HEAD, and nowhere
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_every_page_and_every_get_answers_head(
+    sqlite_server: ServerProcess, table: dict[str, Any]
+) -> None:
+    """Issue 17, defect 5: ``HEAD /`` answered 405. Each page, each GET of the API and each
+    file answers HEAD with the status and headers of its GET, and no body."""
+    base, tid = sqlite_server.http, table["table"]
+    for path, status in [
+        ("/", 200),
+        (f"/t/{tid}", 200),
+        ("/rules/neuf", 200),
+        ("/health", 200),
+        ("/api/games", 200),
+        (f"/api/tables/{tid}", 200),
+        ("/static/table.js", 200),
+        ("/t/nosuchtable", 404),
+        ("/rules/bridge", 404),
+        ("/api/tables/nosuch", 404),
+    ]:
+        got = httpx.get(f"{base}{path}")
+        head = httpx.head(f"{base}{path}")
+        assert (got.status_code, head.status_code) == (status, status), path
+        assert head.content == b"", path
+        for header in ("content-type", "content-length", "content-security-policy"):
+            assert head.headers.get(header) == got.headers.get(header), (path, header)
+
+
+def test_an_address_that_leads_nowhere_is_answered_with_a_page(
+    sqlite_server: ServerProcess,
+) -> None:
+    """Issue 17, defect 5: a mistyped table link showed the API's raw JSON. A page's address
+    that leads nowhere answers 404 with the page that says so (web/notfound.html: in the
+    reader's language, with the way back to the lobby): a table or a game's rules that do not
+    exist, whoever asks; any other address a browser opens as a page. The API, the files and
+    a script's requests keep the documented JSON errors."""
+    base = sqlite_server.http
+    for path, accept in [
+        ("/t/nosuchtable", BROWSER_ACCEPT),
+        ("/t/nosuchtable", "*/*"),
+        ("/rules/bridge", "*/*"),
+        ("/t/nosuchtable/more", BROWSER_ACCEPT),
+        ("/tables/x", BROWSER_ACCEPT),
+    ]:
+        answer = httpx.get(f"{base}{path}", headers={"accept": accept})
+        assert answer.status_code == 404, path
+        assert answer.headers["content-type"].startswith("text/html"), path
+        assert '<script type="module" src="/static/notfound.js">' in answer.text, path
+        assert 'href="/"' in answer.text, path
+        assert answer.headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
+    for path in ["/api/tables/nosuch", "/api/nosuch", "/static/nosuch.js", "/nosuch"]:
+        accept = "*/*" if path == "/nosuch" else BROWSER_ACCEPT
+        answer = httpx.get(f"{base}{path}", headers={"accept": accept})
+        assert answer.status_code == 404, path
+        assert answer.headers["content-type"] == "application/json", path
+        assert set(answer.json()) == {"error", "message"}, path

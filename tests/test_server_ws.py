@@ -24,6 +24,7 @@ from server_pieces import (
     Socket,
     events_of,
     humans,
+    last_of_change,
     open_table,
     play_to_end,
     play_turn,
@@ -492,3 +493,80 @@ def test_a_restarted_server_carries_on_where_it_stopped(tmp_path: Path) -> None:
             assert spectator.frames[0]["missed"] == told
             play_to_end(sockets, [spectator], rng)
             assert events_of(spectator.frames)[-1]["kind"] == "over"
+
+
+def test_a_stand_in_can_be_asked_for_a_player_who_has_not_come(tmp_path: Path) -> None:
+    """Issue 17, defect 4: a human seat nobody has joined stalled the table for ever (no
+    stand-in plays before its player has come). The table says the seat is awaited, and a
+    seated player may ask for a stand-in: it plays at once, and stops when the player
+    joins. Asking for a bot's seat, a seat someone is at, or as a watcher is refused."""
+    rng = random.Random(23)
+    seats = [*humans(2), {"kind": "bot", "level": "easy"}]
+    with serving(tmp_path / "awaited.db") as client:
+        opened = open_table(client, "kryt-navalivat", seats)
+        table, tokens = opened["table"], tokens_of(opened)
+        with (
+            client.websocket_connect(f"/ws/{table}") as first,
+            client.websocket_connect(f"/ws/{table}") as watching,
+        ):
+            home, spectator = Socket(first, "seat 0"), Socket(watching, "spectator")
+            home.join(tokens[0])
+            spectator.join(None, since=0)
+            described = client.get(f"/api/tables/{table}").json()["seats"]
+            assert [s["awaited"] for s in described] == [False, True, False]
+            # Seat 0 and the bot play until the table waits on seat 1, and there it stays.
+            while spectator.view["to_move"] != 1:
+                if spectator.view["to_move"] == 0:
+                    play_turn({0: home}, [spectator], rng)
+                else:
+                    spectator.until(last_of_change)
+                    home.catch_up(spectator.seq)
+            seq = spectator.seq
+            for socket in (home, spectator):
+                assert socket.barrier() == []
+            assert client.get(f"/api/tables/{table}").json()["seq"] == seq
+            for asker, message, code in [
+                (spectator, {"type": "stand_in", "seat": 1}, "spectator"),
+                (home, {"type": "stand_in", "seat": 0}, "not_absent"),
+                (home, {"type": "stand_in", "seat": 2}, "not_absent"),
+                (home, {"type": "stand_in", "seat": 3}, "malformed"),
+                (home, {"type": "stand_in", "seat": "1"}, "malformed"),
+                (home, {"type": "stand_in"}, "malformed"),
+            ]:
+                asker.send(message)
+                answer = asker.until(lambda f: f["type"] in ("error", "presence", "event"))[-1]
+                assert answer["type"] == "error" and answer["code"] == code, (message, answer)
+            assert client.get(f"/api/tables/{table}").json()["seq"] == seq
+            home.send({"type": "stand_in", "seat": 1})
+            for socket in (home, spectator):
+                presence = socket.until(lambda f: f["type"] == "presence")[-1]
+                assert presence["table"]["seats"][1]["stand_in"] is True
+                assert presence["table"]["seats"][1]["awaited"] is False
+            moves = absent_seats_moves_of(1, home, spectator, rng, 2)
+            assert moves and all(e["by"] == "stand-in" for e in moves)
+            with client.websocket_connect(f"/ws/{table}") as later:
+                back = Socket(later, "seat 1 at last")
+                back.join(tokens[1])
+                described = client.get(f"/api/tables/{table}").json()["seats"][1]
+                assert described["stand_in"] is False and described["connected"] is True
+                assert described["awaited"] is False
+                home.send({"type": "stand_in", "seat": 1})
+                answer = home.until(lambda f: f["type"] == "error")[-1]
+                assert answer["code"] == "not_absent"
+
+
+def absent_seats_moves_of(
+    absent: int, home: Socket, spectator: Socket, rng: random.Random, count: int
+) -> list[dict[str, Any]]:
+    """Play seat 0's turns (the others are bots or stand-ins) until seat ``absent`` has made
+    ``count`` moves or the game ends; its action events."""
+    moves: list[dict[str, Any]] = []
+    while len(moves) < count and spectator.view["to_move"] is not None:
+        if spectator.view["to_move"] == 0:
+            play_turn({0: home}, [spectator], rng)
+            continue
+        frame = spectator.until(lambda f: f["type"] == "event", seconds=20)[-1]
+        home.catch_up(spectator.seq)
+        if frame["event"]["kind"] == "action" and frame["event"]["seat"] == absent:
+            moves.append(frame["event"])
+    return moves

@@ -9,6 +9,7 @@ protocol, the hooks are listed at the top of web/table.js and web/lobby.js).
 from __future__ import annotations
 
 import itertools
+import json
 import random
 import re
 import shutil
@@ -19,10 +20,12 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from websockets.sync.client import connect
 
 from browser_pieces import (
     BOXES,
     EXPECT_MS,
+    WEB,
     Box,
     Seat,
     bots,
@@ -702,3 +705,244 @@ def test_every_page_works_within_its_content_security_policy(
         with framing.expect_console_message(lambda m: "frame-ancestors" in m.text):
             framing.set_content(f'<iframe src="{link}"></iframe>')
     assert errors == [], errors
+
+
+# ---------------------------------------------------------------- what a new player met (issue 17)
+
+
+def locale(lang: str) -> dict[str, Any]:
+    strings: dict[str, Any] = json.loads((WEB / "locales" / f"{lang}.json").read_text())
+    return strings
+
+
+def test_a_forced_moves_hint_says_the_move_is_forced(web_base: str, chromium: Browser) -> None:
+    """Issue 17, defect 1: with one legal action the hint showed "0%" (the server rates a
+    forced move with chance null). The Hint button says the move is forced, in each of the
+    four languages, and the hint marks the card "forced", not with a percentage."""
+    rng = random.Random(29)
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    link = invite(web_base, opened, 0)
+    seat = Seat(web_base, opened["table"], token_of(link))
+    seat.settle()
+    # The first hand's last trick at the latest, each holds one card.
+    while len(seat.view["legal_actions"]) != 1:
+        seat.act(seat.choose(rng))
+        seat.settle()
+    [only] = seat.view["legal_actions"]
+    seat.close()
+    card = only.split()[1]
+    errors: list[str] = []
+    for lang in ("fr", "ru", "fa", "en"):
+        words = locale(lang)
+        with context(chromium, lang=lang) as made:
+            page = seated_page(made, link, errors)
+            expect(page.locator("#turn.mine")).to_be_visible()
+            expect(page.locator("#hint")).to_have_text(words["hint_forced"])
+            expect(page.locator("#hint")).to_have_attribute("title", words["hint_forced_title"])
+            if lang != "en":
+                continue
+            page.click("#hint")
+            badge = page.locator(f"#hand .card-btn[data-card='{card}'] .chance")
+            expect(badge).to_have_text(words["forced"])
+            expect(badge).to_have_class(re.compile(r"\bforced\b"))
+            expect(page.locator("#hand .chance")).to_have_count(1)
+            assert "%" not in page.locator("#hand").inner_text()
+            said = words["hint_forced_said"].replace("{action}", card_words(card))
+            expect(page.locator("#live")).to_contain_text(said)
+    assert errors == []
+
+
+def table_events(base: str, table: str) -> list[dict[str, Any]]:
+    """Every event of a table, as a watcher joining from event 0 is sent them."""
+    url = base.replace("http://", "ws://") + f"/ws/{table}"
+    with connect(url, open_timeout=10) as socket:
+        socket.send(json.dumps({"type": "join", "token": None, "since": 0}))
+        while True:
+            message = json.loads(socket.recv(timeout=10))
+            if message["type"] == "snapshot":
+                events: list[dict[str, Any]] = message["missed"]
+                return events
+
+
+def logged(page: Page) -> dict[int, str]:
+    """The page's log, event by event."""
+    entries: list[list[Any]] = page.eval_on_selector_all(
+        "#log li[data-seq]", "els => els.map(li => [Number(li.dataset.seq), li.textContent])"
+    )
+    return {seq: text for seq, text in entries}
+
+
+def test_a_reopened_tab_rebuilds_its_log_with_what_a_stand_in_did(
+    web_base: str, chromium: Browser
+) -> None:
+    """Issue 17, defect 3: a reopened tab showed an empty log. Ana plays, closes her tab, a
+    stand-in plays for her into the next hand; her tab opened again logs every event of the
+    table, word for word as a page watching all along logged them (who won each trick of
+    this hand and the last included), the stand-in's plays marked as its own, and no card but
+    those played: the events are public, and the log says nothing a seat may not know."""
+    rng = random.Random(31)
+    opened = open_table(
+        web_base,
+        "knockout-whist",
+        [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}, *bots(1)],
+    )
+    link = invite(web_base, opened, 0)
+    bo = Seat(web_base, opened["table"], token_of(invite(web_base, opened, 1)))
+    errors: list[str] = []
+    words = english()
+    try:
+        with context(chromium) as watching:
+            watcher = seated_page(watching, f"{web_base}{opened['spectate']}", errors)
+            with context(chromium) as first:
+                page = seated_page(first, link, errors)
+                for _ in range(3):
+                    bo.settle_on({0, 1})
+                    if bo.view["to_move"] == 1:
+                        bo.act(bo.choose(rng))
+                        continue
+                    expect(page.locator("#turn.mine")).to_be_visible()
+                    click_a_move(page, rng)
+                    bo.action_of(0)
+            # Ana's tab is closed: Bo asks for a stand-in, who plays for her into hand 2.
+            while bo.read("presence")["table"]["seats"][0]["connected"]:
+                pass
+            bo.socket.send(json.dumps({"type": "stand_in", "seat": 0}))
+            while not bo.read("presence")["table"]["seats"][0]["stand_in"]:
+                pass
+            stand_in: list[int] = []
+            while bo.view["hand_number"] < 2 or len(bo.view["tricks"]) < 1:
+                while bo.view["to_move"] != 1:
+                    message = bo.read("event")
+                    event = message["event"]
+                    if event["kind"] == "action" and event["by"] == "stand-in":
+                        stand_in.append(event["seq"])
+                while not bo.whole:
+                    bo.read("event")
+                if bo.view["hand_number"] >= 2 and bo.view["tricks"]:
+                    break
+                bo.act(bo.choose(rng))
+            assert stand_in, ("the stand-in made no move", bo.seq, bo.view)
+            last = bo.seq
+            expect(watcher.locator(f"#log li[data-seq='{last}']")).to_have_count(1)
+            with context(chromium) as again:
+                page = seated_page(again, link, errors)
+                expect(page.locator(f"#log li[data-seq='{last}']")).to_have_count(1)
+                mine, theirs = logged(page), logged(watcher)
+            for seq in range(1, last + 1):
+                assert seq in mine, f"event {seq} is missing from the reopened log"
+                assert mine[seq] == theirs[seq], (seq, mine[seq], theirs[seq])
+            for seq in stand_in:
+                assert mine[seq].startswith("Ana "), mine[seq]
+                assert words["log"]["by_stand_in"] in mine[seq], mine[seq]
+            assert any(words["won_trick"].split("{")[0] in mine[s] for s in stand_in)
+            # The log names the cards played, and no other.
+            told = " ".join(mine.values())
+            played = {
+                event["action"].split()[1]
+                for event in table_events(web_base, opened["table"])
+                if event["kind"] == "action" and event["action"].startswith("play ")
+            }
+            named = {
+                card
+                for card in (r + s for r in words["ranks"] for s in "CDHS")
+                if card_words(card) in told
+            }
+            assert named and named <= played, named - played
+    finally:
+        bo.close()
+    assert errors == []
+
+
+def test_the_table_says_whom_it_awaits_and_a_bot_can_play_for_them(
+    web_base: str, chromium: Browser
+) -> None:
+    """Issue 17, defect 4: a seat nobody had joined stalled the table with "Bo to play." and
+    no more. Ana creates a table for Ana, Bo and a bot in the lobby and takes her seat; Bo
+    never comes. On Bo's turn the page says the table waits for Bo to join, shows Ana (this
+    browser created the table) Bo's invitation link, and offers a bot for Bo; a watcher in
+    another browser is told whom the table waits for, and gets neither. Ana's click seats a
+    stand-in, which plays Bo's turn."""
+    rng = random.Random(37)
+    words = english()
+    errors: list[str] = []
+    with context(chromium) as mine, context(chromium) as theirs:
+        lobby = open_page(mine, f"{web_base}/", errors)
+        lobby.select_option("#game", "knockout-whist")
+        lobby.select_option("#players", "3")
+        for seat, (kind, name) in enumerate([("human", "Ana"), ("human", "Bo"), ("bot", "")]):
+            row = lobby.locator(f"#seat-rows .seat-row[data-seat='{seat}']")
+            row.locator("select.kind").select_option(kind)
+            if name:
+                row.locator("input.name").fill(name)
+        lobby.click("#create-table")
+        expect(lobby.locator("#created")).to_be_visible()
+        links = [
+            lobby.locator(f"#invites .invite[data-seat='{seat}'] input.link").input_value()
+            for seat in (0, 1)
+        ]
+        spectate = lobby.locator("#invites .invite[data-spectate] input.link").input_value()
+        page = seated_page(mine, links[0], errors)
+        watcher = seated_page(theirs, spectate, errors)
+        while True:
+            page.wait_for_selector("#turn.mine, #waiting:not([hidden])")
+            if not page.locator("#turn.mine").count():
+                break
+            seq = last_seq(page)
+            click_a_move(page, rng)
+            wait_past(page, seq)
+        waiting = words["waiting"]["join"].replace("{name}", "Bo")
+        for shown in (page, watcher):
+            expect(shown.locator("#turn")).to_have_text(waiting)
+            expect(shown.locator("#waiting")).to_have_attribute("data-seat", "1")
+            expect(shown.locator("#waiting")).to_have_attribute("data-awaited", "true")
+            expect(shown.locator("#waiting-text")).to_have_text(waiting)
+        expect(page.locator("#waiting-invite input.link")).to_have_value(links[1])
+        expect(page.locator("#waiting-invite button.copy")).to_be_visible()
+        expect(watcher.locator("#waiting-invite")).to_have_count(0)
+        expect(watcher.locator("#stand-in-btn")).to_have_count(0)
+        button = page.locator("#stand-in-btn")
+        expect(button).to_have_text(words["waiting"]["stand_in"].replace("{name}", "Bo"))
+        seq = last_seq(page)
+        button.click()
+        expect(page.locator("#seats .seat[data-seat='1'].stand-in")).to_be_visible()
+        wait_past(page, seq)
+        played = page.locator(f"#log li[data-seq='{seq + 1}']")
+        expect(played).to_contain_text("Bo ")
+        expect(played).to_contain_text(words["log"]["by_stand_in"])
+        for shown in (page, watcher):
+            expect(shown.locator("#turn")).not_to_have_text(waiting)
+        expect(page.locator("#banner")).to_be_hidden()
+    assert errors == []
+
+
+def test_a_mistyped_link_shows_a_page_in_the_readers_language(
+    web_base: str, chromium: Browser
+) -> None:
+    """Issue 17, defect 5: a mistyped table link showed the API's raw JSON. It shows a page
+    that says there is no table there, in each of the four languages (Persian right to
+    left), with the way back to the lobby; a game with no rules and any other address too."""
+    errors: list[str] = []
+    for lang in ("en", "fr", "ru", "fa"):
+        words = locale(lang)["notfound"]
+        with context(chromium, lang=lang) as made:
+            page = open_page(made, f"{web_base}/t/no-such-table", errors)
+            expect(page.locator("#notfound-text")).to_have_text(words["table"])
+            expect(page.locator("#notfound-text")).to_have_attribute("data-kind", "table")
+            expect(page.locator("#title")).to_have_text(words["title"])
+            expect(page.locator("html")).to_have_attribute("dir", "rtl" if lang == "fa" else "ltr")
+            assert "{" not in page.locator("body").inner_text()
+            back = page.locator("#lobby-link")
+            expect(back).to_have_text(words["lobby"])
+            expect(back).to_have_attribute("href", "/")
+            if lang == "en":
+                for path, kind in (
+                    ("/rules/bridge", "rules"),
+                    ("/t/abc/def", "table"),
+                    ("/x", "page"),
+                ):
+                    other = open_page(made, f"{web_base}{path}", errors)
+                    expect(other.locator("#notfound-text")).to_have_text(words[kind])
+                    other.close()
+                back.click()
+                expect(page.locator("#game option")).to_have_count(3)
+    assert errors == []

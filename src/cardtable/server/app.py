@@ -86,6 +86,7 @@ HTTP_CODES = {
     422: "malformed",
 }
 WEB = Path(str(files("cardtable") / "web"))
+PAGE_METHODS = ["GET", "HEAD"]
 
 # The choices of each option that is not a flag, for the lobby's form.
 CHOICES: dict[str, tuple[str, ...]] = {
@@ -136,6 +137,22 @@ def describe_games() -> list[dict[str, Any]]:
             }
         )
     return described
+
+
+def _wants_page(request: Request) -> bool:
+    """Whether a request is a browser opening a page (not a script's fetch, not the API):
+    a GET or HEAD that accepts HTML, of a path outside the API, the files and the socket."""
+    path = request.url.path
+    return (
+        request.method in PAGE_METHODS
+        and "text/html" in request.headers.get("accept", "")
+        and not path.startswith(("/api/", "/static/", "/ws/"))
+    )
+
+
+def _not_found_page() -> Response:
+    """The page of an address that leads nowhere: 404, HTML, in the reader's language."""
+    return FileResponse(WEB / "notfound.html", status_code=404)
 
 
 def _error(
@@ -252,9 +269,12 @@ def create_app(
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(SecurityHeaders)
 
-    # Every HTTP error has the documented shape, not FastAPI's {"detail": ...}.
+    # Every HTTP error has the documented shape, not FastAPI's {"detail": ...}; a browser
+    # that opens a page nobody serves gets a page that says so.
     @app.exception_handler(HTTPException)
-    async def http_error(_request: Request, exc: HTTPException) -> Response:
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        if exc.status_code == 404 and _wants_page(request):
+            return _not_found_page()
         code = HTTP_CODES.get(exc.status_code, "http_error")
         return _error(exc.status_code, code, str(exc.detail), exc.headers)
 
@@ -270,27 +290,31 @@ def create_app(
     def hub() -> Hub:
         return state["hub"]
 
-    @app.get("/health")
+    # Every page and every GET of the API answers HEAD too (FastAPI's routes answer only
+    # the methods they name): a HEAD gets the GET's status and headers, without the body.
+    @app.api_route("/health", methods=PAGE_METHODS)
     async def health() -> dict[str, Any]:
         return {"status": "ok", "tables": len(hub().tables), "database": hub().store.dialect}
 
-    @app.get("/")
+    @app.api_route("/", methods=PAGE_METHODS)
     async def lobby() -> FileResponse:
         return FileResponse(WEB / "index.html")
 
-    @app.get("/t/{table_id}")
+    # A page's address that leads nowhere (a mistyped table link) is answered with a page,
+    # in the reader's language, that says so and leads back to the lobby.
+    @app.api_route("/t/{table_id}", methods=PAGE_METHODS)
     async def table_page(table_id: str) -> Any:
         if table_id not in hub().tables:
-            return _error(404, "no_table", f"there is no table {table_id!r}")
+            return _not_found_page()
         return FileResponse(WEB / "table.html")
 
-    @app.get("/rules/{game}")
+    @app.api_route("/rules/{game}", methods=PAGE_METHODS)
     async def rules_page(game: str) -> Any:
         if game not in cardtable.GAMES:
-            return _error(404, "unknown_game", f"unknown game {game!r}")
+            return _not_found_page()
         return FileResponse(WEB / "rules.html")
 
-    @app.get("/api/games")
+    @app.api_route("/api/games", methods=PAGE_METHODS)
     async def games() -> list[dict[str, Any]]:
         return describe_games()
 
@@ -308,14 +332,14 @@ def create_app(
             log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
             return _error(400, exc.code, str(exc))
 
-    @app.get("/api/tables/{table_id}")
+    @app.api_route("/api/tables/{table_id}", methods=PAGE_METHODS)
     async def describe_table(table_id: str) -> Any:
         table = hub().tables.get(table_id)
         if table is None:
             return _error(404, "no_table", f"there is no table {table_id!r}")
         return table.describe()
 
-    @app.get("/api/tables/{table_id}/replay/{number}")
+    @app.api_route("/api/tables/{table_id}/replay/{number}", methods=PAGE_METHODS)
     async def replay(table_id: str, number: str) -> Any:
         table = hub().tables.get(table_id)
         if table is None:
@@ -381,6 +405,8 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             connection.send(await hub.hint(connection))
         elif kind == "next":
             await hub.next_game(connection)
+        elif kind == "stand_in":
+            await hub.stand_in(connection, message.get("seat"))
         elif kind == "ping":
             connection.send({"type": "pong"})
         else:

@@ -344,6 +344,26 @@ class Hub:
         self._seated(connection)
         await self.apply(connection.table, connection.table.next_game)
 
+    async def stand_in(self, connection: Connection, seat: object) -> None:
+        """A seated player asks for a stand-in bot for ``seat``, a human seat with nobody
+        at it (an invited player who has not come, or one who left): it plays at once, as
+        after the grace period, until the seat's player joins. Everyone hears of it in a
+        ``presence`` message, the asker's answer."""
+        self._seated(connection)
+        table = connection.table
+        if type(seat) is not int or not 0 <= seat < len(table.seats):
+            raise TableError("malformed", f"seat is a seat number, 0 to {len(table.seats) - 1}")
+        wanted = table.seats[seat]
+        if wanted.kind != HUMAN:
+            raise TableError("not_absent", f"seat {seat} is a bot's")
+        if wanted.connections:
+            raise TableError("not_absent", f"seat {seat}'s player is at the table")
+        if not wanted.stand_in:
+            wanted.stand_in = True
+            log.info("stand-in asked for", extra={"table": table.id, "seat": seat})
+        self.presence(table)
+        self.poke(table)
+
     async def hint(self, connection: Connection) -> dict[str, Any]:
         seat = self._seated(connection)
         table = connection.table
@@ -385,11 +405,13 @@ class Hub:
         if seat.kind == BOT:
             assert seat.level is not None
             return mover, seat.level, "bot"
-        if seat.connections or seat.left_at is None:
+        if seat.connections:
             return None
-        if time.monotonic() - seat.left_at < self.grace:
-            return None  # leave() set a timer that looks again when the grace is over
-        if not seat.stand_in:
+        if not seat.stand_in:  # asked for (stand_in()), or the seat's grace is over
+            if seat.left_at is None:
+                return None  # an invited player who has not come yet
+            if time.monotonic() - seat.left_at < self.grace:
+                return None  # leave() set a timer that looks again when the grace is over
             seat.stand_in = True
             self.presence(table)
         return mover, STAND_IN_LEVEL, "stand-in"

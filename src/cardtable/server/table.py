@@ -78,6 +78,17 @@ class Seat:
     left_at: float | None = None
     stand_in: bool = False
 
+    @property
+    def awaited(self) -> bool:
+        """A human seat whose invited player has not taken it: no stand-in plays for it
+        unless someone at the table asks for one (docs/server.md, ``stand_in``)."""
+        return (
+            self.kind == HUMAN
+            and self.connections == 0
+            and self.left_at is None
+            and not self.stand_in
+        )
+
     def describe(self) -> dict[str, Any]:
         return {
             "seat": self.seat,
@@ -86,6 +97,7 @@ class Seat:
             "level": self.level,
             "connected": self.kind == BOT or self.connections > 0,
             "stand_in": self.stand_in,
+            "awaited": self.awaited,
         }
 
 

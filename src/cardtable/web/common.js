@@ -97,3 +97,65 @@ export function badge(text, cls = "") {
 export function playText(verbKey, name, card) {
   return t(verbKey, { name, card: cardName(card) });
 }
+
+// ---------------------------------------------------------------- tables this browser created
+
+// The invitations of the tables created in this browser, newest first (the tokens are in the
+// server's answer to the table's creation only: docs/server.md). The table page shows the
+// creator an awaited seat's link from here.
+const CREATED = "cardtable.created";
+const CREATED_KEPT = 30;
+
+export function createdTables() {
+  try {
+    const list = JSON.parse(localStorage.getItem(CREATED) || "[]");
+    return Array.isArray(list) ? list.filter((x) => x && typeof x.table === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keeps a created table's invitations: `answer` is the server's, `request` what was sent. */
+export function rememberCreated(answer, request) {
+  const seats = answer.seats.map((s) => ({
+    seat: s.seat,
+    kind: s.kind,
+    name: s.kind === "human" ? request.seats[s.seat].name : null,
+    invite: s.invite || null,
+  }));
+  const entry = { table: answer.table, game: request.game, at: Date.now(), spectate: answer.spectate, seats };
+  const list = [entry, ...createdTables().filter((x) => x.table !== answer.table)].slice(0, CREATED_KEPT);
+  try {
+    localStorage.setItem(CREATED, JSON.stringify(list));
+  } catch {
+    // Storage full or refused: the links are still on the lobby's screen.
+  }
+}
+
+/** The absolute invitation link of `seat` at `table`, if this browser created the table. */
+export function createdInvite(table, seat) {
+  const entry = createdTables().find((x) => x.table === table);
+  const found = entry && Array.isArray(entry.seats) ? entry.seats.find((s) => s && s.seat === seat) : null;
+  return found && typeof found.invite === "string" ? new URL(found.invite, location.origin).href : null;
+}
+
+/** Copies a read-only field's text; the button says so for a moment. */
+export function copyField(input, button, failed) {
+  const done = () => {
+    button.textContent = t("lobby.copied");
+    setTimeout(() => (button.textContent = t("lobby.copy")), 1500);
+  };
+  const fallback = () => {
+    input.focus();
+    input.select();
+    try {
+      document.execCommand("copy");
+      done();
+    } catch {
+      failed();
+    }
+  };
+  // navigator.clipboard needs a secure context; a LAN address over http falls back.
+  if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, fallback);
+  else fallback();
+}

@@ -43,6 +43,8 @@ export default {
     return lastOf(v.tricks) || (v.previous_hand ? lastOf(v.previous_hand.tricks) : null);
   },
 
+  previousTricks: (v) => (v.previous_hand ? v.previous_hand.tricks : null),
+
   describe(ev, before, v, ctx) {
     const [verb, arg] = ev.action.split(" ");
     const name = ctx.name(ev.seat);
@@ -64,6 +66,11 @@ export default {
     if (verb === "trump") return `${SUIT_SYMBOL[arg]} ${t("kow.trump_button", { suit: suitName(arg) })}`;
     if (verb === "knock") return t("knock");
     return action;
+  },
+
+  /** A finished game's result as its `over` event gives it (an earlier game at the table). */
+  resultOf(result, v, ctx) {
+    return result.winners.map((s) => t("result.wins", { name: ctx.name(s) }));
   },
 
   results(v, ctx) {

@@ -65,6 +65,7 @@ export default {
   },
 
   lastTrick: () => null,
+  previousTricks: () => null,
 
   describe(ev, before, v, ctx) {
     const [verb, arg] = ev.action.split(" ");
@@ -99,6 +100,13 @@ export default {
   },
 
   verbLabel: (verb) => t(`kryt.verb.${verb}`),
+
+  /** A finished game's result as its `over` event gives it (an earlier game at the table):
+   * the last place is the fool; no winners, a draw. */
+  resultOf(result, v, ctx) {
+    if (!result.winners.length || result.places.length < 2) return [t("kryt.draw")];
+    return result.places[result.places.length - 1].map((s) => t("kryt.is_fool", { name: ctx.name(s) }));
+  },
 
   results(v, ctx) {
     if (v.draw) return [t("kryt.draw")];

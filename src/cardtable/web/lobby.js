@@ -3,11 +3,13 @@
  * Hooks: #game, #players, #options [data-option="name"], #seat-rows .seat-row[data-seat="N"]
  * (select.kind, input.name, select.level), #create-table, #created, #invites
  * .invite[data-seat="N"] / .invite[data-spectate] (input.link, button.copy), #go-seat,
- * #banner, #lang.
+ * #banner, #lang. The invitations of each table created here are kept in this browser
+ * (common.js, rememberCreated), so that the table page can show its creator an awaited
+ * seat's link.
  */
 
 import { initI18n, t, applyI18n, langSelect } from "./i18n.js";
-import { h } from "./common.js";
+import { h, copyField, rememberCreated } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -139,32 +141,10 @@ function collect() {
   return { game: g.name, options, seats };
 }
 
-function copyText(input, button) {
-  const done = () => {
-    button.textContent = t("lobby.copied");
-    setTimeout(() => (button.textContent = t("lobby.copy")), 1500);
-  };
-  // navigator.clipboard needs a secure context; a LAN address over http falls back.
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(input.value).then(done, () => fallbackCopy(input, done));
-  } else fallbackCopy(input, done);
-}
-
-function fallbackCopy(input, done) {
-  input.focus();
-  input.select();
-  try {
-    document.execCommand("copy");
-    done();
-  } catch {
-    showBanner(t("lobby.copy_failed"));
-  }
-}
-
 function inviteRow(label, url, data) {
   const input = h("input", { type: "text", class: "link", dir: "ltr", readonly: true, value: url, "aria-label": label });
   const button = h("button", { type: "button", class: "copy" }, t("lobby.copy"));
-  button.addEventListener("click", () => copyText(input, button));
+  button.addEventListener("click", () => copyField(input, button, () => showBanner(t("lobby.copy_failed"))));
   const open = h("a", { href: url, target: "_blank", rel: "noopener" }, t("lobby.open"));
   return h("div", { class: "invite", dataset: data }, h("span", { class: "who" }, label), input, button, open);
 }
@@ -204,6 +184,7 @@ async function submit(e) {
     });
     const answer = await res.json().catch(() => ({}));
     if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+    rememberCreated(answer, body);
     showCreated(answer, body);
   } catch (err) {
     showBanner(`${t("lobby.create_failed")}: ${err.message}`);

@@ -81,6 +81,8 @@ export default {
     return lastOf(v.tricks) || (v.previous_deal ? lastOf(v.previous_deal.tricks) : null);
   },
 
+  previousTricks: (v) => (v.previous_deal ? v.previous_deal.tricks : null),
+
   describe(ev, before, v, ctx) {
     const [verb, arg] = ev.action.split(" ");
     const name = ctx.name(ev.seat);
@@ -101,6 +103,13 @@ export default {
     if (action === "exchange") return t("neuf.exchange");
     if (action === "keep") return t("neuf.keep");
     return action;
+  },
+
+  /** A finished game's result as its `over` event gives it (an earlier game at the table). */
+  resultOf(result, v, ctx) {
+    const w = result.winners;
+    if (v.players === 4 && w.length) return [t("neuf.team_wins", { a: ctx.name(team(w[0])), b: ctx.name(team(w[0]) + 2) })];
+    return w.map((s) => t("result.wins", { name: ctx.name(s) }));
   },
 
   results(v, ctx) {

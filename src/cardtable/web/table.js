@@ -13,6 +13,10 @@
  *   #card-menu           menu for a card with several actions: button[data-action="beat 7D"]
  *   #actions             non-card actions: button[data-action="knock"|"trump H"|"take"|...]
  *   #hint                ask for a hint; then .chance[data-action] badges show percentages
+ *                        (.forced when the move is forced: #hint itself says so, .forced)
+ *   #waiting             shown while the seat to move is a person nobody is at
+ *                        (data-seat, data-awaited): #waiting-text, #waiting-invite (the
+ *                        creator's browser: input.link, button.copy), #stand-in-btn
  *   #last-trick-btn      toggles #last-trick (KOW, Neuf)
  *   #results             shown when the game is over; #next-game, #replay-open, #replay-game
  *   #replay-bar          replay controls: #replay-first/-prev/-next/-last/-exit, #replay-pos,
@@ -20,7 +24,8 @@
  *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt);
  *                        #session: games finished at the table, dd[data-seat] wins (or fools)
  *   #verify              deal commitments: li[data-game][data-hand] .ok / .bad / .pending
- *   #log                 everything that happened, li per event (data-seq)
+ *   #log                 everything that happened, li per event (data-seq); a page opened
+ *                        anew rebuilds it from every event of the table (join with since 0)
  *   #live                aria-live="polite" region: plays, turns, results, in words
  *   #banner              errors (#banner-text, data-code), dismissed by #banner-close
  *   #lang                language select       #no-anim   "no animations" checkbox
@@ -29,7 +34,7 @@
 
 import { initI18n, t, applyI18n, langSelect, cardName } from "./i18n.js";
 import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
-import { h, seatPositions } from "./common.js";
+import { h, seatPositions, createdInvite, copyField } from "./common.js";
 import { commitmentOf } from "./sha256.js";
 import { fetchReplay, Replay } from "./replay.js";
 import kow from "./knockout_whist.js";
@@ -38,6 +43,8 @@ import kryt from "./kryt.js";
 
 const GAMES = { "knockout-whist": kow, neuf, "kryt-navalivat": kryt };
 const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
+// The actions that put something in a trick (Knockout Whist, Neuf).
+const TRICK_VERBS = new Set(["play", "knock"]);
 const PACK_SIZE = { "knockout-whist": 52, neuf: 52, "kryt-navalivat": 36 };
 
 const TABLE = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
@@ -54,6 +61,7 @@ const st = {
   view: null,
   deals: new Map(),
   hints: null,
+  waitingKey: null,
   pending: false,
   queue: [],
   busy: false,
@@ -173,7 +181,8 @@ function connect() {
   st.ws = ws;
   setConn("connecting");
   ws.onopen = () => {
-    ws.send(JSON.stringify({ type: "join", token: TOKEN, since: st.joined ? st.seq : null }));
+    // A page that has not joined yet asks for every event (since 0), to rebuild the log.
+    ws.send(JSON.stringify({ type: "join", token: TOKEN, since: st.joined ? st.seq : 0 }));
     clearInterval(pinger);
     pinger = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), 25000);
   };
@@ -216,10 +225,16 @@ function onMessage(msg) {
       break;
     case "hint":
       if (msg.seq === st.seq && Array.isArray(msg.actions)) {
-        st.hints = new Map(msg.actions.map((a) => [a.action, a.chance]));
+        // A forced move (the only legal action) is not searched: its chance is null.
+        const forced = msg.actions.length === 1;
+        st.hints = new Map(msg.actions.map((a) => [a.action, forced ? "forced" : a.chance]));
         render();
-        const best = [...msg.actions].sort((a, b) => b.chance - a.chance)[0];
-        if (best) announce(t("hint_best", { action: actionWords(best.action), p: Math.round(best.chance * 100) }));
+        if (forced) announce(t("hint_forced_said", { action: actionWords(msg.actions[0].action) }));
+        else {
+          const rated = msg.actions.filter((a) => typeof a.chance === "number");
+          const best = rated.sort((a, b) => b.chance - a.chance)[0];
+          if (best) announce(t("hint_best", { action: actionWords(best.action), p: Math.round(best.chance * 100) }));
+        }
       }
       break;
     case "error":
@@ -249,12 +264,7 @@ function onSnapshot(msg) {
   st.game = msg.game;
   st.view = msg.view;
   for (const d of msg.deals || []) storeDeal(d, false);
-  for (const m of msg.missed || []) {
-    const ev = m.event || m;
-    const seq = m.seq ?? ev.seq;
-    if (seq && seq <= st.seq) continue;
-    noteEvent(ev, seq, null, m.view || null, false);
-  }
+  catchUp(msg.missed || [], msg.game);
   st.seq = msg.seq;
   st.view = msg.view;
   st.queue = [];
@@ -297,6 +307,49 @@ async function pump() {
 
 // ---------------------------------------------------------------- events
 
+// Events missed while away, or on a page opened anew every event of the table, come bare:
+// the snapshot's view is the state after them. Each is logged as it was when it happened;
+// which trick a play won is read from the view's tricks (this hand's and the one before).
+function catchUp(missed, gameNo) {
+  const events = missed.map((m) => m.event || m).filter((ev) => ev && ev.seq > st.seq);
+  const won = trickWinners(events, gameNo, st.view);
+  for (const ev of events) noteEvent(ev, ev.seq, null, null, false, { game: gameNo, won: won.get(ev.seq) });
+}
+
+/** Event number -> the seat that won the trick the play completed, for the plays of the
+ * current hand and the one before it among `events`, matched from the end with the view's
+ * tricks (a play that does not match, or an older hand, gets nothing). */
+function trickWinners(events, gameNo, view) {
+  const won = new Map();
+  const g = view ? GAMES[view.game] : null;
+  if (!g || !g.hasTricks) return won;
+  const hands = [[]];
+  for (const ev of events) {
+    if (ev.game !== gameNo) continue;
+    if (ev.kind === "deal" && ev.reshuffle == null) hands.push([]);
+    else if (ev.kind === "action" && TRICK_VERBS.has(ev.action.split(" ")[0])) hands[hands.length - 1].push(ev);
+  }
+  const flat = (tricks, open = []) => [
+    ...(tricks || []).flatMap((tr) => tr.plays.map((play, i) => ({ play, winner: i === tr.plays.length - 1 ? tr.winner : null }))),
+    ...open.map((play) => ({ play, winner: null })),
+  ];
+  const pairs = [
+    [hands[hands.length - 1], flat(view.tricks, view.trick)],
+    [hands.length > 1 ? hands[hands.length - 2] : [], flat(g.previousTricks(view))],
+  ];
+  for (const [plays, known] of pairs) {
+    if (plays.length > known.length) continue;
+    const tail = known.slice(known.length - plays.length);
+    const same = plays.every((ev, i) => {
+      const [verb, arg] = ev.action.split(" ");
+      return tail[i].play[0] === ev.seat && tail[i].play[1] === (verb === "knock" ? "knock" : arg);
+    });
+    if (!same) continue;
+    plays.forEach((ev, i) => tail[i].winner !== null && tail[i].winner !== undefined && won.set(ev.seq, tail[i].winner));
+  }
+  return won;
+}
+
 function game() {
   return st.view ? GAMES[st.view.game] : null;
 }
@@ -321,8 +374,10 @@ function actionWords(action) {
   return g.actionLabel(action, st.view);
 }
 
-/** Logs one event (and verifies reveals); returns the words for the live region. */
-function noteEvent(ev, seq, before, given, live) {
+/** Logs one event (and verifies reveals); returns the words for the live region. `known`
+ * holds what an event caught up on (bare, without its view) cannot tell: the number of the
+ * game the view is of, and the seat that won the trick a play completed. */
+function noteEvent(ev, seq, before, given, live, known = null) {
   // Events missed while away come without a view; the snapshot's current view names the
   // seats and the game just as well.
   const view = given || st.view;
@@ -349,11 +404,17 @@ function noteEvent(ev, seq, before, given, live) {
       if (g && g.hasTricks && before && view && before.trick.length && !view.trick.length) {
         const last = g.lastTrick(view);
         if (last) text += ` ${t("won_trick", { name: seatName(last.winner) })}.`;
+      } else if (known && known.won !== undefined) {
+        text += ` ${t("won_trick", { name: seatName(known.won) })}.`;
       }
       break;
     }
     case "over": {
-      const lines = g && view && g.isOver(view) ? g.results(view, ctxFor(view)) : [];
+      // An earlier game's end is told from its result; the view is of a later game.
+      const earlier = known && known.game !== ev.game;
+      let lines = [];
+      if (g && view && earlier && ev.result) lines = g.resultOf(ev.result, view, ctxFor(view));
+      else if (g && view && g.isOver(view)) lines = g.results(view, ctxFor(view));
       text = [t("game_over"), ...lines].join(" ");
       break;
     }
@@ -372,7 +433,22 @@ function turnKey() {
 function turnWords() {
   const v = st.view;
   if (!v) return "";
-  return game().turnText(v, ctxFor(v));
+  return waitingWords(v) || game().turnText(v, ctxFor(v));
+}
+
+/** The seat to move when it is a person's with nobody at it and no bot standing in:
+ * {seat, awaited} (awaited: its invited player has never come), else null. */
+function absentMover(v) {
+  if (st.replay || !v || v.to_move === null || v.to_move === undefined || GAMES[v.game].isOver(v)) return null;
+  const info = st.table && st.table.seats ? st.table.seats[v.to_move] : null;
+  if (!info || info.kind !== "human" || info.connected || info.stand_in) return null;
+  return { seat: v.to_move, awaited: Boolean(info.awaited) };
+}
+
+function waitingWords(v) {
+  const absent = absentMover(v);
+  if (!absent) return "";
+  return t(absent.awaited ? "waiting.join" : "waiting.back", { name: seatName(absent.seat) });
 }
 
 function announceTurn(force) {
@@ -459,13 +535,14 @@ function render() {
 
   const myTurn = isMyTurn(v);
   const turn = $("turn");
-  let words = st.replay ? replayWords() : g.turnText(v, ctx);
+  let words = st.replay ? replayWords() : waitingWords(v) || g.turnText(v, ctx);
   const lastTrick = g.hasTricks && !v.trick.length ? g.lastTrick(v) : null;
   if (lastTrick && v.tricks.length && !st.replay) words = `${t("won_trick", { name: seatName(lastTrick.winner) })}. ${words}`;
   turn.textContent = words;
   turn.classList.toggle("mine", myTurn);
   turn.dataset.toMove = v.to_move ?? "";
 
+  renderWaiting(v);
   renderSeats(v, g, ctx);
   const center = g.center(v, ctx);
   $("center").replaceChildren(center);
@@ -476,6 +553,40 @@ function render() {
   renderResults(v, g, ctx);
   renderVerify();
   renderReplayBar();
+}
+
+// Who the table waits for, the creator's copy of their invitation (kept by the lobby in this
+// browser), and, for a seated player, a bot to play for them until they come.
+function renderWaiting(v) {
+  const box = $("waiting");
+  const absent = absentMover(v);
+  box.hidden = !absent;
+  if (!absent) {
+    st.waitingKey = null;
+    return;
+  }
+  const name = seatName(absent.seat);
+  const key = `${absent.seat}|${absent.awaited}|${st.seat}|${name}`;
+  if (key === st.waitingKey) return; // kept as it is: a focused button or a selected link stays
+  st.waitingKey = key;
+  box.dataset.seat = String(absent.seat);
+  box.dataset.awaited = String(absent.awaited);
+  const parts = [h("p", { id: "waiting-text" }, waitingWords(v))];
+  const link = createdInvite(TABLE, absent.seat);
+  if (link) {
+    const input = h("input", { type: "text", class: "link", dir: "ltr", readonly: true, value: link, "aria-label": t("waiting.invite_label", { name }) });
+    const copy = h("button", { type: "button", class: "copy" }, t("lobby.copy"));
+    copy.addEventListener("click", () => copyField(input, copy, () => showBanner(t("lobby.copy_failed"), "copy")));
+    parts.push(h("div", { id: "waiting-invite", class: "invite" }, h("span", { class: "who" }, t("waiting.invite", { name })), input, copy));
+  }
+  if (st.seat !== null) {
+    const button = h("button", { type: "button", id: "stand-in-btn", dataset: { seat: String(absent.seat) } }, t("waiting.stand_in", { name }));
+    button.addEventListener("click", () => {
+      if (send({ type: "stand_in", seat: absent.seat })) button.disabled = true;
+    });
+    parts.push(h("p", { class: "stand-in-offer" }, button, " ", h("span", { class: "note" }, t("waiting.stand_in_note", { name }))));
+  }
+  box.replaceChildren(...parts);
 }
 
 function isMyTurn(v) {
@@ -543,12 +654,18 @@ function splitActions(v) {
   return { byCard, other };
 }
 
+// A hint's badge: the chance in percent, "forced" for the only legal move, a dash for an
+// action the search did not rate (its chance is null).
 function chanceBadge(actions) {
   if (!st.hints) return null;
   const known = actions.filter((a) => st.hints.has(a));
   if (!known.length) return null;
-  const best = known.reduce((x, y) => (st.hints.get(y) > st.hints.get(x) ? y : x));
-  const p = Math.round(st.hints.get(best) * 100);
+  const rate = (a) => (typeof st.hints.get(a) === "number" ? st.hints.get(a) : -1);
+  const best = known.reduce((x, y) => (rate(y) > rate(x) ? y : x));
+  const chance = st.hints.get(best);
+  if (chance === "forced") return h("span", { class: "chance forced", dataset: { action: best }, "aria-label": t("hint_forced") }, t("forced"));
+  if (typeof chance !== "number") return h("span", { class: "chance unrated", dataset: { action: best }, "aria-label": t("not_rated") }, "–");
+  const p = Math.round(chance * 100);
   return h("span", { class: "chance", dataset: { action: best }, "aria-label": t("chance", { p }) }, `${p}%`);
 }
 
@@ -727,6 +844,12 @@ function renderControls(v, g, myTurn) {
   const hint = $("hint");
   hint.hidden = st.seat === null || !!st.replay || g.isOver(v);
   hint.disabled = !myTurn;
+  // One legal action: the button says the move is forced (a hint marks it so, unsearched).
+  const forced = myTurn && v.legal_actions.length === 1;
+  hint.classList.toggle("forced", forced);
+  hint.textContent = t(forced ? "hint_forced" : "hint");
+  if (forced) hint.title = t("hint_forced_title");
+  else hint.removeAttribute("title");
   const btn = $("last-trick-btn");
   const last = g.lastTrick(v);
   btn.hidden = !g.hasTricks || !!st.replay;
