@@ -247,6 +247,7 @@ function onMessage(msg) {
 
 function onError(msg) {
   st.pending = false;
+  st.waitingKey = null; // a refused stand-in request: its button is offered again
   const known = t(`error.${msg.code}`);
   const text = known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`;
   showBanner(text, msg.code || "");
