@@ -26,8 +26,17 @@ def interval(standing: dict[str, Any], digits: int) -> str:
     return f"{mean:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def row(name: str, summary: dict[str, Any]) -> str:
-    """``| file | bots | games played | how it ended | result |``."""
+def core_minutes(folder: Path) -> float:
+    """The minutes of one core the folder's games took (their ``duration``s summed)."""
+    games = folder / "games.jsonl"
+    if not games.is_file():
+        return 0.0
+    lines = games.read_text(encoding="utf-8").splitlines()
+    return sum(json.loads(line)["duration"] for line in lines if line.strip()) / 60
+
+
+def row(name: str, summary: dict[str, Any], minutes: float) -> str:
+    """``| file | bots | games played | how it ended | core-minutes | result |``."""
     metric = summary["metric"]
     digits = 3 if metric["key"] in ("win", "fool") else 2  # rates, else points
     order = {entry: i for i, entry in enumerate(summary["config"]["bots"])}
@@ -40,7 +49,8 @@ def row(name: str, summary: dict[str, Any]) -> str:
         ended = f"all {summary['scheduled']} games"
     bots = ", ".join(f"`{b}`" for b in summary["config"]["bots"])
     return (
-        f"| `{name}.json` | {bots} | {summary['finished']} | {ended} | {metric['name']}: {result} |"
+        f"| `{name}.json` | {bots} | {summary['finished']} | {ended} | {minutes:.0f} | "
+        f"{metric['name']}: {result} |"
     )
 
 
@@ -51,7 +61,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     for folder in sorted(p for p in args.runs.iterdir() if (p / "summary.json").is_file()):
         summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-        print(row(folder.name, summary))
+        print(row(folder.name, summary, core_minutes(folder)))
         if args.copy:
             RESULTS.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(folder / "summary.json", RESULTS / f"{folder.name}.json")
