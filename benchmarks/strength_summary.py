@@ -32,7 +32,7 @@ def core_minutes(folder: Path) -> float:
     if not games.is_file():
         return 0.0
     lines = games.read_text(encoding="utf-8").splitlines()
-    return sum(json.loads(line)["duration"] for line in lines if line.strip()) / 60
+    return sum(float(json.loads(line)["duration"]) for line in lines if line.strip()) / 60
 
 
 def row(name: str, summary: dict[str, Any], minutes: float) -> str:
