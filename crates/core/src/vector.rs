@@ -83,10 +83,7 @@ pub enum BatchError {
     /// Buffers of the wrong length.
     Buffer(String),
     /// An action number outside the game's actions.
-    OutOfRange {
-        game: usize,
-        action: i64,
-    },
+    OutOfRange { game: usize, action: i64 },
     /// An action the rules do not allow now.
     Illegal {
         game: usize,
@@ -101,7 +98,10 @@ impl std::fmt::Display for BatchError {
         match self {
             BatchError::Config(why) | BatchError::Buffer(why) => f.write_str(why),
             BatchError::OutOfRange { game, action } => {
-                write!(f, "game {game}: action number {action} is not an action number")
+                write!(
+                    f,
+                    "game {game}: action number {action} is not an action number"
+                )
             }
             BatchError::Illegal {
                 game,
@@ -724,10 +724,19 @@ mod tests {
         let legal = actions_of(batch.state(2).legal_mask());
         actions[2] = (0..57).find(|a| !legal.contains(&(*a as usize))).unwrap();
         let error = batch.step(&actions, out.buffers()).unwrap_err();
-        assert!(matches!(error, BatchError::Illegal { game: 2, .. }), "{error}");
+        assert!(
+            matches!(error, BatchError::Illegal { game: 2, .. }),
+            "{error}"
+        );
         actions[2] = 99;
         let error = batch.step(&actions, out.buffers()).unwrap_err();
-        assert_eq!(error, BatchError::OutOfRange { game: 2, action: 99 });
+        assert_eq!(
+            error,
+            BatchError::OutOfRange {
+                game: 2,
+                action: 99
+            }
+        );
         let after: Vec<String> = (0..4).map(|i| batch.state(i).position()).collect();
         assert_eq!(before, after);
     }

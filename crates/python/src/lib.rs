@@ -155,7 +155,6 @@ fn observation_buffer<'py>(
         })
 }
 
-
 /// One opponent kind by name.
 fn opponent_kind(py: Python<'_>, name: &str) -> PyResult<Opponent> {
     match name {
