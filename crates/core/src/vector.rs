@@ -219,7 +219,7 @@ pub struct Batch<G: Game + Observe + Guided> {
 }
 
 /// Games a thread takes at the least: below it, a thread costs more than it saves.
-const MIN_GAMES_PER_THREAD: usize = 32;
+const MIN_GAMES_PER_THREAD: usize = 256;
 
 impl<G: Game + Observe + Guided> Batch<G> {
     /// A batch of `config.games` games, dealt from base seed 0 (call [`Batch::reset`]).
@@ -691,27 +691,29 @@ mod tests {
         }
     }
 
-    /// Game `i`'s observations over a run, for a batch of `games` on `threads`.
-    fn trajectory(games: usize, threads: usize, steps: usize) -> Vec<Vec<f32>> {
+    /// The first `keep` games' observations and rewards over a run, for a batch of `games`
+    /// on `threads`.
+    fn trajectory(games: usize, threads: usize, steps: usize, keep: usize) -> Vec<Vec<f32>> {
         let mut batch = Batch::new(config(games, threads)).unwrap();
         let mut out = Owned::new(&batch);
         batch.reset_from(7, out.buffers()).unwrap();
         let size = batch.observation_size();
-        let mut rows = vec![out.obs[..size].to_vec()];
+        let mut rows = vec![out.obs[..keep * size].to_vec()];
         for _ in 0..steps {
             let actions = out.first_legal(KnockoutWhist::NUM_ACTIONS);
             batch.step(&actions, out.buffers()).unwrap();
-            rows.push(out.obs[..size].to_vec());
-            rows.push(vec![out.rewards[0]]);
+            rows.push(out.obs[..keep * size].to_vec());
+            rows.push(out.rewards[..keep].to_vec());
         }
         rows
     }
 
     #[test]
     fn a_game_is_the_same_whatever_the_batch_and_threads() {
-        let one = trajectory(1, 1, 120);
-        assert_eq!(one, trajectory(100, 1, 120));
-        assert_eq!(one, trajectory(100, 3, 120));
+        let one = trajectory(1, 1, 120, 1);
+        assert_eq!(one, trajectory(700, 1, 120, 1));
+        let all = trajectory(700, 1, 120, 700);
+        assert_eq!(all, trajectory(700, 3, 120, 700)); // 3 runs of games on 3 threads
     }
 
     #[test]
