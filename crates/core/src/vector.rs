@@ -492,32 +492,30 @@ fn run_games<G: Game + Observe + Guided>(
         *truncated = false;
         if reset || slot.done {
             deal(shape, slot);
-        } else if !at_agents_turn(shape, slot) {
-            // Cut short by `max_actions` before the agent's first turn.
-            *truncated = true;
         } else {
-            let action = actions.expect("a step has actions")[i] as usize;
-            slot.state.apply(action);
-            slot.actions += 1;
-            play_opponents(shape, slot);
-            match slot.state.returns() {
-                Some(returns) if slot.state.to_move().is_none() => {
-                    *terminated = true;
-                    match shape.config.agents {
-                        Agents::One { .. } => reward[0] = returns[slot.seat] as f32,
-                        Agents::All => {
-                            for (r, &x) in reward.iter_mut().zip(&returns[..shape.players]) {
-                                *r = x as f32;
-                            }
+            if at_agents_turn(shape, slot) {
+                let action = actions.expect("a step has actions")[i] as usize;
+                slot.state.apply(action);
+                slot.actions += 1;
+                play_opponents(shape, slot);
+            }
+            // Else the game ended or was cut short by `max_actions` before the agent's
+            // first turn (while it was dealt): this step reports it.
+            if let (None, Some(returns)) = (slot.state.to_move(), slot.state.returns()) {
+                *terminated = true;
+                match shape.config.agents {
+                    Agents::One { .. } => reward[0] = returns[slot.seat] as f32,
+                    Agents::All => {
+                        for (r, &x) in reward.iter_mut().zip(&returns[..shape.players]) {
+                            *r = x as f32;
                         }
                     }
                 }
-                _ => {
-                    *truncated = shape
-                        .config
-                        .max_actions
-                        .is_some_and(|limit| slot.actions >= limit);
-                }
+            } else {
+                *truncated = shape
+                    .config
+                    .max_actions
+                    .is_some_and(|limit| slot.actions >= limit);
             }
         }
         if *terminated || *truncated {
@@ -766,5 +764,37 @@ mod tests {
             }
             assert!(ended > 8, "{autoreset:?}: {ended} games ended");
         }
+    }
+
+    #[test]
+    fn games_cut_short_before_the_agents_turn_are_truncated() {
+        let mut cfg = config(64, 1);
+        cfg.max_actions = Some(1);
+        let mut batch = Batch::new(cfg).unwrap();
+        let mut out = Owned::new(&batch);
+        batch.reset_from(5, out.buffers()).unwrap();
+        let waiting: Vec<bool> = (0..64)
+            .map(|i| batch.state(i).to_move() != Some(batch.seat(i)))
+            .collect();
+        assert!(
+            waiting.iter().any(|&w| w),
+            "no game was cut short while dealt"
+        );
+        for (row, &w) in out.masks.chunks(57).zip(&waiting) {
+            assert!(!w || row.iter().all(|&m| m == 0));
+        }
+        // Any value for those games: they are not played, only reported truncated.
+        let mut actions = out.first_legal(KnockoutWhist::NUM_ACTIONS);
+        for (i, action) in actions.iter_mut().enumerate() {
+            if waiting[i] {
+                *action = 999;
+            }
+        }
+        batch.step(&actions, out.buffers()).unwrap();
+        assert!(
+            out.trunc.iter().all(|&t| t),
+            "every game reaches one action"
+        );
+        assert!(out.term.iter().all(|&t| !t) && out.rewards.iter().all(|&r| r == 0.0));
     }
 }
