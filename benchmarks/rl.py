@@ -5,6 +5,7 @@ Run it from the repository root::
     .venv/bin/python benchmarks/rl.py                 # 20 games per game, median of 5 runs
     .venv/bin/python benchmarks/rl.py --quick         # 4 games, 3 runs: a fast, noisier look
     .venv/bin/python benchmarks/rl.py --json benchmarks/results/rl.json
+    .venv/bin/python benchmarks/rl.py --batch         # the batch environments (the core)
 
 Every loop plays whole games with uniformly random legal actions (``random.Random``, one
 seed per game) and is timed per decision: a game's wall time, dealing included, divided by
@@ -34,6 +35,15 @@ the actions played in it (every seat's). The loops:
     very games the ``gymnasium`` loop plays, replayed from their records: its bots draw
     from their own generator, so its games are not the baseline's, and a random game's
     cost per decision depends on the game (a long Kryt'-navalivat' hand builds a big pile).
+
+``--batch`` measures the batch environments instead (``cardtable.rl.vector.BatchEnv``,
+games held and stepped in the compiled core): agent steps per second, observations and
+masks written, random opponents played inside the step, at batch sizes 1, 64, 1,024 and
+4,096 and 1 and 2 threads. Only ``step`` is timed: the agent's choice (the highest legal
+action of each mask, in NumPy) is made between the timed calls. Beside each game, the
+PettingZoo ``raw_env`` decision rate of the ``pettingzoo`` loop, and the batch's time per
+agent step over it at the largest batch (target: 1/50 or less; and at least 1,000,000
+agent steps per second for Knockout Whist, 3 players).
 
 The ratios are each loop's time per decision over the baseline's (the ``gymnasium``
 loop's over ``gymnasium_baseline``'s): the price of the fixed-size encoding and the API
@@ -228,6 +238,95 @@ def report(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+BATCH_SIZES = (1, 64, 1024, 4096)
+BATCH_THREADS = (1, 2)
+BATCH_TARGET_RATE = 1_000_000
+BATCH_TARGET_RATIO = 50
+
+
+def batch_rate(
+    name: str, options: dict[str, Any], size: int, threads: int, seconds: float, seed: int
+) -> tuple[int, float]:
+    """Agent steps and seconds spent in ``step`` over about ``seconds`` of stepping."""
+    import numpy as np
+
+    from cardtable.rl.vector import BatchEnv
+
+    batch = BatchEnv(name, num_games=size, threads=threads, opponents="random", **options)
+    _, masks = batch.reset(seed=seed)
+    width = masks.shape[1]
+    steps, spent = 0, 0.0
+    while spent < seconds:
+        actions = (width - 1 - np.argmax(masks[:, ::-1], axis=1)).astype(np.int64)
+        start = time.perf_counter()
+        batch.step(actions)
+        spent += time.perf_counter() - start
+        steps += size
+    return steps, spent
+
+
+def measure_batch(
+    seconds: float = 0.5,
+    runs: int = 3,
+    seed: int = 0,
+    sizes: tuple[int, ...] = BATCH_SIZES,
+    threads: tuple[int, ...] = BATCH_THREADS,
+) -> dict[str, Any]:
+    """Median agent steps per second of the batch environments per game, size and thread
+    count, and the time per agent step at the largest size over a PettingZoo decision's."""
+    cells = [(size, count) for size in sizes for count in threads]
+    rows = []
+    for name, options in VARIANTS:
+        batch_rate(name, options, 1, 1, 0.0, seed)  # imports and first use out of the timing
+        decisions, spent = run(pettingzoo_loop, name, options, range(seed, seed + 4))
+        raw_env = decisions / spent
+        samples: dict[str, list[float]] = {f"{size}x{count}": [] for size, count in cells}
+        for _ in range(runs):  # the cells take turns within each run
+            for size, count in cells:
+                steps, spent = batch_rate(name, options, size, count, seconds, seed)
+                samples[f"{size}x{count}"].append(steps / spent)
+        rates = {cell: statistics.median(values) for cell, values in samples.items()}
+        best = max(rates[f"{sizes[-1]}x{count}"] for count in threads)
+        rows.append(
+            {
+                "game": name,
+                "options": options,
+                "agent_steps_per_second": rates,
+                "pettingzoo_decisions_per_second": raw_env,
+                "pettingzoo_time_over_batch_time": best / raw_env,
+            }
+        )
+    return {
+        "benchmark": "rl-batch",
+        "cells": "batch size x threads",
+        "target": f"{BATCH_TARGET_RATE} agent steps/s for knockout-whist 3 players; "
+        f"batch time per agent step at most 1/{BATCH_TARGET_RATIO} of a raw_env decision",
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "seconds_per_cell": seconds,
+        "runs": runs,
+        "results": rows,
+    }
+
+
+def report_batch(data: dict[str, Any]) -> str:
+    cells = list(data["results"][0]["agent_steps_per_second"])
+    lines = [
+        f"agent steps per second in the core's batches (median of {data['runs']} runs), "
+        "batch size x threads; raw_env = PettingZoo decisions per second",
+        f"{'game':<16}" + "".join(f"{cell:>12}" for cell in cells) + f"{'raw_env':>10}  ratio",
+    ]
+    for row in data["results"]:
+        rates = row["agent_steps_per_second"]
+        lines.append(
+            f"{row['game']:<16}"
+            + "".join(f"{rates[cell]:>12.0f}" for cell in cells)
+            + f"{row['pettingzoo_decisions_per_second']:>10.0f}"
+            + f"  {row['pettingzoo_time_over_batch_time']:.0f}x"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=20, help="games per game and run")
@@ -235,7 +334,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="the first game's seed")
     parser.add_argument("--quick", action="store_true", help="4 games, 3 runs")
     parser.add_argument("--json", help="write the results to this file")
+    parser.add_argument(
+        "--batch", action="store_true", help="the batch environments of the core instead"
+    )
     args = parser.parse_args(argv)
+    if args.batch:
+        seconds, runs = (0.1, 1) if args.quick else (0.5, args.runs if args.runs != 5 else 3)
+        data = measure_batch(seconds=seconds, runs=runs, seed=args.seed)
+        print(report_batch(data))
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as out:
+                json.dump(data, out, indent=2)
+                out.write("\n")
+        return
     games, runs = (4, 3) if args.quick else (args.games, args.runs)
     data = measure(games=games, runs=runs, seed=args.seed)
     print(report(data))

@@ -50,3 +50,19 @@ def test_the_report_gives_each_adapters_ratio(tmp_path: Path) -> None:
         assert ratios["gymnasium"] == rates["gymnasium_baseline"] / rates["gymnasium"]
         assert row["under_target"] == (ratios["pettingzoo"] < 2 and ratios["gymnasium"] < 2)
     assert "view" in data["baseline"]
+
+
+def test_the_batch_table_reports_every_cell() -> None:
+    """``--batch``: a rate for every batch size and thread count of every game, and the
+    ratio to PettingZoo's ``raw_env`` (tiny sizes; no timing asserted)."""
+    from cardtable import compiled
+
+    if not compiled.available():
+        return
+    data = bench.measure_batch(seconds=0.001, runs=1, sizes=(1, 4), threads=(1, 2))
+    assert [row["game"] for row in data["results"]] == [name for name, _ in bench.VARIANTS]
+    for row in data["results"]:
+        assert set(row["agent_steps_per_second"]) == {"1x1", "1x2", "4x1", "4x2"}
+        assert all(rate > 0 for rate in row["agent_steps_per_second"].values())
+        assert row["pettingzoo_time_over_batch_time"] > 0
+    assert "4x2" in bench.report_batch(data)

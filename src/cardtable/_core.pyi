@@ -3,24 +3,31 @@ bound twice by one macro, so its two classes have the same methods; ``_Game`` an
 ``_State`` hold them once (they exist in these stubs only)."""
 
 from collections.abc import Sequence
-from typing import Generic, Self, TypeVar, final
+from typing import Any, Generic, Self, TypeVar, final
 
 import numpy as np
 import numpy.typing as npt
 
 __all__ = [
     "KnockoutWhist",
+    "KnockoutWhistBatch",
     "KnockoutWhistState",
     "KrytNavalivat",
+    "KrytNavalivatBatch",
     "KrytNavalivatState",
     "Neuf",
+    "NeufBatch",
     "NeufState",
     "broken_rule",
+    "game_seed",
     "state_sizes",
 ]
 
 def state_sizes() -> list[tuple[str, int]]:
     """Each game's name and the size in bytes of its state in the core."""
+
+def game_seed(seed: int, index: int) -> int:
+    """The generator seed of game ``index`` of a batch reset with base seed ``seed``."""
 
 def broken_rule() -> bool:
     """Whether this build breaks a rule on purpose (the ``broken-rule`` cargo feature)."""
@@ -54,7 +61,60 @@ class _State:
 
 _S = TypeVar("_S", bound=_State)
 
-class _Game(Generic[_S]):
+class _Batch(Generic[_S]):
+    """``num_games`` games held in the core (``<Game>.batch``), stepped together; the
+    arrays are the batch's own, overwritten in place by every ``reset`` and ``step``. With
+    self-play a per-game axis of every seat follows the games' axis in ``observations``,
+    ``masks``, ``rewards`` and ``final_observations``."""
+
+    def reset(self, seed: int | None = None, seeds: npt.NDArray[np.uint64] | None = None) -> None:
+        """Deals every game: game ``i`` from ``game_seed(seed, i)``, from ``seeds[i]``, or
+        with neither from its own generator, carrying on."""
+    def step(self, actions: npt.NDArray[np.int64]) -> None:
+        """One action per game (int64, C-contiguous), all checked before any is played
+        (``IllegalActionError``/``InvalidActionError`` naming the game); the GIL released."""
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def masks(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def terminations(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def truncations(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def to_move(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def seats(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def num_games(self) -> int: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def num_distinct_actions(self) -> int: ...
+    @property
+    def observation_size(self) -> int: ...
+    @property
+    def self_play(self) -> bool: ...
+    @property
+    def autoreset(self) -> str: ...
+    @property
+    def max_actions(self) -> int | None: ...
+    @property
+    def threads(self) -> int: ...
+    @threads.setter
+    def threads(self, threads: int) -> None: ...
+    def position(self, index: int) -> str: ...
+    def positions(self) -> list[str]: ...
+    def state(self, index: int) -> _S: ...
+    def __len__(self) -> int: ...
+
+_B = TypeVar("_B", bound=_Batch[Any])
+
+class _Game(Generic[_S, _B]):
     def __new__(cls, **options: object) -> Self: ...
     @property
     def name(self) -> str: ...
@@ -98,21 +158,40 @@ class _Game(Generic[_S]):
         actions: Sequence[str] | None = None,
     ) -> _S: ...
     def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]: ...
+    def batch(
+        self,
+        num_games: int,
+        opponents: str | Sequence[str] | None = None,
+        seat: int | None = 0,
+        max_actions: int | None = None,
+        autoreset: str = "next_step",
+        threads: int = 1,
+    ) -> _B:
+        """A batch of games of this variant (``cardtable.rl.vector``)."""
 
 @final
 class KnockoutWhistState(_State): ...
 
 @final
-class KnockoutWhist(_Game[KnockoutWhistState]): ...
+class KnockoutWhistBatch(_Batch[KnockoutWhistState]): ...
+
+@final
+class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]): ...
 
 @final
 class NeufState(_State): ...
 
 @final
-class Neuf(_Game[NeufState]): ...
+class NeufBatch(_Batch[NeufState]): ...
+
+@final
+class Neuf(_Game[NeufState, NeufBatch]): ...
 
 @final
 class KrytNavalivatState(_State): ...
 
 @final
-class KrytNavalivat(_Game[KrytNavalivatState]): ...
+class KrytNavalivatBatch(_Batch[KrytNavalivatState]): ...
+
+@final
+class KrytNavalivat(_Game[KrytNavalivatState, KrytNavalivatBatch]): ...

@@ -8,7 +8,8 @@
 //! Each game also samples what a seat cannot see ([`game::Determinize`]) and plays a cheap
 //! guided policy ([`rollout::Guided`]), on which [`search`] runs SO-ISMCTS.
 //! A seat's observation is written as the float vector of `cardtable.rl.observation`
-//! ([`observation::Observe`]), without allocating, for the batch environments.
+//! ([`observation::Observe`]), without allocating, for the batch environments
+//! ([`vector::Batch`]: many games stepped together, their opponents played in the core).
 
 pub mod cards;
 pub mod chance;
@@ -21,6 +22,7 @@ pub mod observation;
 pub mod options;
 pub mod rollout;
 pub mod search;
+pub mod vector;
 
 pub use game::{Determinize, Game, OptionValue, Stacked};
 pub use knockout_whist::KnockoutWhist;

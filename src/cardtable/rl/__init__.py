@@ -9,7 +9,9 @@ trained here sees exactly what a player at the table sees.
 - :mod:`cardtable.rl.pettingzoo`: PettingZoo AEC environments (``pettingzoo`` installed);
 - :mod:`cardtable.rl.gymnasium`: a single-agent Gymnasium environment against bots
   (``gymnasium`` installed);
-- :mod:`cardtable.rl.openspiel`: the games as OpenSpiel Python games (``open_spiel``).
+- :mod:`cardtable.rl.openspiel`: the games as OpenSpiel Python games (``open_spiel``);
+- :mod:`cardtable.rl.vector`: batches of games stepped in the compiled core, NumPy in and
+  out, and the same as a Gymnasium ``VectorEnv`` (the registered ids' ``vector_entry_point``).
 
 ``import cardtable`` imports none of them; this package imports a submodule on first use
 of one of its names, so ``cardtable.rl.encode`` needs numpy but not PettingZoo.

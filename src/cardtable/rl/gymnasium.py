@@ -23,6 +23,10 @@ unchanged) unless ``illegal_action="terminate"``: then it ends the episode with 
 and ``info["illegal_action"]`` set to it, as PettingZoo's ``TerminateIllegalWrapper`` does.
 Gymnasium's ``check_env`` steps with actions sampled without the mask, so it is run with
 ``"terminate"``.
+
+Each id's ``vector_entry_point`` is :class:`cardtable.rl.vector.CardtableVectorEnv`, a batch
+of games stepped in the compiled core: ``gymnasium.make_vec(id, num_envs=N,
+vectorization_mode="vector_entry_point", **options)``.
 """
 
 from __future__ import annotations
@@ -226,5 +230,8 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
 for _id, _game in ENVIRONMENTS.items():
     if _id not in gymnasium.registry:
         gymnasium.register(
-            id=_id, entry_point="cardtable.rl.gymnasium:CardtableEnv", kwargs={"game": _game}
+            id=_id,
+            entry_point="cardtable.rl.gymnasium:CardtableEnv",
+            vector_entry_point="cardtable.rl.vector:CardtableVectorEnv",
+            kwargs={"game": _game},
         )

@@ -1,0 +1,800 @@
+//! Batches of games for learning (issue 16): `N` games of one game and variant held in the
+//! core, stepped together, their observations, masks, rewards and flags written into
+//! buffers the caller owns (the bindings hand NumPy's arrays straight in).
+//!
+//! Each game has one agent seat, the other seats played here by [`Opponent`]s until it is
+//! the agent's turn again or the game is over; or, in self-play ([`Agents::All`]), every
+//! seat is the agent and each step plays the action of the seat to move, every seat's
+//! observation and mask written. The definitions are the single Gymnasium environment's
+//! (`cardtable.rl.gymnasium.CardtableEnv`): the observation is the agent seat's
+//! ([`Observe`]), the mask its legal actions (all zeros when it is not to act), the reward 0
+//! until the game ends and then the seat's share of the returns, `terminated` when the game
+//! is over, `truncated` when `max_actions` actions (everyone's) have been played.
+//!
+//! **Seeds.** Game `i` has its own generator, seeded from the base seed and `i` alone
+//! ([`game_seed`]); every deal, drawn agent seat and opponent's choice of that game draws
+//! from it and from nothing else. So a game's trajectory is a function of the base seed,
+//! its index and the actions it is given, whatever the batch size and the thread count.
+//!
+//! **Threads.** A step splits the batch into contiguous runs of games, one a thread
+//! (`std::thread::scope`); the games share nothing, so no locks and the same results.
+//!
+//! **Auto-reset.** A game that ends is dealt again from its own generator: at its next step
+//! ([`Autoreset::NextStep`], Gymnasium's default: that step's action is ignored and it
+//! reports the new game's first observation with reward 0), or within the same step
+//! ([`Autoreset::SameStep`]: the final observation goes to its row of the
+//! `final_observations` buffer and the new game's first one to `observations`).
+
+use rand::{Rng, SeedableRng};
+
+use crate::game::{actions_of, new_game, Game, PlayoutRng};
+use crate::observation::Observe;
+use crate::rollout::Guided;
+
+/// Who plays a seat that is not the agent's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opponent {
+    /// A uniformly random legal action.
+    Random,
+    /// The game's guided rollout policy ([`Guided::guided_action`]): cheap play in the
+    /// manner of the `easy` level.
+    Guided,
+}
+
+/// Which seats the agent holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Agents {
+    /// One seat per game (`None`: drawn at each deal from the game's generator); the other
+    /// seats played by `opponents`, listed from the seat on the agent's left onwards (one
+    /// per other seat).
+    One {
+        seat: Option<usize>,
+        opponents: Vec<Opponent>,
+    },
+    /// Self-play: every seat is the agent; each step plays the seat to move.
+    All,
+}
+
+/// When a finished game is dealt again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Autoreset {
+    NextStep,
+    SameStep,
+}
+
+/// How a batch is made.
+#[derive(Debug, Clone)]
+pub struct Config<G: Game> {
+    pub options: G::Options,
+    pub games: usize,
+    pub agents: Agents,
+    /// Truncates a game after this many actions (everyone's), as the single environment.
+    pub max_actions: Option<u32>,
+    pub autoreset: Autoreset,
+    /// Threads to step with (at least 1).
+    pub threads: usize,
+}
+
+/// Why a batch could not be made, or a step was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BatchError {
+    /// Settings that cannot run (a count, a seat, the opponents).
+    Config(String),
+    /// Buffers of the wrong length.
+    Buffer(String),
+    /// An action number outside the game's actions.
+    OutOfRange { game: usize, action: i64 },
+    /// An action the rules do not allow now.
+    Illegal {
+        game: usize,
+        seat: usize,
+        action: usize,
+        legal: Vec<usize>,
+    },
+}
+
+impl std::fmt::Display for BatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BatchError::Config(why) | BatchError::Buffer(why) => f.write_str(why),
+            BatchError::OutOfRange { game, action } => {
+                write!(
+                    f,
+                    "game {game}: action number {action} is not an action number"
+                )
+            }
+            BatchError::Illegal {
+                game,
+                seat,
+                action,
+                legal,
+            } => write!(
+                f,
+                "game {game}: action {action} is not legal for seat {seat} now; legal: {legal:?}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for BatchError {}
+
+/// The generator seed of game `index` under base seed `base`: SplitMix64's finalizer over
+/// the two, so that neighbouring bases and indices give unrelated streams.
+pub fn game_seed(base: u64, index: usize) -> u64 {
+    fn mix(mut z: u64) -> u64 {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    mix(mix(base).wrapping_add(index as u64))
+}
+
+/// One game of the batch.
+#[derive(Clone)]
+struct Slot<G> {
+    state: G,
+    rng: PlayoutRng,
+    /// The agent's seat (0 in self-play, where it is not used).
+    seat: usize,
+    /// Actions played in this game, everyone's.
+    actions: u32,
+    /// Over or truncated, waiting for its next step to be dealt again (next-step reset).
+    done: bool,
+}
+
+/// The buffers a step writes, for all the games or for a run of them: row `i` of each is
+/// game `i`'s. `V` is the number of views a game gives (1, or every seat in self-play).
+pub struct Buffers<'a> {
+    /// `games × V × observation_size`.
+    pub observations: &'a mut [f32],
+    /// `games × V × NUM_ACTIONS`, 1 for a legal action of that view's seat when it is to act.
+    pub masks: &'a mut [i8],
+    /// `games × V`.
+    pub rewards: &'a mut [f32],
+    pub terminations: &'a mut [bool],
+    pub truncations: &'a mut [bool],
+    /// The seat to act in each game, -1 when none (a finished game).
+    pub to_move: &'a mut [i64],
+    /// The agent's seat in each game (-1 in self-play).
+    pub seats: &'a mut [i64],
+    /// `games × V × observation_size`, written only for games that ended in this step, and
+    /// only with [`Autoreset::SameStep`] (empty otherwise).
+    pub final_observations: &'a mut [f32],
+}
+
+impl<'a> Buffers<'a> {
+    /// The first `games` rows and the rest.
+    fn split_at(self, games: usize, views: usize, size: usize, actions: usize) -> (Self, Self) {
+        fn cut<T>(s: &mut [T], at: usize) -> (&mut [T], &mut [T]) {
+            let at = at.min(s.len());
+            s.split_at_mut(at)
+        }
+        let (o1, o2) = cut(self.observations, games * views * size);
+        let (m1, m2) = cut(self.masks, games * views * actions);
+        let (r1, r2) = cut(self.rewards, games * views);
+        let (te1, te2) = cut(self.terminations, games);
+        let (tr1, tr2) = cut(self.truncations, games);
+        let (t1, t2) = cut(self.to_move, games);
+        let (s1, s2) = cut(self.seats, games);
+        let (f1, f2) = cut(self.final_observations, games * views * size);
+        (
+            Buffers {
+                observations: o1,
+                masks: m1,
+                rewards: r1,
+                terminations: te1,
+                truncations: tr1,
+                to_move: t1,
+                seats: s1,
+                final_observations: f1,
+            },
+            Buffers {
+                observations: o2,
+                masks: m2,
+                rewards: r2,
+                terminations: te2,
+                truncations: tr2,
+                to_move: t2,
+                seats: s2,
+                final_observations: f2,
+            },
+        )
+    }
+}
+
+/// The fixed facts every game's step needs.
+struct Shape<'c, G: Game> {
+    config: &'c Config<G>,
+    players: usize,
+    views: usize,
+    size: usize,
+}
+
+/// `N` games of one game and variant, stepped together.
+pub struct Batch<G: Game + Observe + Guided> {
+    config: Config<G>,
+    players: usize,
+    slots: Vec<Slot<G>>,
+}
+
+/// Games a thread takes at the least: below it, a thread costs more than it saves.
+const MIN_GAMES_PER_THREAD: usize = 256;
+
+impl<G: Game + Observe + Guided> Batch<G> {
+    /// A batch of `config.games` games, dealt from base seed 0 (call [`Batch::reset`]).
+    pub fn new(config: Config<G>) -> Result<Self, BatchError> {
+        let players = G::options_players(&config.options);
+        if config.games == 0 {
+            return Err(BatchError::Config("a batch holds at least one game".into()));
+        }
+        if config.threads == 0 {
+            return Err(BatchError::Config("threads must be at least 1".into()));
+        }
+        if config.max_actions == Some(0) {
+            return Err(BatchError::Config("max_actions must be at least 1".into()));
+        }
+        if let Agents::One { seat, opponents } = &config.agents {
+            if let Some(seat) = seat {
+                if *seat >= players {
+                    return Err(BatchError::Config(format!(
+                        "seat must be a seat 0-{} or None, not {seat}",
+                        players - 1
+                    )));
+                }
+            }
+            if opponents.len() != players - 1 {
+                return Err(BatchError::Config(format!(
+                    "{} opponents given; {} with {players} players needs {}",
+                    opponents.len(),
+                    G::NAME,
+                    players - 1
+                )));
+            }
+        }
+        let blank = new_game::<G>(&config.options, 0);
+        let slots = (0..config.games)
+            .map(|_| Slot {
+                state: blank.clone(),
+                rng: PlayoutRng::seed_from_u64(0),
+                seat: 0,
+                actions: 0,
+                done: true,
+            })
+            .collect();
+        Ok(Batch {
+            config,
+            players,
+            slots,
+        })
+    }
+
+    pub fn config(&self) -> &Config<G> {
+        &self.config
+    }
+
+    pub fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.slots.is_empty()
+    }
+
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// Views per game: 1, or every seat in self-play.
+    pub fn views(&self) -> usize {
+        match self.config.agents {
+            Agents::One { .. } => 1,
+            Agents::All => self.players,
+        }
+    }
+
+    pub fn observation_size(&self) -> usize {
+        G::observation_size(self.players)
+    }
+
+    pub fn set_threads(&mut self, threads: usize) -> Result<(), BatchError> {
+        if threads == 0 {
+            return Err(BatchError::Config("threads must be at least 1".into()));
+        }
+        self.config.threads = threads;
+        Ok(())
+    }
+
+    /// Game `index`'s state.
+    pub fn state(&self, index: usize) -> &G {
+        &self.slots[index].state
+    }
+
+    /// Game `index`'s agent seat (0 in self-play).
+    pub fn seat(&self, index: usize) -> usize {
+        self.slots[index].seat
+    }
+
+    fn check_buffers(&self, out: &Buffers<'_>) -> Result<(), BatchError> {
+        let (n, v, size, a) = (
+            self.len(),
+            self.views(),
+            self.observation_size(),
+            G::NUM_ACTIONS,
+        );
+        let finals = match self.config.autoreset {
+            Autoreset::SameStep => n * v * size,
+            Autoreset::NextStep => out.final_observations.len(),
+        };
+        let lengths = [
+            ("observations", out.observations.len(), n * v * size),
+            ("masks", out.masks.len(), n * v * a),
+            ("rewards", out.rewards.len(), n * v),
+            ("terminations", out.terminations.len(), n),
+            ("truncations", out.truncations.len(), n),
+            ("to_move", out.to_move.len(), n),
+            ("seats", out.seats.len(), n),
+            ("final_observations", out.final_observations.len(), finals),
+        ];
+        for (name, got, want) in lengths {
+            if got != want {
+                return Err(BatchError::Buffer(format!(
+                    "the {name} buffer holds {got} values, not {want}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every game dealt anew; game `i`'s generator seeded with `seeds[i]` (see
+    /// [`game_seed`]), or, when `seeds` is `None`, each game's generator carrying on.
+    pub fn reset(&mut self, seeds: Option<&[u64]>, out: Buffers<'_>) -> Result<(), BatchError> {
+        self.check_buffers(&out)?;
+        if let Some(seeds) = seeds {
+            if seeds.len() != self.len() {
+                return Err(BatchError::Buffer(format!(
+                    "{} seeds given for {} games",
+                    seeds.len(),
+                    self.len()
+                )));
+            }
+            for (slot, &seed) in self.slots.iter_mut().zip(seeds) {
+                slot.rng = PlayoutRng::seed_from_u64(seed);
+            }
+        }
+        self.run(None, out, true);
+        Ok(())
+    }
+
+    /// Every game dealt anew from base seed `seed` (game `i` from `game_seed(seed, i)`).
+    pub fn reset_from(&mut self, seed: u64, out: Buffers<'_>) -> Result<(), BatchError> {
+        let seeds: Vec<u64> = (0..self.len()).map(|i| game_seed(seed, i)).collect();
+        self.reset(Some(&seeds), out)
+    }
+
+    /// Checks every game's action before any is played: the first bad one is refused and
+    /// nothing changes. A game waiting to be dealt again (next-step reset) takes any value.
+    pub fn check(&self, actions: &[i64]) -> Result<(), BatchError> {
+        if actions.len() != self.len() {
+            return Err(BatchError::Buffer(format!(
+                "{} actions given for {} games",
+                actions.len(),
+                self.len()
+            )));
+        }
+        for (game, (slot, &action)) in self.slots.iter().zip(actions).enumerate() {
+            if slot.done {
+                continue;
+            }
+            let Some(seat) = slot.state.to_move() else {
+                continue;
+            };
+            if matches!(self.config.agents, Agents::One { .. }) && seat != slot.seat {
+                continue; // cut short before the agent's turn: the step truncates it
+            }
+            if !(0..G::NUM_ACTIONS as i64).contains(&action) {
+                return Err(BatchError::OutOfRange { game, action });
+            }
+            let mask = slot.state.legal_mask();
+            if mask >> action & 1 == 0 {
+                return Err(BatchError::Illegal {
+                    game,
+                    seat,
+                    action: action as usize,
+                    legal: actions_of(mask),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Plays each game's action (checked first, all of them), the opponents until the
+    /// agent's turn, and writes the results.
+    pub fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<(), BatchError> {
+        self.check_buffers(&out)?;
+        self.check(actions)?;
+        self.run(Some(actions), out, false);
+        Ok(())
+    }
+
+    /// Resets (`reset`) or steps every game, split over the threads.
+    fn run(&mut self, actions: Option<&[i64]>, out: Buffers<'_>, reset: bool) {
+        let n = self.len();
+        let threads = self
+            .config
+            .threads
+            .min(n.div_ceil(MIN_GAMES_PER_THREAD))
+            .max(1);
+        let shape = Shape {
+            config: &self.config,
+            players: self.players,
+            views: match self.config.agents {
+                Agents::One { .. } => 1,
+                Agents::All => self.players,
+            },
+            size: G::observation_size(self.players),
+        };
+        if threads == 1 {
+            run_games(&shape, &mut self.slots, actions, out, reset);
+            return;
+        }
+        let per = n.div_ceil(threads);
+        std::thread::scope(|scope| {
+            let mut slots: &mut [Slot<G>] = &mut self.slots;
+            let mut rest = out;
+            let mut done = 0;
+            let shape = &shape;
+            while !slots.is_empty() {
+                let take = per.min(slots.len());
+                let (here, there) = slots.split_at_mut(take);
+                let (buffers, others) =
+                    rest.split_at(take, shape.views, shape.size, G::NUM_ACTIONS);
+                let acts = actions.map(|a| &a[done..done + take]);
+                if there.is_empty() {
+                    // The last run on this thread, while the others work.
+                    run_games(shape, here, acts, buffers, reset);
+                } else {
+                    scope.spawn(move || run_games(shape, here, acts, buffers, reset));
+                }
+                slots = there;
+                rest = others;
+                done += take;
+            }
+        });
+    }
+}
+
+/// Steps (or resets) a run of games into their rows of the buffers.
+fn run_games<G: Game + Observe + Guided>(
+    shape: &Shape<'_, G>,
+    slots: &mut [Slot<G>],
+    actions: Option<&[i64]>,
+    out: Buffers<'_>,
+    reset: bool,
+) {
+    let (v, size, a) = (shape.views, shape.size, G::NUM_ACTIONS);
+    let mut finals = out.final_observations.chunks_mut(v * size);
+    let rows = slots
+        .iter_mut()
+        .zip(out.observations.chunks_mut(v * size))
+        .zip(out.masks.chunks_mut(v * a))
+        .zip(out.rewards.chunks_mut(v))
+        .zip(out.terminations.iter_mut())
+        .zip(out.truncations.iter_mut())
+        .zip(out.to_move.iter_mut())
+        .zip(out.seats.iter_mut());
+    for (i, (((((((slot, obs), mask), reward), terminated), truncated), to_move), seat)) in
+        rows.enumerate()
+    {
+        let final_row = finals.next();
+        reward.fill(0.0);
+        *terminated = false;
+        *truncated = false;
+        if reset || slot.done {
+            deal(shape, slot);
+        } else {
+            if at_agents_turn(shape, slot) {
+                let action = actions.expect("a step has actions")[i] as usize;
+                slot.state.apply(action);
+                slot.actions += 1;
+                play_opponents(shape, slot);
+            }
+            // Else the game ended or was cut short by `max_actions` before the agent's
+            // first turn (while it was dealt): this step reports it.
+            if let (None, Some(returns)) = (slot.state.to_move(), slot.state.returns()) {
+                *terminated = true;
+                match shape.config.agents {
+                    Agents::One { .. } => reward[0] = returns[slot.seat] as f32,
+                    Agents::All => {
+                        for (r, &x) in reward.iter_mut().zip(&returns[..shape.players]) {
+                            *r = x as f32;
+                        }
+                    }
+                }
+            } else {
+                *truncated = shape
+                    .config
+                    .max_actions
+                    .is_some_and(|limit| slot.actions >= limit);
+            }
+        }
+        if *terminated || *truncated {
+            match (shape.config.autoreset, final_row) {
+                (Autoreset::SameStep, Some(row)) => {
+                    write_views(shape, slot, row, mask);
+                    deal(shape, slot);
+                }
+                _ => slot.done = true,
+            }
+        }
+        write_views(shape, slot, obs, mask);
+        *to_move = slot.state.to_move().map_or(-1, |s| s as i64);
+        *seat = match shape.config.agents {
+            Agents::One { .. } => slot.seat as i64,
+            Agents::All => -1,
+        };
+    }
+}
+
+/// Whether a live game waits for the agent (for self-play: for anyone).
+fn at_agents_turn<G: Game + Observe + Guided>(shape: &Shape<'_, G>, slot: &Slot<G>) -> bool {
+    match (slot.state.to_move(), &shape.config.agents) {
+        (None, _) => false,
+        (Some(seat), Agents::One { .. }) => seat == slot.seat,
+        (Some(_), Agents::All) => true,
+    }
+}
+
+/// A new game from the slot's generator: its seed, then the agent's seat when drawn, then
+/// the opponents' moves up to the agent's turn.
+fn deal<G: Game + Observe + Guided>(shape: &Shape<'_, G>, slot: &mut Slot<G>) {
+    let seed = slot.rng.random::<u64>() >> 1;
+    slot.state = new_game::<G>(&shape.config.options, i128::from(seed));
+    slot.seat = match &shape.config.agents {
+        Agents::One { seat: Some(s), .. } => *s,
+        Agents::One { seat: None, .. } => slot.rng.random_range(0..shape.players),
+        Agents::All => 0,
+    };
+    slot.actions = 0;
+    slot.done = false;
+    play_opponents(shape, slot);
+}
+
+/// The opponents act until the agent is to act, the game ends or it is cut short.
+fn play_opponents<G: Game + Observe + Guided>(shape: &Shape<'_, G>, slot: &mut Slot<G>) {
+    let Agents::One { opponents, .. } = &shape.config.agents else {
+        return;
+    };
+    let players = shape.players;
+    while let Some(seat) = slot.state.to_move() {
+        if seat == slot.seat
+            || shape
+                .config
+                .max_actions
+                .is_some_and(|limit| slot.actions >= limit)
+        {
+            return;
+        }
+        let action = match opponents[(seat + players - slot.seat - 1) % players] {
+            Opponent::Random => slot.state.random_action(&mut slot.rng),
+            Opponent::Guided => slot.state.guided_action(&mut slot.rng),
+        };
+        slot.state.apply(action);
+        slot.actions += 1;
+    }
+}
+
+/// Each view's observation and mask (the mask 0 unless that view's seat is to act).
+fn write_views<G: Game + Observe + Guided>(
+    shape: &Shape<'_, G>,
+    slot: &Slot<G>,
+    obs: &mut [f32],
+    mask: &mut [i8],
+) {
+    let a = G::NUM_ACTIONS;
+    let to_move = slot.state.to_move();
+    let legal = if to_move.is_some() {
+        slot.state.legal_mask()
+    } else {
+        0
+    };
+    let seats = match shape.config.agents {
+        Agents::One { .. } => slot.seat..slot.seat + 1,
+        Agents::All => 0..shape.players,
+    };
+    for (k, seat) in seats.enumerate() {
+        slot.state
+            .observe(seat, &mut obs[k * shape.size..(k + 1) * shape.size]);
+        let row = &mut mask[k * a..(k + 1) * a];
+        row.fill(0);
+        if to_move == Some(seat) {
+            let mut m = legal;
+            while m != 0 {
+                row[m.trailing_zeros() as usize] = 1;
+                m &= m - 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::KnockoutWhist;
+
+    struct Owned {
+        obs: Vec<f32>,
+        masks: Vec<i8>,
+        rewards: Vec<f32>,
+        term: Vec<bool>,
+        trunc: Vec<bool>,
+        to_move: Vec<i64>,
+        seats: Vec<i64>,
+        finals: Vec<f32>,
+    }
+
+    impl Owned {
+        fn new<G: Game + Observe + Guided>(batch: &Batch<G>) -> Owned {
+            let (n, v, size) = (batch.len(), batch.views(), batch.observation_size());
+            let finals = match batch.config().autoreset {
+                Autoreset::SameStep => n * v * size,
+                Autoreset::NextStep => 0,
+            };
+            Owned {
+                obs: vec![0.0; n * v * size],
+                masks: vec![0; n * v * G::NUM_ACTIONS],
+                rewards: vec![0.0; n * v],
+                term: vec![false; n],
+                trunc: vec![false; n],
+                to_move: vec![0; n],
+                seats: vec![0; n],
+                finals: vec![0.0; finals],
+            }
+        }
+
+        fn buffers(&mut self) -> Buffers<'_> {
+            Buffers {
+                observations: &mut self.obs,
+                masks: &mut self.masks,
+                rewards: &mut self.rewards,
+                terminations: &mut self.term,
+                truncations: &mut self.trunc,
+                to_move: &mut self.to_move,
+                seats: &mut self.seats,
+                final_observations: &mut self.finals,
+            }
+        }
+
+        /// A legal action per game from its mask (the lowest), 0 where none.
+        fn first_legal(&self, a: usize) -> Vec<i64> {
+            self.masks
+                .chunks(a)
+                .map(|row| row.iter().position(|&x| x == 1).unwrap_or(0) as i64)
+                .collect()
+        }
+    }
+
+    fn config(games: usize, threads: usize) -> Config<KnockoutWhist> {
+        Config {
+            options: KnockoutWhist::options(&[("players".into(), crate::OptionValue::Int(3))])
+                .unwrap(),
+            games,
+            agents: Agents::One {
+                seat: None,
+                opponents: vec![Opponent::Random, Opponent::Guided],
+            },
+            max_actions: None,
+            autoreset: Autoreset::NextStep,
+            threads,
+        }
+    }
+
+    /// The first `keep` games' observations and rewards over a run, for a batch of `games`
+    /// on `threads`.
+    fn trajectory(games: usize, threads: usize, steps: usize, keep: usize) -> Vec<Vec<f32>> {
+        let mut batch = Batch::new(config(games, threads)).unwrap();
+        let mut out = Owned::new(&batch);
+        batch.reset_from(7, out.buffers()).unwrap();
+        let size = batch.observation_size();
+        let mut rows = vec![out.obs[..keep * size].to_vec()];
+        for _ in 0..steps {
+            let actions = out.first_legal(KnockoutWhist::NUM_ACTIONS);
+            batch.step(&actions, out.buffers()).unwrap();
+            rows.push(out.obs[..keep * size].to_vec());
+            rows.push(out.rewards[..keep].to_vec());
+        }
+        rows
+    }
+
+    #[test]
+    fn a_game_is_the_same_whatever_the_batch_and_threads() {
+        let one = trajectory(1, 1, 120, 1);
+        assert_eq!(one, trajectory(700, 1, 120, 1));
+        let all = trajectory(700, 1, 120, 700);
+        assert_eq!(all, trajectory(700, 3, 120, 700)); // 3 runs of games on 3 threads
+    }
+
+    #[test]
+    fn illegal_actions_change_nothing() {
+        let mut batch = Batch::new(config(4, 1)).unwrap();
+        let mut out = Owned::new(&batch);
+        batch.reset_from(1, out.buffers()).unwrap();
+        let before: Vec<String> = (0..4).map(|i| batch.state(i).position()).collect();
+        let mut actions = out.first_legal(KnockoutWhist::NUM_ACTIONS);
+        let legal = actions_of(batch.state(2).legal_mask());
+        actions[2] = (0..57).find(|a| !legal.contains(&(*a as usize))).unwrap();
+        let error = batch.step(&actions, out.buffers()).unwrap_err();
+        assert!(
+            matches!(error, BatchError::Illegal { game: 2, .. }),
+            "{error}"
+        );
+        actions[2] = 99;
+        let error = batch.step(&actions, out.buffers()).unwrap_err();
+        assert_eq!(
+            error,
+            BatchError::OutOfRange {
+                game: 2,
+                action: 99
+            }
+        );
+        let after: Vec<String> = (0..4).map(|i| batch.state(i).position()).collect();
+        assert_eq!(before, after);
+    }
+
+    #[test]
+    fn games_end_with_the_returns_and_deal_again() {
+        for autoreset in [Autoreset::NextStep, Autoreset::SameStep] {
+            let mut cfg = config(8, 2);
+            cfg.autoreset = autoreset;
+            let mut batch = Batch::new(cfg).unwrap();
+            let mut out = Owned::new(&batch);
+            batch.reset_from(3, out.buffers()).unwrap();
+            let mut ended = 0;
+            for _ in 0..400 {
+                let actions = out.first_legal(KnockoutWhist::NUM_ACTIONS);
+                batch.step(&actions, out.buffers()).unwrap();
+                for i in 0..8 {
+                    if out.term[i] {
+                        ended += 1;
+                        assert!(out.rewards[i] == 1.0 || out.rewards[i] == -0.5);
+                    } else {
+                        assert_eq!(out.rewards[i], 0.0);
+                    }
+                }
+            }
+            assert!(ended > 8, "{autoreset:?}: {ended} games ended");
+        }
+    }
+
+    #[test]
+    fn games_cut_short_before_the_agents_turn_are_truncated() {
+        let mut cfg = config(64, 1);
+        cfg.max_actions = Some(1);
+        let mut batch = Batch::new(cfg).unwrap();
+        let mut out = Owned::new(&batch);
+        batch.reset_from(5, out.buffers()).unwrap();
+        let waiting: Vec<bool> = (0..64)
+            .map(|i| batch.state(i).to_move() != Some(batch.seat(i)))
+            .collect();
+        assert!(
+            waiting.iter().any(|&w| w),
+            "no game was cut short while dealt"
+        );
+        for (row, &w) in out.masks.chunks(57).zip(&waiting) {
+            assert!(!w || row.iter().all(|&m| m == 0));
+        }
+        // Any value for those games: they are not played, only reported truncated.
+        let mut actions = out.first_legal(KnockoutWhist::NUM_ACTIONS);
+        for (i, action) in actions.iter_mut().enumerate() {
+            if waiting[i] {
+                *action = 999;
+            }
+        }
+        batch.step(&actions, out.buffers()).unwrap();
+        assert!(
+            out.trunc.iter().all(|&t| t),
+            "every game reaches one action"
+        );
+        assert!(out.term.iter().all(|&t| !t) && out.rewards.iter().all(|&r| r == 0.0));
+    }
+}
