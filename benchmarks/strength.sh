@@ -65,15 +65,16 @@ case ${1:?queue 1 or 2} in
   # and is UCB1's exploration constant of 0.7 (OpenSpiel's default too) right at this size?
   table neuf-3-hard-5000-per-deal neuf -p 3 \
     --bots hard,ismcts:iterations=5000,ismcts:iterations=5000 --games 1000 "${score[@]}"
+  # Sized to end with the session: 600 games (200 deals) each, about 15 core-minutes.
   table neuf-3-hard-exploration-1.0-per-deal neuf -p 3 \
-    --bots "hard,$EXPLORE,$EXPLORE" --games 1000 "${score[@]}"
+    --bots "hard,$EXPLORE,$EXPLORE" --games 600 "${score[@]}"
   table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
-    --bots "hard,$CAUTIOUS,$CAUTIOUS" --games 1000 "${score[@]}"
+    --bots "hard,$CAUTIOUS,$CAUTIOUS" --games 600 "${score[@]}"
   ;;
 3)
   # Started once queue 2 is done: would four times hard's iterations (about 0.3 s a
   # decision) be worth their time?
   table neuf-3-200000-hard-per-deal neuf -p 3 \
-    --bots "ismcts:iterations=200000,seconds=0.9,hard,hard" --games 1000 "${score[@]}"
+    --bots "ismcts:iterations=200000,seconds=0.9,hard,hard" --games 600 "${score[@]}"
   ;;
 esac
