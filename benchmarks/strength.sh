@@ -65,7 +65,9 @@ case ${1:?queue 1 or 2} in
   # and is UCB1's exploration constant of 0.7 (OpenSpiel's default too) right at this size?
   table neuf-3-hard-5000-per-deal neuf -p 3 \
     --bots hard,ismcts:iterations=5000,ismcts:iterations=5000 --games 1000 "${score[@]}"
-  # Sized to end with the session: 600 games (200 deals) each, about 15 core-minutes.
+  # Sized to end with the session: 600 games (200 deals) each, about 15 core-minutes. An
+  # idea table still playing at 18:50 UTC on 2026-12-01 (the session's end) is stopped
+  # there and reported over its whole deals as cut by time, whatever it shows.
   table neuf-3-hard-exploration-1.0-per-deal neuf -p 3 \
     --bots "hard,$EXPLORE,$EXPLORE" --games 600 "${score[@]}"
   table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
