@@ -4,6 +4,7 @@ every answer with a timeout (a silent server fails the test instead of hanging i
 
 from __future__ import annotations
 
+import glob
 import json
 import time
 from collections.abc import Iterator
@@ -13,12 +14,14 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+import pytest
 from websockets.protocol import State
 from websockets.sync.client import ClientConnection, connect
 
 from served import ServerProcess
 
 __all__ = [
+    "DATABASES",
     "DOCUMENTED_CODES",
     "LiveSocket",
     "describe",
@@ -29,6 +32,19 @@ __all__ = [
 ]
 
 READ_SECONDS = 10.0
+
+# The databases a live server runs on: PostgreSQL wherever its server programs are
+# installed (scripts/install-test-deps installs them for CI).
+DATABASES = [
+    "sqlite",
+    pytest.param(
+        "postgresql",
+        marks=pytest.mark.skipif(
+            not glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+            reason="no PostgreSQL server programs",
+        ),
+    ),
+]
 
 # The error codes docs/server.md lists for the websocket.
 DOCUMENTED_CODES = frozenset(

@@ -15,7 +15,6 @@ Bounded and reproducible: a fixed number of examples, derandomized, no example d
 
 from __future__ import annotations
 
-import glob
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ import cardtable
 from cardtable.cards import DECK_52
 from cardtable.server.transport import MAX_FRAME
 from live_pieces import (
+    DATABASES,
     DOCUMENTED_CODES,
     LiveSocket,
     describe,
@@ -39,8 +39,6 @@ from live_pieces import (
     tokens,
 )
 from served import ServerProcess
-
-HAS_POSTGRES = bool(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
 
 FUZZ = settings(
     max_examples=150,
@@ -401,13 +399,7 @@ BODIES = st.one_of(
 
 @pytest.fixture(
     scope="module",
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgresql",
-            marks=pytest.mark.skipif(not HAS_POSTGRES, reason="no PostgreSQL server programs"),
-        ),
-    ],
+    params=DATABASES,
 )
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     folder = tmp_path_factory.mktemp(f"fuzz-http-{request.param}")

@@ -11,7 +11,6 @@ Nothing is mocked: a real server process, real websockets (``websockets``), real
 
 from __future__ import annotations
 
-import glob
 import json
 import time
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from cardtable.server.app import CONTENT_SECURITY_POLICY, MAX_DEPTH, MAX_MESSAGE
 from cardtable.server.transport import MAX_FRAME
 from live_pieces import (
+    DATABASES,
     LiveSocket,
     describe,
     live_server,
@@ -33,15 +33,6 @@ from live_pieces import (
     tokens,
 )
 from served import ServerProcess
-
-HAS_POSTGRES = bool(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-DATABASES = [
-    "sqlite",
-    pytest.param(
-        "postgresql",
-        marks=pytest.mark.skipif(not HAS_POSTGRES, reason="no PostgreSQL server programs"),
-    ),
-]
 
 
 @pytest.fixture(scope="module", params=DATABASES)
