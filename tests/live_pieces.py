@@ -26,6 +26,7 @@ __all__ = [
     "LiveSocket",
     "describe",
     "live_server",
+    "live_server_on",
     "open_live_table",
     "table_total",
     "tokens",
@@ -79,6 +80,20 @@ def live_server(
         yield server
     finally:
         server.stop()
+
+
+@contextmanager
+def live_server_on(kind: str, folder: Path) -> Iterator[ServerProcess]:
+    """:func:`live_server` on one of :data:`DATABASES`: ``sqlite`` (a file in ``folder``) or
+    ``postgresql`` (a fresh cluster of its own)."""
+    if kind == "sqlite":
+        with live_server(folder) as running:
+            yield running
+    else:
+        from postgres_server import postgres_url
+
+        with postgres_url() as url, live_server(folder, url) as running:
+            yield running
 
 
 def open_live_table(

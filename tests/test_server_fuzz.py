@@ -34,6 +34,7 @@ from live_pieces import (
     LiveSocket,
     describe,
     live_server,
+    live_server_on,
     open_live_table,
     table_total,
     tokens,
@@ -402,15 +403,10 @@ BODIES = st.one_of(
     params=DATABASES,
 )
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    folder = tmp_path_factory.mktemp(f"fuzz-http-{request.param}")
-    if request.param == "sqlite":
-        with live_server(folder) as running:
-            yield running
-    else:
-        from postgres_server import postgres_url
-
-        with postgres_url() as url, live_server(folder, url) as running:
-            yield running
+    with live_server_on(
+        request.param, tmp_path_factory.mktemp(f"fuzz-http-{request.param}")
+    ) as running:
+        yield running
 
 
 @settings(FUZZ, max_examples=100)

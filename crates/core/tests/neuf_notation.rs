@@ -6,31 +6,10 @@
 mod neuf_common;
 
 use cardtable_core::game::{new_game, Game, PlayoutRng};
-use cardtable_core::neuf::{Neuf, Options};
+use cardtable_core::neuf::Neuf;
 use neuf_common::*;
 use proptest::prelude::*;
 use rand::SeedableRng;
-
-/// Every rule set: each preset with both 3-player flags, and the partnership game.
-fn variants() -> Vec<Options> {
-    let mut out = Vec::new();
-    for sequence in ["HDCS-NT", "SHDC-NT", "HDSC-NT", "HCDS-NT", "HDCS"] {
-        for dealer_first in [false, true] {
-            for tie in [false, true] {
-                out.push(options(&[
-                    ("trump_sequence", text(sequence)),
-                    ("dealer_exchanges_first", flag(dealer_first)),
-                    ("tie_avoidance", flag(tie)),
-                ]));
-            }
-        }
-        out.push(options(&[
-            ("players", int(4)),
-            ("trump_sequence", text(sequence)),
-        ]));
-    }
-    out
-}
 
 fn assert_same(a: &Neuf, b: &Neuf) {
     assert_eq!(a.position(), b.position());
@@ -52,7 +31,7 @@ proptest! {
         steps in 0usize..900,
         follow in any::<u64>(),
     ) {
-        let opts = &variants()[variant];
+        let opts = &rule_sets()[variant];
         let mut state: Neuf = new_game(opts, i128::from(seed));
         let mut rng = PlayoutRng::seed_from_u64(follow);
         for _ in 0..steps {

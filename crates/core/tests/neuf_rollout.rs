@@ -13,27 +13,6 @@ use cardtable_core::rollout::{Guided, Script};
 use neuf_common::*;
 use rand::{Rng, SeedableRng};
 
-/// Every rule set: each trump sequence, with the 3-player flags, and with 4 players.
-fn rule_sets() -> Vec<Options> {
-    let mut out = Vec::new();
-    for sequence in ["HDCS-NT", "SHDC-NT", "HDSC-NT", "HCDS-NT", "HDCS"] {
-        for dealer_first in [false, true] {
-            for tie in [false, true] {
-                out.push(options(&[
-                    ("trump_sequence", text(sequence)),
-                    ("dealer_exchanges_first", flag(dealer_first)),
-                    ("tie_avoidance", flag(tie)),
-                ]));
-            }
-        }
-        out.push(options(&[
-            ("players", int(4)),
-            ("trump_sequence", text(sequence)),
-        ]));
-    }
-    out
-}
-
 /// The states met along seeded games of `options` in which each move is the policy's or,
 /// one time in three, a uniformly random one (so that play strays from the policy's own).
 fn states_along_games(options: &Options, games: i128) -> Vec<Neuf> {

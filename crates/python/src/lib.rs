@@ -570,13 +570,21 @@ macro_rules! bind_game {
         #[pyclass(name = $batchname, module = "cardtable._core")]
         struct $pybatch {
             inner: vector::Batch<$game>,
+            #[pyo3(get)]
             observations: Py<PyArrayDyn<f32>>,
+            #[pyo3(get)]
             masks: Py<PyArrayDyn<i8>>,
+            #[pyo3(get)]
             rewards: Py<PyArrayDyn<f32>>,
+            #[pyo3(get)]
             terminations: Py<PyArrayDyn<bool>>,
+            #[pyo3(get)]
             truncations: Py<PyArrayDyn<bool>>,
+            #[pyo3(get)]
             to_move: Py<PyArrayDyn<i64>>,
+            #[pyo3(get)]
             seats: Py<PyArrayDyn<i64>>,
+            #[pyo3(get)]
             final_observations: Py<PyArrayDyn<f32>>,
         }
 
@@ -705,38 +713,6 @@ macro_rules! bind_game {
                 self.with_buffers(py, |b, out| b.step(actions, out))
             }
 
-            #[getter]
-            fn observations(&self, py: Python<'_>) -> Py<PyArrayDyn<f32>> {
-                self.observations.clone_ref(py)
-            }
-            #[getter]
-            fn masks(&self, py: Python<'_>) -> Py<PyArrayDyn<i8>> {
-                self.masks.clone_ref(py)
-            }
-            #[getter]
-            fn rewards(&self, py: Python<'_>) -> Py<PyArrayDyn<f32>> {
-                self.rewards.clone_ref(py)
-            }
-            #[getter]
-            fn terminations(&self, py: Python<'_>) -> Py<PyArrayDyn<bool>> {
-                self.terminations.clone_ref(py)
-            }
-            #[getter]
-            fn truncations(&self, py: Python<'_>) -> Py<PyArrayDyn<bool>> {
-                self.truncations.clone_ref(py)
-            }
-            #[getter]
-            fn to_move(&self, py: Python<'_>) -> Py<PyArrayDyn<i64>> {
-                self.to_move.clone_ref(py)
-            }
-            #[getter]
-            fn seats(&self, py: Python<'_>) -> Py<PyArrayDyn<i64>> {
-                self.seats.clone_ref(py)
-            }
-            #[getter]
-            fn final_observations(&self, py: Python<'_>) -> Py<PyArrayDyn<f32>> {
-                self.final_observations.clone_ref(py)
-            }
 
             #[getter]
             fn num_games(&self) -> usize {

@@ -289,3 +289,24 @@ pub fn ledger_3_1_1() -> Vec<&'static [u8]> {
     rows.extend(vec![&[4u8, 4, 5][..]; 8]);
     rows
 }
+
+/// Every rule set: each trump sequence, with the 3-player flags, and with 4 players.
+pub fn rule_sets() -> Vec<Options> {
+    let mut out = Vec::new();
+    for sequence in ["HDCS-NT", "SHDC-NT", "HDSC-NT", "HCDS-NT", "HDCS"] {
+        for dealer_first in [false, true] {
+            for tie in [false, true] {
+                out.push(options(&[
+                    ("trump_sequence", text(sequence)),
+                    ("dealer_exchanges_first", flag(dealer_first)),
+                    ("tie_avoidance", flag(tie)),
+                ]));
+            }
+        }
+        out.push(options(&[
+            ("players", int(4)),
+            ("trump_sequence", text(sequence)),
+        ]));
+    }
+    out
+}
