@@ -55,6 +55,7 @@ Ratios travel between machines; absolute rates do not (these machines are shared
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import platform
 import random
@@ -309,6 +310,60 @@ def measure_batch(
     }
 
 
+PGX_GAME = "leduc_holdem"
+
+
+def pgx_rate(size: int, seconds: float, seed: int) -> float:
+    """Steps per second of pgx's ``PGX_GAME`` batched with ``jax.vmap`` on JAX's CPU backend,
+    auto-reset included, the action (the highest legal one, as ours) chosen outside the
+    timing; each step is waited for (``block_until_ready``)."""
+    import jax
+    import jax.numpy as jnp
+    import pgx
+    from pgx.experimental import auto_reset
+
+    env = pgx.make(PGX_GAME)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    choose = jax.jit(lambda mask: mask.shape[1] - 1 - jnp.argmax(mask[:, ::-1], axis=1))
+    key = jax.random.PRNGKey(seed)
+    key, sub = jax.random.split(key)
+    state = init(jax.random.split(sub, size))
+    key, sub = jax.random.split(key)
+    state = step(state, choose(state.legal_action_mask), jax.random.split(sub, size))
+    state.current_player.block_until_ready()  # compiled out of the timing
+    steps, spent = 0, 0.0
+    while spent < seconds:
+        actions = choose(state.legal_action_mask)
+        key, sub = jax.random.split(key)
+        keys = jax.random.split(sub, size)
+        actions.block_until_ready()
+        start = time.perf_counter()
+        state = step(state, actions, keys)
+        state.current_player.block_until_ready()
+        spent += time.perf_counter() - start
+        steps += size
+    return steps / spent
+
+
+def measure_pgx(
+    data: dict[str, Any], seconds: float, runs: int, seed: int, sizes: tuple[int, ...]
+) -> None:
+    """Adds pgx's rates at the batch sizes and each game's best rate over them to ``data``."""
+    samples: dict[str, list[float]] = {str(size): [] for size in sizes}
+    for _ in range(runs):
+        for size in sizes:
+            samples[str(size)].append(pgx_rate(size, seconds, seed))
+    rates = {size: statistics.median(values) for size, values in samples.items()}
+    data["pgx"] = {"game": PGX_GAME, "steps_per_second": rates}
+    for row in data["results"]:
+        ours = row["agent_steps_per_second"]
+        row["over_pgx"] = {
+            size: max(ours[cell] for cell in ours if cell.split("x")[0] == size) / rate
+            for size, rate in rates.items()
+        }
+
+
 def report_batch(data: dict[str, Any]) -> str:
     cells = list(data["results"][0]["agent_steps_per_second"])
     lines = [
@@ -324,6 +379,21 @@ def report_batch(data: dict[str, Any]) -> str:
             + f"{row['pettingzoo_decisions_per_second']:>10.0f}"
             + f"  {row['pettingzoo_time_over_batch_time']:.0f}x"
         )
+    if "pgx" in data:
+        pgx = data["pgx"]
+        sizes = list(pgx["steps_per_second"])
+        lines.append(
+            f"pgx {pgx['game']} steps per second (JAX CPU), then ours over it at the best "
+            "thread count, by batch size"
+        )
+        lines.append(f"{'':<16}" + "".join(f"{size:>12}" for size in sizes))
+        lines.append(
+            f"{'pgx':<16}" + "".join(f"{pgx['steps_per_second'][s]:>12.0f}" for s in sizes)
+        )
+        for row in data["results"]:
+            lines.append(
+                f"{row['game']:<16}" + "".join(f"{row['over_pgx'][s]:>11.1f}x" for s in sizes)
+            )
     return "\n".join(lines)
 
 
@@ -337,10 +407,21 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--batch", action="store_true", help="the batch environments of the core instead"
     )
+    parser.add_argument(
+        "--pgx",
+        action="store_true",
+        help=f"with --batch: pgx's {PGX_GAME} beside it (needs the pgx extra)",
+    )
     args = parser.parse_args(argv)
+    if args.pgx and not args.batch:
+        parser.error("--pgx goes with --batch")
+    if args.pgx and importlib.util.find_spec("pgx") is None:
+        parser.error("--pgx needs pgx and jax: pip install -e '.[pgx]'")
     if args.batch:
         seconds, runs = (0.1, 1) if args.quick else (0.5, args.runs if args.runs != 5 else 3)
         data = measure_batch(seconds=seconds, runs=runs, seed=args.seed)
+        if args.pgx:
+            measure_pgx(data, seconds, runs, args.seed, BATCH_SIZES)
         print(report_batch(data))
         if args.json:
             with open(args.json, "w", encoding="utf-8") as out:

@@ -11,6 +11,8 @@ import json
 import random
 from pathlib import Path
 
+import pytest
+
 import cardtable
 from scripts_loader import load_script
 
@@ -66,3 +68,11 @@ def test_the_batch_table_reports_every_cell() -> None:
         assert all(rate > 0 for rate in row["agent_steps_per_second"].values())
         assert row["pettingzoo_time_over_batch_time"] > 0
     assert "4x2" in bench.report_batch(data)
+
+
+def test_pgx_goes_only_with_the_batch_table(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--pgx`` alone is refused with a one-line reason, before anything is measured."""
+    with pytest.raises(SystemExit) as exit_info:
+        bench.main(["--pgx"])
+    assert exit_info.value.code == 2
+    assert "--pgx goes with --batch" in capsys.readouterr().err
