@@ -20,11 +20,13 @@ mod options;
 mod plays;
 mod position;
 mod rollout;
+mod solver;
 mod state;
 
 pub use knowledge::Knowledge;
 pub use options::Options;
 pub use rollout::DOG_CHANCE;
+pub use solver::{Model, Solution, TRICK_BONUS};
 pub use state::{KnockoutWhist, Phase, Status, KNOCK, NUM_ACTIONS, TRUMP_BASE};
 
 use crate::cards::{card_text, parse_card, parse_suit, Card, SUIT_LETTERS};

@@ -32,7 +32,7 @@ use super::plays::Play;
 use super::state::{first_clockwise, takes_over, HANDS, NONE};
 use super::{KnockoutWhist, Phase, Status, KNOCK, TRUMP_BASE};
 use crate::cards::{highest, nth_card, playable, suit, Card, CardSet, SUIT_MASKS};
-use crate::game::{Returns, MAX_PLAYERS};
+use crate::game::{ActionMask, Returns, MAX_PLAYERS};
 use crate::rollout::{Draw, Guided};
 
 /// The share of uniformly random actions.
@@ -96,7 +96,7 @@ impl KnockoutWhist {
     /// `_after_hand`: the returns once this hand ends with `won` tricks a seat, the last
     /// taken by `last_winner`. The statuses of KOW-5 are worked out as the engine's end of
     /// hand does, then the game's returns or the estimate.
-    fn after_hand(&self, won: &[u32; MAX_PLAYERS], last_winner: u8) -> Returns {
+    pub(super) fn after_hand(&self, won: &[u32; MAX_PLAYERS], last_winner: u8) -> Returns {
         let n = self.n();
         if self.hand_no == HANDS {
             return won_by(usize::from(last_winner), n); // W-7: hand 7's trick decides
@@ -304,29 +304,33 @@ fn follow(hand: CardSet, trump: u8, led: u8, best: Card) -> Card {
 }
 
 /// The rest of a hand, played on local copies of the state's numbers: the hands, the trick
-/// in progress and the tricks won, and no trick lists or deals.
-struct LocalHand<'a> {
-    state: &'a KnockoutWhist,
-    hands: [CardSet; MAX_PLAYERS],
+/// in progress and the tricks won, and no trick lists or deals. The rollout plays it out
+/// and the exact solver searches it ([`super::solver`]).
+#[derive(Clone, Copy)]
+pub(super) struct LocalHand<'a> {
+    pub(super) state: &'a KnockoutWhist,
+    pub(super) hands: [CardSet; MAX_PLAYERS],
     /// Seats holding cards.
     holders: u8,
-    trump: u8,
+    pub(super) trump: u8,
     led: Option<u8>,
     /// Seats that played or knocked in this trick.
     acted: u8,
     /// The play taking the trick so far (KOW-4.3).
     best: Play,
+    /// The cards of the trick in progress.
+    pub(super) trick_cards: CardSet,
     /// The hand's finished tricks.
     done: u32,
     /// Finished tricks before the hand's last one (W-3).
     last: u32,
-    won: [u32; MAX_PLAYERS],
+    pub(super) won: [u32; MAX_PLAYERS],
     /// The seat to move.
-    to_move: u8,
+    pub(super) to_move: u8,
 }
 
 impl<'a> LocalHand<'a> {
-    fn new(state: &'a KnockoutWhist) -> LocalHand<'a> {
+    pub(super) fn new(state: &'a KnockoutWhist) -> LocalHand<'a> {
         let hands = state.hands;
         let mut hand = LocalHand {
             state,
@@ -338,6 +342,10 @@ impl<'a> LocalHand<'a> {
             led: state.led(),
             acted: state.acted,
             best: state.best,
+            trick_cards: state
+                .trick()
+                .filter_map(Play::card)
+                .fold(0, |m, c| m | 1 << c),
             done: state.done,
             last: u32::from(HANDS - state.hand_no),
             won: state.tricks_won,
@@ -350,6 +358,7 @@ impl<'a> LocalHand<'a> {
             hand.led = None;
             hand.acted = 0;
             hand.best = NO_PLAY;
+            hand.trick_cards = 0;
         }
         hand
     }
@@ -357,34 +366,77 @@ impl<'a> LocalHand<'a> {
     /// Plays the hand out with the policy; the seat taking its last trick.
     fn play_out<D: Draw>(&mut self, draw: &mut D) -> u8 {
         loop {
-            let p = self.to_move;
-            let action = self.turn(p).action(draw);
-            if action != KNOCK {
-                self.play(p, action as Card);
-            }
-            self.acted |= 1 << p;
-            // The next seat clockwise holding cards and yet to act; none ends the trick.
-            if let Some(next) = first_clockwise(self.holders & !self.acted, p) {
-                self.to_move = next;
-                continue;
-            }
-            let taker = self.finish_trick();
-            if self.done == self.last {
+            let action = self.turn(self.to_move).action(draw);
+            if let Some(taker) = self.act(action) {
                 return taker;
             }
-            self.done += 1;
-            // KOW-4.4 / KOW-6.5: a winner with no cards passes the lead on clockwise.
-            let leader = if self.hands[usize::from(taker)] != 0 {
-                Some(taker)
+        }
+    }
+
+    /// The legal actions of the seat to move, as the engine's mask gives them (KOW-4.2,
+    /// KOW-6.3: a dog plays its card or knocks, and may not knock on the last trick).
+    pub(super) fn legal(&self) -> ActionMask {
+        let p = usize::from(self.to_move);
+        let hand = self.hands[p];
+        if self.state.status[p] == Status::Dog {
+            let card = if hand == 0 { 0 } else { 1 << highest(hand) };
+            let knock = if self.done == self.last {
+                0
             } else {
-                first_clockwise(self.holders, taker)
+                1 << KNOCK
             };
-            match leader {
-                Some(seat) => self.open_trick(seat),
-                // Only a position whose tricks broke the order of play runs out of cards
-                // before its last trick; the hand ends, as in the engine.
-                None => return taker,
+            return card | knock;
+        }
+        ActionMask::from(playable(hand, self.led))
+    }
+
+    /// Whether the seat to move is leading: nobody has played to the trick.
+    pub(super) fn leading(&self) -> bool {
+        self.led.is_none()
+    }
+
+    /// Whether nobody has played or knocked in this trick yet.
+    pub(super) fn at_trick_start(&self) -> bool {
+        self.acted == 0
+    }
+
+    /// The play taking the trick so far.
+    pub(super) fn best(&self) -> Play {
+        self.best
+    }
+
+    /// The seat to move plays `action` (a card or [`KNOCK`]); the seat taking the hand's
+    /// last trick once the hand is over, else `None`.
+    pub(super) fn act(&mut self, action: usize) -> Option<u8> {
+        let p = self.to_move;
+        if action != KNOCK {
+            self.play(p, action as Card);
+        }
+        self.acted |= 1 << p;
+        // The next seat clockwise holding cards and yet to act; none ends the trick.
+        if let Some(next) = first_clockwise(self.holders & !self.acted, p) {
+            self.to_move = next;
+            return None;
+        }
+        let taker = self.finish_trick();
+        if self.done == self.last {
+            return Some(taker);
+        }
+        self.done += 1;
+        // KOW-4.4 / KOW-6.5: a winner with no cards passes the lead on clockwise.
+        let leader = if self.hands[usize::from(taker)] != 0 {
+            Some(taker)
+        } else {
+            first_clockwise(self.holders, taker)
+        };
+        match leader {
+            Some(seat) => {
+                self.open_trick(seat);
+                None
             }
+            // Only a position whose tricks broke the order of play runs out of cards
+            // before its last trick; the hand ends, as in the engine.
+            None => Some(taker),
         }
     }
 
@@ -406,6 +458,7 @@ impl<'a> LocalHand<'a> {
         if *hand == 0 {
             self.holders &= !(1 << p);
         }
+        self.trick_cards |= 1 << card;
         // KOW-4.1: the first card leads (a knock before it does not).
         self.led.get_or_insert(suit(card));
         let play = Play { seat: p, card };
@@ -432,6 +485,7 @@ impl<'a> LocalHand<'a> {
         self.led = None;
         self.acted = 0;
         self.best = NO_PLAY;
+        self.trick_cards = 0;
     }
 }
 
