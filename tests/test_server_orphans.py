@@ -15,7 +15,7 @@ import signal
 import time
 from pathlib import Path
 
-import psutil
+import psutil  # type: ignore[import-untyped]  # psutil ships no types
 
 from live_pieces import LiveSocket, open_live_table, tokens
 from served import ServerProcess
@@ -26,7 +26,7 @@ GONE_SECONDS = 10.0
 def _gone(process: psutil.Process) -> bool:
     """Whether a process has exited; a zombie has (nobody may be left to reap it)."""
     try:
-        return process.status() == psutil.STATUS_ZOMBIE
+        return bool(process.status() == psutil.STATUS_ZOMBIE)
     except psutil.NoSuchProcess:
         return True
 
