@@ -5,7 +5,7 @@ change is computed on a copy, committed to the database, installed, and only the
 the table's connections, each receiving its own seat's view. A change the database would
 not take is never installed: its sender hears ``unavailable``, and a bot's move is tried
 again. Bots (and stand-ins for disconnected players) think in a process pool, never on the
-event loop; hints in a pool of their own, a few at a time for each seat.
+event loop; hints in a pool of their own, one at a time for each seat.
 """
 
 from __future__ import annotations
