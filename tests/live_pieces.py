@@ -64,6 +64,9 @@ DOCUMENTED_CODES = frozenset(
         "not_over",
         "replaced",
         "not_absent",
+        "hint_busy",
+        "hint_limit",
+        "unavailable",
         "server_error",
     }
 )

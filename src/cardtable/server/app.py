@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import json
 import logging
-import multiprocessing
 import os
 from collections.abc import AsyncIterator, Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from pathlib import Path
@@ -31,9 +30,11 @@ from cardtable.bots.base import LEVELS
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.collector import scheduled_full_collections
-from cardtable.server.hub import Connection, Hub
+from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE
+from cardtable.server.hub import HINTS_PER_MINUTE, Connection, Hub
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
+from cardtable.server.thinking import HINT_NICENESS, pool
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
@@ -227,7 +228,11 @@ def create_app(
     grace: float = 60.0,
     bot_delay: float = 0.6,
     workers: int | None = None,
+    hint_workers: int | None = None,
     executor: Executor | None = None,
+    hint_executor: Executor | None = None,
+    hints_per_minute: int = HINTS_PER_MINUTE,
+    commit_patience: float = COMMIT_PATIENCE,
     full_collection_every: float | None = None,
 ) -> FastAPI:
     """The web table on the database at ``database_url`` (see :func:`default_database_url`).
@@ -235,6 +240,11 @@ def create_app(
     ``grace``: seconds a disconnected player's turn waits before a stand-in bot plays;
     ``bot_delay``: seconds before each bot move, so people can follow the play;
     ``workers``: bot processes (the number of cores by default);
+    ``hint_workers``: hint processes, apart from the bots' (a quarter of the cores, at
+    least one); ``executor``, ``hint_executor``: pools to use instead of those processes;
+    ``hints_per_minute``: the hints a seat may ask for in a minute;
+    ``commit_patience``: seconds a commit is retried on a busy database before the change
+    is refused as ``unavailable``;
     ``full_collection_every``: seconds between the garbage collector's full collections,
     which then never run on their own (``cardtable serve``: 600; see ``collector.py``)."""
     url = database_url or default_database_url()
@@ -243,12 +253,18 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         store = Store(url)
-        # forkserver: the workers start from a clean process, not a copy of the server's threads.
-        pool = executor or ProcessPoolExecutor(
-            max_workers=workers or os.cpu_count() or 1,
-            mp_context=multiprocessing.get_context("forkserver"),
+        cores = os.cpu_count() or 1
+        bots = executor or pool(workers or cores)
+        hints = hint_executor or pool(hint_workers or max(1, cores // 4), niceness=HINT_NICENESS)
+        hub = state["hub"] = Hub(
+            store,
+            bots,
+            hints,
+            grace=grace,
+            bot_delay=bot_delay,
+            hints_per_minute=hints_per_minute,
+            commit_patience=commit_patience,
         )
-        hub = state["hub"] = Hub(store, pool, grace=grace, bot_delay=bot_delay)
         restored = hub.restore()
         log.info("server started", extra={"tables": restored, "database": store.dialect})
         for table in hub.tables.values():
@@ -261,8 +277,9 @@ def create_app(
                     yield
         finally:
             await hub.close()
-            if executor is None:
-                pool.shutdown(wait=False, cancel_futures=True)
+            for made, given in ((bots, executor), (hints, hint_executor)):
+                if given is None:
+                    made.shutdown(wait=False, cancel_futures=True)
             store.close()
 
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=API_DOCS)
@@ -330,7 +347,7 @@ def create_app(
             return await hub().open(data.get("game"), data.get("options", {}), data.get("seats"))
         except TableError as exc:
             log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
-            return _error(400, exc.code, str(exc))
+            return _error(503 if exc.code == UNAVAILABLE else 400, exc.code, str(exc))
 
     @app.api_route("/api/tables/{table_id}", methods=PAGE_METHODS)
     async def describe_table(table_id: str) -> Any:

@@ -2,8 +2,10 @@
 
 Every change to a table goes through :meth:`Hub.apply` under that table's lock: the
 change is computed on a copy, committed to the database, installed, and only then sent to
-the table's connections, each receiving its own seat's view. Bots (and stand-ins for
-disconnected players) think in a process pool, never on the event loop.
+the table's connections, each receiving its own seat's view. A change the database would
+not take is never installed: its sender hears ``unavailable``, and a bot's move is tried
+again. Bots (and stand-ins for disconnected players) think in a process pool, never on the
+event loop; hints in a pool of their own, one at a time for each seat.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import json
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -22,6 +25,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from cardtable.core import View
+from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
 from cardtable.server.store import Store
 from cardtable.server.table import BOT, HUMAN, Change, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
@@ -35,59 +39,14 @@ STAND_IN_LEVEL = "easy"
 # less than handing the view to another process costs, so it plays on the event loop.
 INLINE_LEVELS = frozenset({"easy"})
 FALLBACK_LEVEL = "random"
-
-
-class Writer:
-    """The one path to the database for moves: changes waiting to be committed are taken
-    together in one transaction (group commit), each mover awaiting its own.
-
-    On SQLite a commit takes a fraction of a millisecond (WAL, no sync per commit), less than
-    handing it to a thread costs once the event loop is busy: the thread must win the
-    interpreter lock back from the loop, which yields it only every few milliseconds
-    (measured: p50 10 ms in a thread, 5 ms on the loop at 500 tables). So SQLite commits run
-    on the loop. A server database over the network is committed in a thread.
-
-    (Checkpoints moved to a thread of their own made it worse: the commit on the loop then
-    waits on the checkpoint's locks.)"""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self.inline = store.dialect == "sqlite"
-        self.waiting: list[tuple[str, Change, asyncio.Future[None]]] = []
-        self.wake = asyncio.Event()
-        self.task = asyncio.get_running_loop().create_task(self._run())
-
-    async def commit(self, table_id: str, change: Change) -> None:
-        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.waiting.append((table_id, change, done))
-        self.wake.set()
-        await done
-
-    async def _run(self) -> None:
-        while True:
-            await self.wake.wait()
-            self.wake.clear()
-            batch, self.waiting = self.waiting, []
-            if not batch:
-                continue
-            changes = [(t, c.events, c.deals) for t, c, _ in batch]
-            try:
-                if self.inline:
-                    self.store.append_many(changes)
-                else:
-                    await asyncio.to_thread(self.store.append_many, changes)
-            except Exception as exc:  # nothing of the batch was stored: every mover hears it
-                log.exception("commit failed", extra={"changes": len(batch)})
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
-            else:
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_result(None)
-
-    async def close(self) -> None:
-        self.task.cancel()
+# A hint searches to the end of the hard level's budget: a seat may have one under way and
+# ask for this many in a minute, so that a few seats cannot keep the hint workers for ever.
+HINTS_PER_MINUTE = 12
+HINT_WINDOW = 60.0
+# Seconds before a bot whose move the database refused tries again, and between the looks
+# over every table that start any bot left waiting (whatever stopped it).
+RETRY_AFTER = 1.0
+WATCH_EVERY = 5.0
 
 
 @dataclass(eq=False)
@@ -139,20 +98,29 @@ class Hub:
         self,
         store: Store,
         executor: Executor,
+        hint_executor: Executor,
         *,
         grace: float = 60.0,
         bot_delay: float = 0.6,
+        hints_per_minute: int = HINTS_PER_MINUTE,
+        commit_patience: float = COMMIT_PATIENCE,
     ) -> None:
         self.store = store
         self.executor = executor
+        self.hint_executor = hint_executor
         self.grace = grace
         self.bot_delay = bot_delay
+        self.hints_per_minute = hints_per_minute
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.thinking: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
-        self.writer = Writer(store)
+        # (table, seat) of each hint under way, and when each seat asked for its recent ones.
+        self.hinting: set[tuple[str, int]] = set()
+        self.hints_asked: dict[tuple[str, int], deque[float]] = {}
+        self.writer = Writer(store, commit_patience)
+        self.watch = asyncio.get_running_loop().create_task(self._watch())
 
     # Tables ---------------------------------------------------------------------------------
 
@@ -185,8 +153,7 @@ class Hub:
     async def open(self, game: object, options: object, seats: object) -> dict[str, Any]:
         """Open a table; its invitations (the only place its tokens ever appear)."""
         table, tokens, change = Table.open(game, options, seats)
-        table.created = await asyncio.to_thread(
-            self.store.create_table,
+        table.created = await self.writer.create_table(
             table.id,
             table.game_name,
             table.options,
@@ -369,11 +336,30 @@ class Hub:
         table = connection.table
         if table.state.to_move != seat:
             raise TableError("not_your_turn", "a hint is for one's own turn")
-        seq, view = table.seq, table.view(seat)
-        loop = asyncio.get_running_loop()
-        actions = await loop.run_in_executor(
-            self.executor, advise, table.game_name, view, _seed(table, seq)
-        )
+        key = (table.id, seat)
+        if key in self.hinting:
+            raise TableError("hint_busy", "this seat's last hint is still being worked out")
+        now = time.monotonic()
+        asked = self.hints_asked.setdefault(key, deque())
+        while asked and now - asked[0] >= HINT_WINDOW:
+            asked.popleft()
+        if len(asked) >= self.hints_per_minute:
+            wait = HINT_WINDOW - (now - asked[0])
+            raise TableError(
+                "hint_limit",
+                f"a seat may ask for {self.hints_per_minute} hints a minute; "
+                f"the next in {wait:.0f} s",
+            )
+        asked.append(now)
+        self.hinting.add(key)
+        try:
+            seq, view = table.seq, table.view(seat)
+            loop = asyncio.get_running_loop()
+            actions = await loop.run_in_executor(
+                self.hint_executor, advise, table.game_name, view, _seed(table, seq)
+            )
+        finally:
+            self.hinting.discard(key)
         return {"type": "hint", "seq": seq, "actions": actions}
 
     @staticmethod
@@ -426,6 +412,8 @@ class Hub:
                 text = await self._think(table, level, view, seq)
                 try:
                     await self.apply(table, partial(self._bot_move, table, turn, text, seq))
+                except UnavailableError:
+                    raise
                 except TableError as exc:
                     if exc.code != "stale":  # the bot chose badly: a random legal move
                         log.error(
@@ -435,10 +423,25 @@ class Hub:
                         text = choose(table.game_name, FALLBACK_LEVEL, view, _seed(table, seq))
                         await self.apply(table, partial(self._bot_move, table, turn, text, seq))
                     # stale: the table moved on while the bot thought; look again
+        except UnavailableError:
+            # Nothing was stored or installed: the bot plays the turn again in a moment.
+            log.warning("bot move not stored; trying again", extra={"table": table.id})
+            asyncio.get_running_loop().call_later(RETRY_AFTER, self.poke, table)
         except Exception:
             log.exception("bot turn failed", extra={"table": table.id})
         finally:
             self.thinking.discard(table.id)
+
+    async def _watch(self) -> None:
+        """Look over every table now and then, and start the bots of any left waiting: a
+        table must never stop for good because one of its bot turns failed."""
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            for table in list(self.tables.values()):
+                try:
+                    self.poke(table)
+                except Exception:  # one table's bug must not stop the look at the others
+                    log.exception("table look failed", extra={"table": table.id})
 
     async def _think(self, table: Table, level: str, view: View, seq: int) -> str:
         """The bot's move; should the bot fail (a bug, a broken worker), a random legal move,
@@ -467,6 +470,7 @@ class Hub:
         return table.act(seat, text, by, seq)
 
     async def close(self) -> None:
+        self.watch.cancel()
         await self.writer.close()
         for task in list(self.tasks):
             task.cancel()

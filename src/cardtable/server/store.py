@@ -30,10 +30,12 @@ from sqlalchemy import (
     insert,
     select,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-__all__ = ["DealRow", "EventRow", "SeatRow", "Store", "TableRow"]
+__all__ = ["WAIT", "DealRow", "EventRow", "SeatRow", "Store", "TableRow"]
+
+WAIT = 5.0  # seconds a write waits on another's lock by default (Python's sqlite3 default)
 
 
 class Base(DeclarativeBase):
@@ -129,10 +131,13 @@ class Store:
         seats: list[SeatRow],
         events: list[dict[str, Any]],
         deals: list[DealRow],
+        wait: float = WAIT,
     ) -> float:
-        """Store a new table with its first events, in one transaction; its creation time."""
+        """Store a new table with its first events, in one transaction; its creation time.
+        ``wait``: seconds to wait for another writer's lock (SQLite) before giving up."""
         created = time.time()
         with Session(self.engine) as session, session.begin():
+            self._wait(session.connection(), wait)
             session.add(
                 TableRow(id=table_id, game=game, options=json.dumps(options), created=created)
             )
@@ -145,9 +150,12 @@ class Store:
         """Commit events (each with its ``seq``) and the decks they dealt, all or none."""
         self.append_many([(table_id, events, deals)])
 
-    def append_many(self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]]) -> None:
+    def append_many(
+        self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]], wait: float = WAIT
+    ) -> None:
         """Commit the changes of several tables in one transaction, all or none: a busy
-        server pays for one commit per batch rather than one per move."""
+        server pays for one commit per batch rather than one per move. ``wait``: seconds
+        to wait for another writer's lock (SQLite; 0: fail at once if it is held)."""
         now = time.time()
         events = [
             {
@@ -174,10 +182,17 @@ class Store:
             for d in rows
         ]
         with self.engine.begin() as connection:
+            self._wait(connection, wait)
             if deals:
                 connection.execute(insert(DealRow), deals)
             if events:
                 connection.execute(insert(EventRow), events)
+
+    def _wait(self, connection: Connection, seconds: float) -> None:
+        """Set how long SQLite waits on a lock held elsewhere, before the transaction
+        writes (the pooled connection keeps whatever the last writer set)."""
+        if self.dialect == "sqlite":
+            connection.exec_driver_sql(f"PRAGMA busy_timeout = {round(seconds * 1000)}")
 
     @staticmethod
     def _add_events(

@@ -3,12 +3,22 @@
 Each function takes only what crosses a process boundary cheaply (the game's name, its
 rules, a seat's view) and returns plain data. A worker keeps the bots it has built, so a
 level's bot is built once per process and game.
+
+Bot moves and hints have pools of their own (:func:`pool`), so that hints, which search
+to the end of the hard level's budget, can never hold up a table's bot. Every worker
+exits when the server does, however the server ends (:func:`_watch_server`).
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import random
+import select
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import cardtable
@@ -16,11 +26,16 @@ from cardtable.bots import Bot, make_bot
 from cardtable.bots.ismcts import IsmctsBot
 from cardtable.core import Game, View
 
-__all__ = ["HINT_LEVEL", "advise", "choose"]
+__all__ = ["HINT_LEVEL", "HINT_NICENESS", "advise", "choose", "pool"]
 
 # The hint is the hard level's search (its budget, in the core when it is in use), run to
 # the end of its budget so that every action's statistics mean something.
 HINT_LEVEL = "hard"
+
+# Hint workers run at a lower priority than the bot workers: when the cores are all busy,
+# the kernel gives them to the tables' bots first.
+HINT_NICENESS = 10
+POLL_SECONDS = 1.0  # where a process cannot be waited on (no pidfd), how often to look
 
 _bots: dict[tuple[str, str], Bot] = {}
 _games: dict[str, Game] = {}
@@ -80,3 +95,49 @@ def _return_range(game_name: str, players: int) -> tuple[float, float]:
     if game_name == "neuf" and players == 4:  # two partners against two
         return -1.0, 1.0
     return -1.0 / (players - 1), 1.0
+
+
+def pool(workers: int, *, niceness: int = 0) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that end with this one, ``niceness`` below it."""
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        # forkserver: the workers start from a clean process, not a copy of the server's
+        # threads.
+        mp_context=multiprocessing.get_context("forkserver"),
+        initializer=_start_worker,
+        initargs=(os.getpid(), niceness),
+    )
+
+
+def _start_worker(server: int, niceness: int) -> None:
+    if niceness:
+        os.nice(niceness)
+    threading.Thread(target=_watch_server, args=(server,), name="server-watch", daemon=True).start()
+
+
+def _watch_server(server: int) -> None:
+    """Exit as soon as process ``server`` has ended.
+
+    A worker is the forkserver's child, not the server's, and nothing else tells it of a
+    server killed outright: it would wait on its task queue for ever, and keep the
+    forkserver and the resource tracker alive with it (both exit once every holder of
+    their pipes has gone). The core's searches release the interpreter lock, so this
+    thread runs even in the middle of one."""
+    try:
+        handle = os.pidfd_open(server)
+    except (AttributeError, OSError):  # no pidfd (not Linux, or an old kernel): poll
+        while _alive(server):
+            time.sleep(POLL_SECONDS)
+    else:
+        select.select([handle], [], [])  # readable once the process has exited
+    os._exit(0)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: ours is gone, its number reused
+        return False
+    return True
