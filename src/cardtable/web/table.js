@@ -27,7 +27,9 @@
  *   #log                 everything that happened, li per event (data-seq); a page opened
  *                        anew rebuilds it from every event of the table (join with since 0)
  *   #live                aria-live="polite" region: plays, turns, results, in words
- *   #banner              errors (#banner-text, data-code), dismissed by #banner-close
+ *   #banner              errors (#banner-text, data-code; data-reason: why the rules refused
+ *                        a move, said in words), dismissed by #banner-close; a card that
+ *                        cannot be played, clicked on one's turn, is sent to learn why
  *   #lang                language select       #no-anim   "no animations" checkbox
  *   #rules-link          this game's rules page
  */
@@ -245,12 +247,37 @@ function onMessage(msg) {
   }
 }
 
+// A refusal's details (docs/server.md) by what they name: cards and suits in notation,
+// seats by number; each becomes words before it fills the reason's sentence.
+const CARD_DETAILS = new Set(["card", "top", "six"]);
+const SUIT_DETAILS = new Set(["suit", "trump", "anti_trump"]);
+const SEAT_DETAILS = new Set(["seat", "to_move"]);
+
+/** Why the rules refused an action, in the reader's language (locales' "refusal"); null
+ * when the error names no reason this page knows. */
+function refusalWords(msg) {
+  if (typeof msg.reason !== "string") return null;
+  const key = `refusal.${msg.reason}`;
+  const params = {};
+  for (const [name, value] of Object.entries(msg.details || {})) {
+    if (CARD_DETAILS.has(name)) params[name] = cardName(String(value));
+    else if (SUIT_DETAILS.has(name)) params[name] = t(`suits.${value}`);
+    else if (SEAT_DETAILS.has(name)) params[name] = seatName(Number(value));
+    else params[name] = String(value);
+  }
+  const text = t(key, params);
+  if (typeof text !== "string" || text === key) return null;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function onError(msg) {
   st.pending = false;
   st.waitingKey = null; // a refused stand-in request: its button is offered again
   const known = t(`error.${msg.code}`);
-  const text = known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`;
+  const why = refusalWords(msg);
+  const text = why || (known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`);
   showBanner(text, msg.code || "");
+  $("banner").dataset.reason = why ? msg.reason : "";
   if (msg.code === "replaced" || msg.code === "bad_token") {
     st.stop = true;
     if (st.ws) st.ws.close();
@@ -737,9 +764,24 @@ function onHandKey(e) {
 
 function onCard(button, card, acts) {
   skipAnimations();
-  if (!acts.length) return;
+  if (!acts.length) {
+    // A card that cannot be played now: on one's turn the server's refusal says why (the
+    // rules live there), in the reader's words.
+    if (isMyTurn(st.view)) sendAction(`${refusedVerb(st.view)} ${card}`);
+    return;
+  }
   if (acts.length === 1) sendAction(acts[0]);
   else openMenu(button, acts);
+}
+
+/** The verb a card that cannot be played would be tried with: the verb the legal card
+ * actions use now (a beat when the pile has a card to answer), else the game's own. */
+function refusedVerb(v) {
+  const { byCard } = splitActions(v);
+  const used = [...byCard.values()].flat().map((a) => a.split(" ")[0]);
+  if (used.length) return used.includes("beat") ? "beat" : used[0];
+  if (v.game === "kryt-navalivat") return Array.isArray(v.pile) && v.pile.length ? "beat" : "lead";
+  return "play";
 }
 
 function openMenu(anchor, acts) {
