@@ -10,6 +10,7 @@
  *                        cards in them: .card[data-card="7D"]
  *   #hand                own hand: button.card-btn[data-card="7D"], .legal when playable
  *                        (aria-disabled otherwise); arrows / Home / End move, Enter plays
+ *   #hand-key            the key to the .known dots of the hand (Kryt'), shown when it has one
  *   #card-menu           menu for a card with several actions: button[data-action="beat 7D"]
  *   #actions             non-card actions: button[data-action="knock"|"trump H"|"take"|...]
  *   #hint                ask for a hint; then .chance[data-action] badges show percentages
@@ -533,7 +534,7 @@ function renderVerify() {
       h(
         "li",
         { class: d.status, dataset: { game: String(d.game), hand: String(d.hand) }, title: d.commitment },
-        `${t(d.reshuffle === null ? "verify.hand" : "verify.reshuffle", { hand: d.hand })}: `,
+        `${dealLabel(d)}: `,
         h("strong", {}, t(`verify.${d.status}`)),
         h("code", {}, ` ${String(d.commitment).slice(0, 10)}…`),
       ),
@@ -615,6 +616,12 @@ function renderWaiting(v) {
     parts.push(h("p", { class: "stand-in-offer" }, button, " ", h("span", { class: "note" }, t("waiting.stand_in_note", { name }))));
   }
   box.replaceChildren(...parts);
+}
+
+// Neuf calls a hand a deal, as its info panel does ("Deal 3"); the other games say hand.
+function dealLabel(d) {
+  if (d.reshuffle !== null) return t("verify.reshuffle", { hand: d.hand });
+  return st.view && st.view.game === "neuf" ? t("neuf.deal_n", { n: d.hand }) : t("verify.hand", { hand: d.hand });
 }
 
 function isMyTurn(v) {
@@ -738,12 +745,33 @@ function renderHand(v, g, myTurn) {
   });
   hand.replaceChildren(...buttons);
   hand.setAttribute("aria-label", t("your_hand", { n: cards.length }));
+  fitHand();
+  const key = $("hand-key");
+  key.hidden = !buttons.some((b) => b.classList.contains("known"));
+  if (!key.hidden) key.replaceChildren(h("span", { class: "known-dot", "aria-hidden": "true" }), t("kryt.known_key"));
   if (!buttons.length) return;
   let target = buttons.find((b) => b.dataset.card === focused);
   if (!target && focusIndex >= 0) target = buttons[Math.min(focusIndex, buttons.length - 1)];
   if (!target) target = buttons.find((b) => b.classList.contains("legal")) || buttons[0];
   target.tabIndex = 0;
   if (focused || focusIndex >= 0) target.focus({ preventScroll: true });
+}
+
+// Cards overlap only as much as the room asks: side by side with a small gap when they fit,
+// else closer, down to the overlap at which a long hand (a Kryt' pick-up) wraps into rows.
+const GAP = 4;
+function fitHand() {
+  const hand = $("hand");
+  const first = hand.querySelector(".card-btn");
+  if (!first) return;
+  hand.style.removeProperty("--overlap");
+  const n = hand.childElementCount;
+  const cw = first.getBoundingClientRect().width;
+  const room = $("hand-wrap").clientWidth - 8;
+  const most = cw * (matchMedia("(max-width: 600px)").matches ? 0.42 : 0.28);
+  let overlap = -GAP;
+  if (n > 1 && n * cw + (n - 1) * GAP > room) overlap = Math.min(most, cw - (room - cw) / (n - 1));
+  hand.style.setProperty("--overlap", `${overlap}px`);
 }
 
 function onHandKey(e) {
@@ -1018,7 +1046,7 @@ function wire() {
     if (!menu.hidden && !menu.contains(e.target)) closeMenu(false);
     if (!e.target.closest("button")) skipAnimations();
   });
-  window.addEventListener("resize", () => closeMenu(false));
+  window.addEventListener("resize", () => (closeMenu(false), fitHand()));
 }
 
 async function main() {
