@@ -75,6 +75,18 @@ KEEP_SOCKETS = """
 """
 
 
+def watch_errors(page: Page, errors: list[str]) -> None:
+    """Collects in `errors` what `page` throws uncaught and every error its console logs
+    (scripts, refused Content-Security-Policy, failed loads)."""
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+    page.on(
+        "console",
+        lambda message: (
+            errors.append(f"{page.url}: {message.text}") if message.type == "error" else None
+        ),
+    )
+
+
 @contextmanager
 def context(
     browser: Browser,
@@ -83,21 +95,36 @@ def context(
     width: int = 1280,
     height: int = 800,
     sockets: bool = False,
+    allowed: tuple[str, ...] = (),
 ) -> Iterator[BrowserContext]:
-    """A fresh browser profile in `lang`, animations off (they only pace the test)."""
+    """A fresh browser profile in `lang`, animations off (they only pace the test).
+
+    No page opened in it may throw or log an error: the profile fails the test when it
+    closes if one did, unless the error holds one of the `allowed` texts (a page the test
+    expects to fail loading)."""
     made = browser.new_context(
         viewport={"width": width, "height": height},
         locale=lang,
         reduced_motion="reduce",
     )
     made.set_default_timeout(EXPECT_MS)
-    made.add_init_script(f"localStorage.setItem('cardtable.lang', {json.dumps(lang)});")
+    # Pages of the server only: about:blank, where a tab starts, has no storage.
+    made.add_init_script(
+        "if (location.protocol.startsWith('http')) "
+        f"localStorage.setItem('cardtable.lang', {json.dumps(lang)});"
+    )
     if sockets:
         made.add_init_script(KEEP_SOCKETS)
+    errors: list[str] = []
+    made.on("page", lambda page: watch_errors(page, errors))
     try:
         yield made
-    finally:
+    except BaseException:
         made.close()
+        raise
+    made.close()
+    unexpected = [e for e in errors if not any(text in e for text in allowed)]
+    assert unexpected == [], unexpected
 
 
 def open_page(made: BrowserContext, url: str, errors: list[str] | None = None) -> Page:

@@ -689,7 +689,8 @@ def test_every_page_works_within_its_content_security_policy(
     opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
     link = invite(web_base, opened, 0)
     errors: list[str] = []
-    with context(chromium) as made:
+    # The page that frames the table is refused, and says so in its console.
+    with context(chromium, allowed=("frame-ancestors",)) as made:
         made.add_init_script(violations)
         lobby = open_page(made, f"{web_base}/", errors)
         expect(lobby.locator("#game option")).to_have_count(3)
@@ -924,7 +925,7 @@ def test_a_mistyped_link_shows_a_page_in_the_readers_language(
     errors: list[str] = []
     for lang in ("en", "fr", "ru", "fa"):
         words = locale(lang)["notfound"]
-        with context(chromium, lang=lang) as made:
+        with context(chromium, lang=lang, allowed=("status of 404",)) as made:
             page = open_page(made, f"{web_base}/t/no-such-table", errors)
             expect(page.locator("#notfound-text")).to_have_text(words["table"])
             expect(page.locator("#notfound-text")).to_have_attribute("data-kind", "table")
@@ -946,3 +947,180 @@ def test_a_mistyped_link_shows_a_page_in_the_readers_language(
                 back.click()
                 expect(page.locator("#game option")).to_have_count(3)
     assert errors == []
+
+
+# ---------------------------------------------------------------- refusals in words
+
+
+def refusal_sentence(lang: str, reason: str, **names: str) -> str:
+    text: str = locale(lang)["refusal"][reason]
+    for key, value in names.items():
+        text = text.replace(f"{{{key}}}", value)
+    return text[0].upper() + text[1:]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_card_that_cannot_be_played_says_why_in_words(
+    web_base: str, chromium: Browser, lang: str
+) -> None:
+    """NEUF-3.1: every seat decides on the exchange, in turn, before any card is played. On
+    seat 0's turn to decide, a card clicked (or chosen with the keyboard and Enter) says why
+    it cannot be played, in the reader's language, from the reason the server gives; then
+    keeping the hand is played as usual, and the log says where one sits in plain words."""
+    opened = open_table(web_base, "neuf", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    with context(chromium, lang=lang) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        expect(page.locator("#actions button[data-action='keep']")).to_be_visible()
+        expect(page.locator("#hand .card-btn.legal")).to_have_count(0)
+        # aria-disabled: the card cannot be played, yet a click on it is heard.
+        page.locator("#hand .card-btn").first.click(force=True)
+        banner = page.locator("#banner")
+        expect(banner).to_be_visible()
+        expect(banner).to_have_attribute("data-reason", "must_decide_exchange")
+        expect(page.locator("#banner-text")).to_have_text(
+            refusal_sentence(lang, "must_decide_exchange")
+        )
+        expect(banner).to_have_attribute("role", "alert")
+        page.click("#banner-close")
+        # The keyboard alone: the hand's focused card and Enter say the same.
+        page.locator("#hand .card-btn[tabindex='0']").focus()
+        page.keyboard.press("End")
+        page.keyboard.press("Enter")
+        expect(banner).to_have_attribute("data-reason", "must_decide_exchange")
+        seq = last_seq(page)
+        page.click("#actions button[data-action='keep']")
+        expect(banner).to_be_hidden()
+        wait_past(page, seq)
+        # The log's first line, in French too, says where one sits in plain words.
+        seated = locale(lang)["log"]["seated"].replace("{name}", "Ana")
+        expect(page.locator("#log")).to_contain_text(seated)
+        assert "assis comme" not in page.locator("#log").inner_text()
+
+
+# ---------------------------------------------------------------- web details (layout)
+
+
+def played_from_python(web_base: str, game: str, players: int) -> tuple[Seat, str]:
+    """A table of bots and one person played from Python (a table needs a person), and the
+    link to watch it."""
+    opened = open_table(web_base, game, [{"kind": "human", "name": "Ana"}, *bots(players - 1)])
+    seat = Seat(web_base, opened["table"], token_of(invite(web_base, opened, 0)))
+    return seat, f"{web_base}{opened['spectate']}"
+
+
+def one_line(page: Page, selector: str) -> bool:
+    """Whether the element's text sits on one line: its height is under two lines'."""
+    held: bool = page.locator(selector).first.evaluate(
+        "e => e.getBoundingClientRect().height < 1.8 * parseFloat(getComputedStyle(e).fontSize)"
+    )
+    return held
+
+
+def test_knockout_whists_panels_fit_a_1280_by_800_window(web_base: str, chromium: Browser) -> None:
+    """At 1280x800: the last trick opens within the window's 800 pixels, "Hand 1 of 7 (7
+    cards)" stays on one line, the turned card is big enough to read (at least 48 pixels
+    wide), and the hand's seven cards, with room to spare, do not overlap."""
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    rng = random.Random(8)
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        expect(page.locator("#turn.mine")).to_be_visible()
+        assert one_line(page, "#info dt.head")
+        turned = page.locator("#info .card.thumb").first.bounding_box()
+        assert turned is not None and turned["width"] >= 48, turned
+        cards = page.evaluate(BOXES)["cards"]
+        assert len(cards) == 7
+        for left, right in itertools.pairwise(cards):
+            assert overlap(left, right) <= 0.05 * left["width"] * left["height"], (left, right)
+        # Play on until a trick is over, then open it.
+        while page.locator("#last-trick-btn").is_disabled():
+            expect(page.locator("#turn.mine")).to_be_visible()
+            seq = last_seq(page)
+            click_a_move(page, rng)
+            wait_past(page, seq)
+        page.click("#last-trick-btn")
+        panel = page.locator("#last-trick")
+        expect(panel).to_be_visible()
+        box = page.evaluate(
+            "() => { const r = document.getElementById('last-trick').getBoundingClientRect();"
+            " return { top: r.top + scrollY, bottom: r.bottom + scrollY }; }"
+        )
+        assert box["bottom"] <= 800, box
+
+
+def test_a_finished_knockout_whist_keeps_no_chooser_badge(web_base: str, chromium: Browser) -> None:
+    """KOW-3.2: the chooser names the next hand's trumps; once the game is over there is no
+    next hand, and no seat keeps the "chooses trumps" badge beside the winner's."""
+    ana, link = played_from_python(web_base, "knockout-whist", 3)
+    with context(chromium) as made:
+        page = seated_page(made, link)
+        ana.play_to_end(random.Random(4))
+        ana.close()
+        expect(page.locator("#results")).to_be_visible()
+        expect(page.locator("#seats .badge.win")).to_have_count(1)
+        expect(page.locator("#seats .badge.chooser")).to_have_count(0)
+
+
+def test_neufs_sheet_has_a_key_and_its_deals_are_called_deals(
+    web_base: str, chromium: Browser
+) -> None:
+    """NEUF-5.5: the score sheet's cells, "10 (3)", are explained by a key under it; the deal
+    checks call a deal a deal, as the info panel does ("Deal 2", never "Hand 2")."""
+    ana, link = played_from_python(web_base, "neuf", 3)
+    words = english()
+    rng = random.Random(6)
+    with context(chromium) as made:
+        page = seated_page(made, link)
+        ana.settle()
+        while ana.view["deal_number"] == 1:
+            ana.act(ana.choose(rng))
+            ana.settle()
+        ana.close()
+        expect(page.locator("#ledger")).to_be_attached()
+        page.click("#ledger summary")
+        expect(page.locator("#ledger .ledger-key")).to_have_text(words["neuf"]["ledger_key"])
+        expect(page.locator("#verify li").first).to_be_visible()
+        checks = page.locator("#verify li").all_inner_texts()
+        assert all(text.startswith("Deal ") for text in checks), checks
+
+
+def test_an_offline_seat_is_not_see_through(web_base: str, chromium: Browser) -> None:
+    """A seat whose player is away is marked (a dashed border), not faded: the box stays
+    opaque over the felt."""
+    opened = open_table(
+        web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, {"kind": "human"}, *bots(1)]
+    )
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        away = page.locator("#seats .seat.offline").first
+        expect(away).to_be_visible()
+        opacity, background = away.evaluate(
+            "e => [getComputedStyle(e).opacity, getComputedStyle(e).backgroundColor]"
+        )
+        assert float(opacity) == 1.0
+        assert background.startswith("rgb(") and not background.startswith("rgba("), background
+
+
+def test_kryts_known_dots_have_a_key(web_base: str, chromium: Browser) -> None:
+    """KRYT-9: cards picked up are known to everyone, and the hand marks them with a dot; a
+    key under the hand says what the dot means."""
+    opened = open_table(web_base, "kryt-navalivat", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    rng = random.Random(5)
+    words = english()
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        key = page.locator("#hand-key")
+        for _ in range(40):
+            if page.locator("#hand .card-btn.known").count():
+                break
+            expect(page.locator("#turn.mine")).to_be_visible()
+            seq = last_seq(page)
+            take = page.locator("#actions button[data-action='take']")
+            if take.count():
+                take.click()
+            else:
+                click_a_move(page, rng)
+            wait_past(page, seq)
+        expect(page.locator("#hand .card-btn.known").first).to_be_visible()
+        expect(key).to_be_visible()
+        expect(key).to_contain_text(words["kryt"]["known_key"])

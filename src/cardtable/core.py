@@ -31,6 +31,7 @@ from cardtable.errors import (
     OutOfTurnError,
 )
 from cardtable.options import PACK_52, read_deck
+from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
 
 __all__ = ["RECORD_VERSION", "Action", "Game", "Knowledge", "Record", "Result", "State", "View"]
 
@@ -417,6 +418,12 @@ class State(ABC):
         """Whether action ``number`` is legal now; games override it with a direct test."""
         return number in self.legal_action_ids()
 
+    def refusal(self, number: int) -> Refusal:
+        """Why action ``number``, which :meth:`is_legal` refuses, may not be played now by
+        the seat to move: the game's reason code and its details (``cardtable.rules.
+        refusals``). Only asked once an action is refused, so legal play never pays for it."""
+        return Refusal(NOT_LEGAL, {})
+
     def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:
         """Apply a legal action given as an :class:`Action`, its text or its number.
 
@@ -429,13 +436,22 @@ class State(ABC):
             number = game.number_of(action)
         mover = self.to_move
         if mover is None:
-            raise GameOverError(f"the game is over; {game.actions[number]} cannot be played")
+            raise GameOverError(
+                f"the game is over; {game.actions[number]} cannot be played", reason=GAME_OVER
+            )
         if seat is not None and seat != mover:
-            raise OutOfTurnError(f"seat {seat} cannot act now: it is seat {mover}'s turn")
+            raise OutOfTurnError(
+                f"seat {seat} cannot act now: it is seat {mover}'s turn",
+                reason=NOT_YOUR_TURN,
+                details={"seat": seat, "to_move": mover},
+            )
         if not self.is_legal(number):
             listed = ", ".join(str(game.actions[i]) for i in self.legal_action_ids())
+            why = self.refusal(number)
             raise IllegalActionError(
-                f"{game.actions[number]} is not legal for seat {mover} now; legal: {listed}"
+                f"{game.actions[number]} is not legal for seat {mover} now; legal: {listed}",
+                reason=why.reason,
+                details=why.details,
             )
         self.apply_id(number)
         return game.actions[number]

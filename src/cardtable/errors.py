@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 __all__ = [
     "CardtableError",
     "GameOverError",
@@ -40,7 +42,35 @@ class InvalidActionError(CardtableError):
 
 
 class IllegalActionError(CardtableError):
-    """A well-formed action that the rules do not allow now. The message lists the legal ones."""
+    """A well-formed action that the rules do not allow now. The message lists the legal ones.
+
+    ``reason`` is the rules' code for why (the game's refusal enum, ``cardtable.rules.
+    refusals``: ``must_follow_suit``, ``cannot_beat``, …) and ``details`` what it is about,
+    as JSON-ready text and numbers (cards and suits in notation: ``{"suit": "H"}``), for a
+    client to say it in words in its own language. Both are worked out only when an action
+    is refused; ``reason`` is ``None`` where no rule was named (a bare action number
+    refused by an adapter)."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        reason: str | None = None,
+        details: Mapping[str, str | int] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.details: dict[str, str | int] = dict(details or {})
+
+    def __reduce__(self) -> tuple[object, ...]:
+        # Keyword-only fields would be lost by the default pickling (worker processes).
+        return _rebuild, (type(self), str(self), self.reason, self.details)
+
+
+def _rebuild(
+    kind: type[IllegalActionError], message: str, reason: str | None, details: dict[str, str | int]
+) -> IllegalActionError:
+    return kind(message, reason=reason, details=details)
 
 
 class OutOfTurnError(IllegalActionError):

@@ -434,7 +434,7 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             "message refused",
             extra={"table": table.id, "seat": connection.seat, "code": exc.code},
         )
-        connection.send({"type": "error", "code": exc.code, "message": str(exc)})
+        connection.send(exc.as_message())
     except Exception:  # a bug: logged, answered, and the connection lives on
         log.exception("message failed", extra={"table": table.id, "seat": connection.seat})
         connection.send(

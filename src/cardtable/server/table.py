@@ -20,7 +20,8 @@ from typing import Any
 
 import cardtable
 from cardtable.core import Game, Record, Result, State, View
-from cardtable.errors import CardtableError
+from cardtable.errors import CardtableError, IllegalActionError
+from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.server.store import DealRow, SeatRow, StoredTable
 
 __all__ = [
@@ -39,11 +40,29 @@ TITLES = {"knockout-whist": "Knockout Whist", "neuf": "Neuf", "kryt-navalivat": 
 
 
 class TableError(CardtableError):
-    """A request the table refuses; ``code`` is the protocol's error code."""
+    """A request the table refuses; ``code`` is the protocol's error code. A refused action
+    also says why in the rules' terms: ``reason``, the game's reason code, and its
+    ``details`` (``cardtable.rules.refusals``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        *,
+        reason: str | None = None,
+        details: dict[str, str | int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.code = code
+        self.reason = reason
+        self.details = details or {}
+
+    def as_message(self) -> dict[str, Any]:
+        """The protocol's ``error`` message (docs/server.md)."""
+        sent: dict[str, Any] = {"type": "error", "code": self.code, "message": str(self)}
+        if self.reason is not None:
+            sent |= {"reason": self.reason, "details": self.details}
+        return sent
 
 
 def commitment(salt: str, cards: list[str]) -> str:
@@ -338,17 +357,24 @@ class Table:
             )
         run = self.run
         if run.state.is_over:
-            raise TableError("game_over", "this game is over; start the next one")
-        if run.state.to_move != seat:
+            raise TableError("game_over", "this game is over; start the next one", reason=GAME_OVER)
+        mover = run.state.to_move
+        assert mover is not None  # a game not over has a seat to move
+        if mover != seat:
             raise TableError(
-                "not_your_turn", f"it is seat {run.state.to_move}'s turn, not seat {seat}'s"
+                "not_your_turn",
+                f"it is seat {mover}'s turn, not seat {seat}'s",
+                reason=NOT_YOUR_TURN,
+                details={"seat": seat, "to_move": mover},
             )
         state = run.state.copy()
         try:
             action = state.apply(text, seat=seat)
+        except IllegalActionError as exc:
+            # The seat to move was checked above, so this is the rules refusing the action.
+            raise TableError("illegal", str(exc), reason=exc.reason, details=exc.details) from exc
         except CardtableError as exc:
-            code = "illegal" if type(exc).__name__ == "IllegalActionError" else "invalid_action"
-            raise TableError(code, str(exc)) from exc
+            raise TableError("invalid_action", str(exc)) from exc
         events = [
             {"kind": "action", "game": run.number, "seat": seat, "action": str(action), "by": by}
         ]

@@ -33,7 +33,8 @@ from cardtable.core import Action, Record, State
 from cardtable.errors import CardtableError, InvalidActionError
 from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.terminal import GameScreen, screen_for
-from cardtable.terminal.cards import SUIT_ORDER, card_markup, hand_key, with_symbols
+from cardtable.terminal.cards import SUIT_ORDER, hand_key, with_symbols
+from cardtable.terminal.refusals import refusal_words
 
 __all__ = [
     "HandsPlay",
@@ -271,16 +272,40 @@ class PlaySession:
         """An entry that cannot be played: why, in the screen's card symbols, and the menu."""
         self._warn(message)
         view = self.state.view(self.you)
-        # A screen may say why, in its rules' words (Kryt'-navalivat' does).
-        explain = getattr(self.screen, "explain", None)
-        reason = explain(text, view) if explain is not None else None
-        card = action.arg if action is not None else None
-        if not reason and isinstance(card, Card) and str(card) not in view.get("hand", []):
-            reason = f"You do not hold {card_markup(str(card))}."
+        tried = action if action is not None else self._tried(text, legal)
+        reason = None
+        if tried is not None and tried not in legal:
+            # The rules say why (cardtable.rules.refusals), from the state: the person is the
+            # seat to move, so nothing is said that its own view does not show.
+            refusal = self.state.refusal(self.state.game.number_of(tried))
+            reason = refusal_words(refusal, self.names)
+        else:
+            # An entry that names no action: a screen may still say why, in its rules'
+            # words (Kryt'-navalivat' does).
+            explain = getattr(self.screen, "explain", None)
+            reason = explain(text, view) if explain is not None else None
         if reason:
             self.console.print(reason)
         self.console.print("Choose one of:")
         self._menu(legal)
+
+    def _tried(self, text: str, legal: Sequence[Action]) -> Action | None:
+        """The action a card typed alone would be, when no legal action uses it: the verb
+        the legal card actions use now (a beat, if any), else the game's first card verb."""
+        card = _bare_card(text.strip())
+        if card is None:
+            return None
+        verbs = [a.verb for a in legal if isinstance(a.arg, Card)]
+        if verbs:
+            verb = "beat" if "beat" in verbs else verbs[0]
+        else:
+            verb = next(a.verb for a in self.state.game.actions if isinstance(a.arg, Card))
+            if verb == "lead" and self.state.view(self.you).get("pile"):
+                verb = "beat"
+        try:
+            return self.state.game.parse_action(f"{verb} {card}")
+        except CardtableError:
+            return None
 
     def _read(self, prompt: str) -> str | None:
         """A line of input, or ``None`` when the input has ended."""

@@ -18,7 +18,8 @@ export default {
     if (st !== "active") out.push(badge(t(`kow.status.${st}`), `status-${st}`));
     if (st !== "out") out.push(badge(t("tricks_n", { n: v.tricks_won[seat] }), "tricks"));
     if (v.dealer === seat) out.push(badge(t("dealer_short"), "dealer"));
-    if (v.chooser === seat) out.push(badge(t("kow.chooser_short"), "chooser"));
+    // The chooser names the next hand's trumps: nothing to choose once the game is over.
+    if (v.chooser === seat && v.phase !== "over") out.push(badge(t("kow.chooser_short"), "chooser"));
     if (v.winner === seat) out.push(badge(t("winner"), "win"));
     return out;
   },
@@ -30,7 +31,7 @@ export default {
       [t("kow.hand_of", { k: v.hand_number, cards: v.hand_size }), null],
       [t("trump"), v.trump ? suitSpan(v.trump) : t("kow.trump_pending")],
     ];
-    if (v.turned) rows.push([t("kow.turned"), cardDiv(v.turned, "mini")]);
+    if (v.turned) rows.push([t("kow.turned"), cardDiv(v.turned, "thumb")]);
     rows.push([t("kow.dogs_life"), v.dog_used ? t("kow.dog_used") : t("kow.dog_unused")]);
     if (v.cuts && v.cuts.length) {
       const cuts = v.cuts.map((round) => round.map(([s, c]) => `${s + 1}:${c}`).join(" ")).join(" / ");

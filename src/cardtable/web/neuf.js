@@ -71,6 +71,7 @@ export default {
         { id: ctx.ids ? "ledger" : null, class: "ledger" },
         h("summary", {}, t("neuf.ledger", { n: v.ledger.length })),
         h("table", {}, h("thead", {}, head), h("tbody", {}, ...body)),
+        h("p", { class: "ledger-key" }, t("neuf.ledger_key")),
       );
       rows.push([null, det]);
     }

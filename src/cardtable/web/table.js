@@ -10,6 +10,7 @@
  *                        cards in them: .card[data-card="7D"]
  *   #hand                own hand: button.card-btn[data-card="7D"], .legal when playable
  *                        (aria-disabled otherwise); arrows / Home / End move, Enter plays
+ *   #hand-key            the key to the .known dots of the hand (Kryt'), shown when it has one
  *   #card-menu           menu for a card with several actions: button[data-action="beat 7D"]
  *   #actions             non-card actions: button[data-action="knock"|"trump H"|"take"|...]
  *   #hint                ask for a hint; then .chance[data-action] badges show percentages
@@ -27,7 +28,9 @@
  *   #log                 everything that happened, li per event (data-seq); a page opened
  *                        anew rebuilds it from every event of the table (join with since 0)
  *   #live                aria-live="polite" region: plays, turns, results, in words
- *   #banner              errors (#banner-text, data-code), dismissed by #banner-close
+ *   #banner              errors (#banner-text, data-code; data-reason: why the rules refused
+ *                        a move, said in words), dismissed by #banner-close; a card that
+ *                        cannot be played, clicked on one's turn, is sent to learn why
  *   #lang                language select       #no-anim   "no animations" checkbox
  *   #rules-link          this game's rules page
  */
@@ -245,12 +248,37 @@ function onMessage(msg) {
   }
 }
 
+// A refusal's details (docs/server.md) by what they name: cards and suits in notation,
+// seats by number; each becomes words before it fills the reason's sentence.
+const CARD_DETAILS = new Set(["card", "top", "six"]);
+const SUIT_DETAILS = new Set(["suit", "trump", "anti_trump"]);
+const SEAT_DETAILS = new Set(["seat", "to_move"]);
+
+/** Why the rules refused an action, in the reader's language (locales' "refusal"); null
+ * when the error names no reason this page knows. */
+function refusalWords(msg) {
+  if (typeof msg.reason !== "string") return null;
+  const key = `refusal.${msg.reason}`;
+  const params = {};
+  for (const [name, value] of Object.entries(msg.details || {})) {
+    if (CARD_DETAILS.has(name)) params[name] = cardName(String(value));
+    else if (SUIT_DETAILS.has(name)) params[name] = t(`suits.${value}`);
+    else if (SEAT_DETAILS.has(name)) params[name] = seatName(Number(value));
+    else params[name] = String(value);
+  }
+  const text = t(key, params);
+  if (typeof text !== "string" || text === key) return null;
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 function onError(msg) {
   st.pending = false;
   st.waitingKey = null; // a refused stand-in request: its button is offered again
   const known = t(`error.${msg.code}`);
-  const text = known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`;
+  const why = refusalWords(msg);
+  const text = why || (known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`);
   showBanner(text, msg.code || "");
+  $("banner").dataset.reason = why ? msg.reason : "";
   if (msg.code === "replaced" || msg.code === "bad_token") {
     st.stop = true;
     if (st.ws) st.ws.close();
@@ -506,7 +534,7 @@ function renderVerify() {
       h(
         "li",
         { class: d.status, dataset: { game: String(d.game), hand: String(d.hand) }, title: d.commitment },
-        `${t(d.reshuffle === null ? "verify.hand" : "verify.reshuffle", { hand: d.hand })}: `,
+        `${dealLabel(d)}: `,
         h("strong", {}, t(`verify.${d.status}`)),
         h("code", {}, ` ${String(d.commitment).slice(0, 10)}…`),
       ),
@@ -588,6 +616,12 @@ function renderWaiting(v) {
     parts.push(h("p", { class: "stand-in-offer" }, button, " ", h("span", { class: "note" }, t("waiting.stand_in_note", { name }))));
   }
   box.replaceChildren(...parts);
+}
+
+// Neuf calls a hand a deal, as its info panel does ("Deal 3"); the other games say hand.
+function dealLabel(d) {
+  if (d.reshuffle !== null) return t("verify.reshuffle", { hand: d.hand });
+  return st.view && st.view.game === "neuf" ? t("neuf.deal_n", { n: d.hand }) : t("verify.hand", { hand: d.hand });
 }
 
 function isMyTurn(v) {
@@ -711,12 +745,33 @@ function renderHand(v, g, myTurn) {
   });
   hand.replaceChildren(...buttons);
   hand.setAttribute("aria-label", t("your_hand", { n: cards.length }));
+  fitHand();
+  const key = $("hand-key");
+  key.hidden = !buttons.some((b) => b.classList.contains("known"));
+  if (!key.hidden) key.replaceChildren(h("span", { class: "known-dot", "aria-hidden": "true" }), t("kryt.known_key"));
   if (!buttons.length) return;
   let target = buttons.find((b) => b.dataset.card === focused);
   if (!target && focusIndex >= 0) target = buttons[Math.min(focusIndex, buttons.length - 1)];
   if (!target) target = buttons.find((b) => b.classList.contains("legal")) || buttons[0];
   target.tabIndex = 0;
   if (focused || focusIndex >= 0) target.focus({ preventScroll: true });
+}
+
+// Cards overlap only as much as the room asks: side by side with a small gap when they fit,
+// else closer, down to the overlap at which a long hand (a Kryt' pick-up) wraps into rows.
+const GAP = 4;
+function fitHand() {
+  const hand = $("hand");
+  const first = hand.querySelector(".card-btn");
+  if (!first) return;
+  hand.style.removeProperty("--overlap");
+  const n = hand.childElementCount;
+  const cw = first.getBoundingClientRect().width;
+  const room = $("hand-wrap").clientWidth - 8;
+  const most = cw * (matchMedia("(max-width: 600px)").matches ? 0.42 : 0.28);
+  let overlap = -GAP;
+  if (n > 1 && n * cw + (n - 1) * GAP > room) overlap = Math.min(most, cw - (room - cw) / (n - 1));
+  hand.style.setProperty("--overlap", `${overlap}px`);
 }
 
 function onHandKey(e) {
@@ -737,9 +792,24 @@ function onHandKey(e) {
 
 function onCard(button, card, acts) {
   skipAnimations();
-  if (!acts.length) return;
+  if (!acts.length) {
+    // A card that cannot be played now: on one's turn the server's refusal says why (the
+    // rules live there), in the reader's words.
+    if (isMyTurn(st.view)) sendAction(`${refusedVerb(st.view)} ${card}`);
+    return;
+  }
   if (acts.length === 1) sendAction(acts[0]);
   else openMenu(button, acts);
+}
+
+/** The verb a card that cannot be played would be tried with: the verb the legal card
+ * actions use now (a beat when the pile has a card to answer), else the game's own. */
+function refusedVerb(v) {
+  const { byCard } = splitActions(v);
+  const used = [...byCard.values()].flat().map((a) => a.split(" ")[0]);
+  if (used.length) return used.includes("beat") ? "beat" : used[0];
+  if (v.game === "kryt-navalivat") return Array.isArray(v.pile) && v.pile.length ? "beat" : "lead";
+  return "play";
 }
 
 function openMenu(anchor, acts) {
@@ -976,7 +1046,7 @@ function wire() {
     if (!menu.hidden && !menu.contains(e.target)) closeMenu(false);
     if (!e.target.closest("button")) skipAnimations();
   });
-  window.addEventListener("resize", () => closeMenu(false));
+  window.addEventListener("resize", () => (closeMenu(false), fitHand()));
 }
 
 async function main() {

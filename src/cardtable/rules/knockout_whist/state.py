@@ -36,6 +36,7 @@ from cardtable.rules.tricks import (
 
 if TYPE_CHECKING:
     from cardtable.rules.knockout_whist.game import KnockoutWhist
+    from cardtable.rules.refusals import Refusal
 
 TRUMP_BASE = 52
 KNOCK = 56
@@ -484,6 +485,12 @@ class KnockoutWhistState(State):
             return False
         # A dog's single card always satisfies follow-suit (KOW-6.3).
         return follows(hand, self.led_suit, number)
+
+    def refusal(self, number: int) -> Refusal:
+        # Imported here: the reasons are read only when an action is refused.
+        from cardtable.rules.knockout_whist.refusals import refusal
+
+        return refusal(self, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move

@@ -41,6 +41,7 @@ from cardtable.rules.tricks import BIT, CLOCKWISE, bits, cards_text
 
 if TYPE_CHECKING:
     from cardtable.rules.kryt_navalivat.game import KrytNavalivat
+    from cardtable.rules.refusals import Refusal
 
 LEAD, BEAT, COVER = 0, 36, 72
 TAKE = 108
@@ -307,6 +308,12 @@ class KrytState(State):
         if number < COVER:
             return mode in (RESPONDING, FREE) and bool(self.beaters[self.pile[-1]] >> card & 1)
         return mode == COVERING
+
+    def refusal(self, number: int) -> Refusal:
+        # Imported here: the reasons are read only when an action is refused.
+        from cardtable.rules.kryt_navalivat.refusals import refusal
+
+        return refusal(self, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move

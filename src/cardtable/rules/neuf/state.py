@@ -38,6 +38,7 @@ from cardtable.rules.tricks import (
 
 if TYPE_CHECKING:
     from cardtable.rules.neuf.game import Neuf
+    from cardtable.rules.refusals import Refusal
 
 EXCHANGE = 52
 KEEP = 53
@@ -299,6 +300,12 @@ class NeufState(State):
         if not hand >> number & 1:
             return False
         return follows(hand, self.led_suit, number)
+
+    def refusal(self, number: int) -> Refusal:
+        # Imported here: the reasons are read only when an action is refused.
+        from cardtable.rules.neuf.refusals import refusal
+
+        return refusal(self, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move
