@@ -26,14 +26,14 @@ __all__ = ["TUTORIALS", "Step", "Tutorial", "tutorial_of"]
 @dataclass(frozen=True, slots=True)
 class Step:
     """One action of the script. A learner's step may carry a lesson: ``lesson`` (a locale
-    key) is shown while the move is awaited, ``topic`` is the rule of the course it is the
+    key) is shown while the move is awaited, ``topics`` are the rules of the course it is the
     first to matter for, ``rules`` the SPEC IDs it explains, and ``wrong`` (a locale key)
     says why another legal move is not this lesson's."""
 
     seat: int
     action: str
     lesson: str | None = None
-    topic: str | None = None
+    topics: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
     wrong: str | None = None
 

@@ -52,7 +52,7 @@ STEPS = (
     _l(
         "play AS",
         lesson="tutorial.kow.lead",
-        topic="lead",
+        topics=("lead",),
         rules=("KOW-3.1", "KOW-4.1", "KOW-4.2"),
         wrong="tutorial.kow.wrong_lead",
     ),
@@ -62,7 +62,7 @@ STEPS = (
     _l(
         "play 4H",
         lesson="tutorial.kow.trumps_follow",
-        topic="follow_suit",
+        topics=("trumps", "follow_suit"),
         rules=("KOW-1.2", "KOW-4.2", "KOW-4.3"),
         wrong="tutorial.kow.wrong_follow",
     ),
@@ -75,8 +75,8 @@ STEPS = (
     _l(
         "play 6S",
         lesson="tutorial.kow.no_suit",
-        topic="trumps",
-        rules=("KOW-4.2", "KOW-4.3"),
+        topics=("discard",),
+        rules=("KOW-4.2",),
         wrong="tutorial.kow.wrong_discard",
     ),
     _b("play AD"),
@@ -89,7 +89,7 @@ STEPS = (
     _l(
         "knock",
         lesson="tutorial.kow.dogs_life",
-        topic="knock",
+        topics=("knock",),
         rules=("KOW-5.1", "KOW-6.1", "KOW-6.2", "KOW-6.3"),
         wrong="tutorial.kow.wrong_knock",
     ),
@@ -97,7 +97,7 @@ STEPS = (
     _l(
         "play 2C",
         lesson="tutorial.kow.dog_plays",
-        topic="dogs_life",
+        topics=("dogs_life",),
         rules=("KOW-6.3", "KOW-6.5"),
         wrong="tutorial.kow.wrong_dog_play",
     ),
@@ -114,7 +114,7 @@ TUTORIAL = Tutorial(
     learner=LEARNER,
     decks=(HAND_1, HAND_2),
     steps=STEPS,
-    topics=("lead", "follow_suit", "trumps", "dogs_life", "knock"),
+    topics=("lead", "trumps", "follow_suit", "discard", "dogs_life", "knock"),
     intro="tutorial.kow.intro",
     done="tutorial.kow.done",
 )
