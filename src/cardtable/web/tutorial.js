@@ -4,7 +4,8 @@
  * the table at the stored step and shows the lessons the server sends to the learner's seat.
  * Hooks for browser tests:
  *
- *   #lesson              the lesson panel (data-step, data-steps, data-done="true" at the end)
+ *   #lesson              the lesson panel (data-step, data-steps, data-done="true" at the end,
+ *                        data-expect: the move asked for, a card of the learner's own hand)
  *   #lesson-text         the lesson of the move awaited; #lesson-move names the move
  *   #lesson-why          why the last move was refused (role="alert"), hidden otherwise
  *   #lesson-rules        the SPEC rules the lesson explains
@@ -75,6 +76,7 @@ function showLesson() {
   box.dataset.step = String(lesson.step);
   box.dataset.steps = String(lesson.steps);
   box.dataset.done = String(lesson.done);
+  box.dataset.expect = lesson.expect || "";
   $("lesson-progress").textContent = lesson.done
     ? t("tutorial.complete")
     : t("tutorial.progress", { n: Math.min(lesson.step + 1, lesson.steps), total: lesson.steps });
