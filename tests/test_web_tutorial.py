@@ -58,7 +58,9 @@ def wrong_move(page: Page, expected: str) -> None:
     if other.count():
         other.first.click()
         if page.is_visible("#card-menu"):
-            page.locator(f"#card-menu button[data-action]:not([data-action='{expected}'])").first.click()
+            page.locator(
+                f"#card-menu button[data-action]:not([data-action='{expected}'])"
+            ).first.click()
     else:
         page.locator("#actions button[data-action]:not(.lesson-move)").first.click()
 
@@ -110,11 +112,15 @@ def test_progress_resumes_after_reload(chromium: Browser, web_base: str, tmp_pat
         awaited_move(page)
         step = page.get_attribute("#lesson", "data-step")
         assert step is not None and int(step) > 0
-        hand = sorted(page.locator("#hand .card-btn").evaluate_all("bs => bs.map(b => b.dataset.card)"))
+        hand = sorted(
+            page.locator("#hand .card-btn").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        )
         page.reload()
         expect(page.locator("#lesson")).to_have_attribute("data-step", step)
         awaited_move(page)
-        again = sorted(page.locator("#hand .card-btn").evaluate_all("bs => bs.map(b => b.dataset.card)"))
+        again = sorted(
+            page.locator("#hand .card-btn").evaluate_all("bs => bs.map(b => b.dataset.card)")
+        )
         assert again == hand
         # Starting again goes back to the first move.
         page.click("#lesson-restart")
