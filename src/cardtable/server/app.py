@@ -35,6 +35,7 @@ from cardtable.server.hub import HINTS_PER_MINUTE, Connection, Hub
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
 from cardtable.server.thinking import HINT_NICENESS, pool
+from cardtable.tutorial import tutorial_of
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
@@ -330,6 +331,36 @@ def create_app(
         if game not in cardtable.GAMES:
             return _not_found_page()
         return FileResponse(WEB / "rules.html")
+
+    @app.api_route("/learn/{game}", methods=PAGE_METHODS)
+    async def tutorial_page(game: str) -> Any:
+        if game not in cardtable.GAMES:
+            return _not_found_page()
+        return FileResponse(WEB / "tutorial.html")
+
+    @app.api_route("/api/tutorials", methods=PAGE_METHODS)
+    async def tutorials() -> list[dict[str, Any]]:
+        return [tutorial_of(name).describe() for name in cardtable.games()]
+
+    @app.api_route("/api/tutorials/{game}", methods=PAGE_METHODS)
+    async def describe_tutorial(game: str) -> Any:
+        if game not in cardtable.GAMES:
+            return _error(404, "unknown_game", f"there is no tutorial {game!r}")
+        return tutorial_of(game).describe()
+
+    @app.post("/api/tutorials/{game}", status_code=201)
+    async def open_tutorial(game: str, request: Request) -> Any:
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return _error(413, "too_large", f"a request is at most {MAX_BODY} bytes")
+        try:
+            data = parse_json(body) if body.strip() else {}
+            if not isinstance(data, dict):
+                raise TableError("malformed", "the body is a JSON object")
+            return await hub().open_tutorial(game, data.get("step", 0))
+        except TableError as exc:
+            log.info("tutorial refused", extra={"code": exc.code, "reason": str(exc)})
+            return _error(404 if exc.code == "unknown_game" else 400, exc.code, str(exc))
 
     @app.api_route("/api/games", methods=PAGE_METHODS)
     async def games() -> list[dict[str, Any]]:

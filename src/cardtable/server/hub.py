@@ -29,6 +29,8 @@ from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
 from cardtable.server.store import Store
 from cardtable.server.table import BOT, HUMAN, Change, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
+from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
+from cardtable.tutorial import tutorial_of
 
 __all__ = ["Connection", "Hub"]
 
@@ -119,6 +121,7 @@ class Hub:
         # (table, seat) of each hint under way, and when each seat asked for its recent ones.
         self.hinting: set[tuple[str, int]] = set()
         self.hints_asked: dict[tuple[str, int], deque[float]] = {}
+        self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
         self.writer = Writer(store, commit_patience)
         self.watch = asyncio.get_running_loop().create_task(self._watch())
 
@@ -178,11 +181,43 @@ class Hub:
             invitations.append(entry)
         return {"table": table.id, "seats": invitations, "spectate": f"/t/{table.id}"}
 
+    async def open_tutorial(self, game: object, step: object) -> dict[str, Any]:
+        """Open a tutorial table (in memory only) with its script played up to ``step``;
+        the learner's invitation. The oldest tutorial tables nobody is at make room."""
+        try:
+            tutorial = tutorial_of(game) if isinstance(game, str) else None
+        except KeyError:
+            tutorial = None
+        if tutorial is None:
+            raise TableError("unknown_game", f"there is no tutorial {game!r}")
+        table, token = TutorialTable.begin(tutorial, step)
+        self._add(table)
+        self.tutorials.append(table.id)
+        self._forget_tutorials()
+        log.info("tutorial opened", extra={"table": table.id, "game": table.game_name})
+        self.poke(table)
+        seat = tutorial.learner
+        return {
+            "table": table.id,
+            "seat": seat,
+            "step": table.step,
+            "invite": f"/t/{table.id}#seat={seat}&token={token}",
+            "tutorial": tutorial.describe(),
+        }
+
+    def _forget_tutorials(self) -> None:
+        idle = [t for t in self.tutorials if not self.connections[t] and t not in self.thinking]
+        while len(self.tutorials) > MAX_TUTORIAL_TABLES and idle:
+            gone = idle.pop(0)
+            self.tutorials.remove(gone)
+            del self.tables[gone], self.locks[gone], self.connections[gone]
+
     async def apply(self, table: Table, make: Callable[[], Change]) -> Change:
         """Compute a change under the table's lock, commit it, install it, announce it."""
         async with self.locks[table.id]:
             change = make()
-            await self.writer.commit(table.id, change)
+            if table.stored:
+                await self.writer.commit(table.id, change)
             table.commit(change)
             self._announce(table, change)
         self.poke(table)
@@ -214,6 +249,8 @@ class Hub:
                 ]
             for text in texts:
                 connection.send_text(text)
+            for note in table.notes(seat):
+                connection.send(note)
 
     def presence(self, table: Table) -> None:
         message = json.dumps({"type": "presence", "table": table.describe()})
@@ -273,6 +310,8 @@ class Hub:
                     "deals": table.deals(),
                 }
             )
+            for note in table.notes(connection.seat):
+                connection.send(note)
         if vacated:
             asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
         if seat is not None or vacated:
@@ -409,7 +448,7 @@ class Hub:
                 seq, view = table.seq, table.view(seat)
                 if self.bot_delay:
                     await asyncio.sleep(self.bot_delay)  # lets people see each bot play
-                text = await self._think(table, level, view, seq)
+                text = table.scripted_move(seat) or await self._think(table, level, view, seq)
                 try:
                     await self.apply(table, partial(self._bot_move, table, turn, text, seq))
                 except UnavailableError:

@@ -25,7 +25,10 @@ from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.server.store import DealRow, SeatRow, StoredTable
 
 __all__ = [
+    "BOT",
+    "HUMAN",
     "Change",
+    "Run",
     "Seat",
     "Table",
     "TableError",
@@ -165,6 +168,10 @@ class Change:
 
 class Table:
     """A table: seats, the games played so far (the last one live) and every event."""
+
+    # Whether the table's events are committed to the database (a tutorial's are not:
+    # ``cardtable.server.tutorial``).
+    stored = True
 
     def __init__(
         self, table_id: str, game_name: str, options: dict[str, Any], seats: list[Seat]
@@ -339,6 +346,15 @@ class Table:
             item["salt"] = chance.salt if chance.revealed else None
             shown.append(item)
         return shown
+
+    def scripted_move(self, seat: int) -> str | None:
+        """The move a script plays for a bot's seat (a tutorial's), else None: it thinks."""
+        return None
+
+    def notes(self, seat: int | None) -> list[dict[str, Any]]:
+        """Messages for one seat alone, sent after its snapshot and after each change
+        (a tutorial's lesson)."""
+        return []
 
     def seat_of_token(self, token: str) -> Seat | None:
         digest = token_hash(token)

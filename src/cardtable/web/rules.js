@@ -1,5 +1,5 @@
 // /rules/{game}: a short summary of the game's rules, from the locale file's "rules" part.
-// Hooks: #rules (section per heading), #games-nav, #play-link, #lang.
+// Hooks: #rules (section per heading), #games-nav, #play-link, #learn-link (the tutorial), #lang.
 
 import { initI18n, t, tData, applyI18n, langSelect } from "./i18n.js";
 import { h } from "./common.js";
@@ -25,6 +25,7 @@ async function main() {
   document.title = `${t(`games.${name}`)} · ${t("rules_link")}`;
   document.getElementById("title").textContent = `${t("rules_link")}: ${t(`games.${name}`)}`;
   document.getElementById("play-link").href = `/?game=${encodeURIComponent(name)}`;
+  document.getElementById("learn-link").href = `/learn/${encodeURIComponent(name)}`;
   const parts = [h("p", { class: "lead" }, data.intro)];
   for (const sec of data.sections) {
     parts.push(h("section", {}, h("h2", {}, sec.title), h("ul", {}, ...sec.points.map((p) => h("li", {}, p)))));

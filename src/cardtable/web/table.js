@@ -50,9 +50,16 @@ const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
 const TRICK_VERBS = new Set(["play", "knock"]);
 const PACK_SIZE = { "knockout-whist": 52, neuf: 52, "kryt-navalivat": 36 };
 
-const TABLE = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+// The tutorial page (tutorial.js) opens its table first and starts the page with startTable.
+const TUTORIAL_PAGE = document.body.classList.contains("tutorial-page");
+let TABLE = TUTORIAL_PAGE ? "" : decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const FRAG = new URLSearchParams(location.hash.slice(1));
-const TOKEN = FRAG.get("token") || null;
+let TOKEN = FRAG.get("token") || null;
+
+/** Tells the page's other modules (tutorial.js) what the table shows or refused. */
+function notify(name, detail) {
+  document.dispatchEvent(new CustomEvent(`cardtable:${name}`, { detail }));
+}
 
 const st = {
   ws: null,
@@ -243,6 +250,9 @@ function onMessage(msg) {
     case "error":
       onError(msg);
       break;
+    case "lesson":
+      notify("lesson", msg);
+      break;
     default:
       break;
   }
@@ -279,6 +289,7 @@ function onError(msg) {
   const text = why || (known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`);
   showBanner(text, msg.code || "");
   $("banner").dataset.reason = why ? msg.reason : "";
+  notify("refused", msg);
   if (msg.code === "replaced" || msg.code === "bad_token") {
     st.stop = true;
     if (st.ws) st.ws.close();
@@ -582,6 +593,7 @@ function render() {
   renderResults(v, g, ctx);
   renderVerify();
   renderReplayBar();
+  notify("rendered", { view: v, seq: st.seq, myTurn, table: st.table });
 }
 
 // Who the table waits for, the creator's copy of their invitation (kept by the lobby in this
@@ -1063,4 +1075,11 @@ async function main() {
   connect();
 }
 
-main();
+/** Starts the page at `table` with the seat of `token` (the tutorial page's way in). */
+export function startTable(table, token) {
+  TABLE = table;
+  TOKEN = token;
+  return main();
+}
+
+if (!TUTORIAL_PAGE) main();

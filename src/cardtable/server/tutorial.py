@@ -1,0 +1,132 @@
+"""Tutorial tables: a "Learn to play" guided game at a table of the server's own.
+
+A tutorial table is a :class:`Table` whose first game is dealt from the tutorial's stacked
+decks, whose bots play the script's moves, and which refuses a learner's legal move that is
+not the lesson's (``not_the_lesson``: the lesson's own explanation is in the ``lesson``
+message). Every move still goes through the rules engine, and every seat still gets only
+its own view. After the script the game goes on unscripted, against the bots.
+
+A tutorial table lives in memory only: the tutorial is a fixed script, so the page keeps
+the learner's progress (the step) and a new table is rebuilt at that step after a reload
+or a server restart. The hub keeps at most :data:`MAX_TUTORIAL_TABLES` of them.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError, token_hash
+from cardtable.tutorial import Tutorial
+
+__all__ = ["MAX_TUTORIAL_TABLES", "TutorialTable"]
+
+MAX_TUTORIAL_TABLES = 200
+BOT_LEVEL = "easy"  # the bots' level once the script is done: a gentle first opponent
+
+
+class TutorialTable(Table):
+    """A table playing ``tutorial``; seat ``tutorial.learner`` is the learner's."""
+
+    stored = False
+
+    def __init__(self, table_id: str, tutorial: Tutorial, seats: list[Seat]) -> None:
+        game = tutorial.make()
+        super().__init__(table_id, tutorial.game, game.rules, seats)
+        self.tutorial = tutorial
+
+    @classmethod
+    def begin(cls, tutorial: Tutorial, step: object = 0) -> tuple[TutorialTable, str]:
+        """A new tutorial table with the script played up to ``step``, and the learner's
+        token. :class:`TableError` ``bad_step`` if ``step`` is not a step of the script."""
+        last = len(tutorial.steps)
+        if type(step) is not int or not 0 <= step <= last:
+            raise TableError("bad_step", f"step is a whole number from 0 to {last}")
+        token = secrets.token_urlsafe(16)
+        seats = []
+        for number in range(tutorial.options["players"]):
+            if number == tutorial.learner:
+                seats.append(Seat(number, HUMAN, "", token_hash=token_hash(token)))
+            else:
+                seats.append(Seat(number, BOT, f"{BOT_LEVEL} bot", BOT_LEVEL))
+        table = cls(secrets.token_urlsafe(9), tutorial, seats)
+        table.commit(table._start(tutorial.options["dealer"]))
+        for item in tutorial.steps[:step]:
+            by = "human" if item.seat == tutorial.learner else "bot"
+            table.commit(table.act(item.seat, item.action, by))
+        return table, token
+
+    @property
+    def step(self) -> int:
+        """How many of the script's actions have been played (all once it is done)."""
+        if len(self.runs) > 1:
+            return len(self.tutorial.steps)
+        return sum(1 for e in self.events if e["kind"] == "action")
+
+    @property
+    def scripted(self) -> bool:
+        return self.step < len(self.tutorial.steps)
+
+    def _start(self, dealer: int) -> Change:
+        if self.runs:  # a later game: shuffled, as at any table
+            return super()._start(dealer)
+        state = self.tutorial.new_state()
+        run = Run(1, dealer, state)
+        events: list[dict[str, Any]] = [{"kind": "game", "game": 1, "dealer": dealer}]
+        deals = self._chance_events(run, events)
+        return Change(self._numbered(events), deals, run, new_game=True)
+
+    def act(self, seat: int, text: str, by: str, seq: int | None = None) -> Change:
+        change = super().act(seat, text, by, seq)  # the engine's verdict comes first
+        if self.scripted:
+            expected = self.tutorial.steps[self.step]
+            played = change.events[0]["action"]
+            if (seat, played) != (expected.seat, expected.action):
+                raise TableError(
+                    "not_the_lesson",
+                    f"{played!r} is legal, but this lesson asks for {expected.action!r}",
+                )
+        return change
+
+    def scripted_move(self, seat: int) -> str | None:
+        if self.scripted:
+            expected = self.tutorial.steps[self.step]
+            if expected.seat == seat:
+                return expected.action
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        # Public: which tutorial and how far, never a card of the script.
+        return {
+            **super().describe(),
+            "tutorial": {"game": self.tutorial.game, "step": self.step},
+        }
+
+    def notes(self, seat: int | None) -> list[dict[str, Any]]:
+        """The ``lesson`` message, for the learner's seat alone: the move it names is a
+        card of the learner's own hand."""
+        if seat != self.tutorial.learner:
+            return []
+        step = self.step
+        total = len(self.tutorial.steps)
+        lesson: dict[str, Any] = {
+            "type": "lesson",
+            "tutorial": self.tutorial.game,
+            "seq": self.seq,
+            "step": step,
+            "steps": total,
+            "done": step >= total,
+            "lesson": None,
+            "expect": None,
+            "wrong": None,
+            "rules": [],
+        }
+        awaited = self.tutorial.lesson_at(step)
+        if awaited is not None:
+            lesson.update(
+                lesson=awaited.lesson,
+                expect=awaited.action,
+                wrong=awaited.wrong,
+                rules=list(awaited.rules),
+            )
+        return [lesson]
