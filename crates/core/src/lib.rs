@@ -6,7 +6,9 @@
 //! BLAKE2b stream as Python's ([`chance`]); states cross to Python as their position text
 //! ([`notation`]). Each game implements [`game::Game`]; playouts and batches are generic.
 //! Each game also samples what a seat cannot see ([`game::Determinize`]) and plays a cheap
-//! guided policy ([`rollout::Guided`]), on which [`search`] runs SO-ISMCTS.
+//! guided policy ([`rollout::Guided`]), on which [`search`] runs SO-ISMCTS; a game with an
+//! exact solver ([`pimc::Solve`]) is also played by perfect-information Monte Carlo
+//! ([`pimc`]).
 //! A seat's observation is written as the float vector of `cardtable.rl.observation`
 //! ([`observation::Observe`]), without allocating, for the batch environments
 //! ([`vector::Batch`]: many games stepped together, their opponents played in the core).
@@ -20,6 +22,7 @@ pub mod neuf;
 pub mod notation;
 pub mod observation;
 pub mod options;
+pub mod pimc;
 pub mod rollout;
 pub mod search;
 pub mod vector;

@@ -18,7 +18,7 @@ use cardtable_core::game::{
 };
 use cardtable_core::rollout::{Guided, Script};
 use cardtable_core::vector::{self, Agents, Autoreset, BatchError, Opponent};
-use cardtable_core::{search, KnockoutWhist, KrytNavalivat, Neuf, Observe};
+use cardtable_core::{knockout_whist, pimc, search, KnockoutWhist, KrytNavalivat, Neuf, Observe};
 use rand::SeedableRng;
 
 /// A `cardtable.errors` exception with `message`, so that Python callers catch the same
@@ -990,6 +990,92 @@ bind_game!(
     "KrytNavalivatState",
     "KrytNavalivatBatch"
 );
+
+/// The solver's model by its Python name.
+fn solver_model(py: Python<'_>, name: &str) -> PyResult<knockout_whist::Model> {
+    match name {
+        "max-n" => Ok(knockout_whist::Model::MaxN),
+        "paranoid" => Ok(knockout_whist::Model::Paranoid),
+        other => Err(cardtable_error(
+            py,
+            "InvalidBudgetError",
+            format!("model must be 'max-n' or 'paranoid', not {other:?}"),
+        )),
+    }
+}
+
+// Knockout Whist alone has an exact solver so far, so these are bound to it outside the
+// macro.
+#[pymethods]
+impl KnockoutWhistState {
+    /// The exact solver, every hand as this state holds it: each legal action's value for
+    /// the seat to move at the end of the hand (its return plus a thousandth a trick taken)
+    /// under `model` (`"max-n"`: every seat for itself; `"paranoid"`: the others against
+    /// it), ascending by action, and the nodes searched. The GIL is released meanwhile.
+    #[pyo3(signature = (model = "max-n"))]
+    fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
+        let model = solver_model(py, model)?;
+        let state = &self.inner;
+        match py.allow_threads(|| state.solve(model)) {
+            Some(solution) => Ok((solution.values, solution.nodes)),
+            None => Err(cardtable_error(
+                py,
+                "IllegalActionError",
+                "the game is over; there is nothing to solve".into(),
+            )),
+        }
+    }
+}
+
+#[pymethods]
+impl KnockoutWhistGame {
+    /// Perfect-information Monte Carlo for the seat whose view (JSON text) this is, on its
+    /// turn: deals sampled from what it knows, each solved exactly under `model`; the
+    /// chosen action, each legal action's mean value, the deals solved and the seconds
+    /// taken. Budget: `deals`, `seconds` or both; `threads` solve side by side. The GIL is
+    /// released meanwhile.
+    #[pyo3(signature = (view, deals = None, seconds = None, model = "max-n", seed = 0, threads = 1))]
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &self,
+        py: Python<'_>,
+        view: &str,
+        deals: Option<u64>,
+        seconds: Option<f64>,
+        model: &str,
+        seed: u64,
+        threads: usize,
+    ) -> PyResult<SearchOutcome> {
+        let knowledge = knowledge_of::<KnockoutWhist>(py, &self.options, view)?;
+        let settings = pimc::Settings {
+            deals,
+            seconds,
+            model: solver_model(py, model)?,
+            threads,
+        };
+        let judged = py.allow_threads(|| {
+            let mut rng = PlayoutRng::seed_from_u64(seed);
+            pimc::judge::<KnockoutWhist>(&knowledge, &mut rng, &settings)
+        });
+        let judged = judged.map_err(|e| match e {
+            search::SearchError::Settings(why) => cardtable_error(py, "InvalidBudgetError", why),
+            search::SearchError::NotTheTurn(why) => cardtable_error(py, "CardtableError", why),
+        })?;
+        // The shape of `search`'s outcome, every deal counting as a visit of every action.
+        let visits = judged
+            .values
+            .iter()
+            .map(|&(a, _)| (a, judged.deals as u32))
+            .collect();
+        Ok((
+            judged.action,
+            visits,
+            judged.values.into_iter().collect(),
+            judged.deals,
+            judged.seconds,
+        ))
+    }
+}
 
 /// The generator seed of game `index` of a batch reset with base seed `seed`.
 #[pyfunction]

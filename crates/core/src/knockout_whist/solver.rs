@@ -136,6 +136,14 @@ impl KnockoutWhist {
     }
 }
 
+impl crate::pimc::Solve for KnockoutWhist {
+    type Model = Model;
+
+    fn solve_values(&self, model: Model) -> Option<Vec<(usize, f64)>> {
+        self.solve(model).map(|solution| solution.values)
+    }
+}
+
 impl Solver<'_> {
     /// The root seat's value of `hand` under `model`, exactly.
     fn value(&mut self, hand: &LocalHand<'_>, model: Model) -> f64 {
