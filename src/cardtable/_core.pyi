@@ -170,13 +170,30 @@ class _Game(Generic[_S, _B]):
         """A batch of games of this variant (``cardtable.rl.vector``)."""
 
 @final
-class KnockoutWhistState(_State): ...
+class KnockoutWhistState(_State):
+    def solve(self, model: str = "max-n") -> tuple[list[tuple[int, float]], int]:
+        """The exact solver with every hand as this state holds it: each legal action's
+        value for the seat to move at the end of the hand (its return plus a thousandth a
+        trick), ascending, and the nodes searched; ``model`` is ``"max-n"`` or
+        ``"paranoid"``."""
 
 @final
 class KnockoutWhistBatch(_Batch[KnockoutWhistState]): ...
 
 @final
-class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]): ...
+class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]):
+    def judge(
+        self,
+        view: str,
+        deals: int | None = None,
+        seconds: float | None = None,
+        model: str = "max-n",
+        seed: int = 0,
+        threads: int = 1,
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+        """Perfect-information Monte Carlo for the seat whose view (JSON) this is: the
+        chosen action, each legal action's deals and mean value, the deals solved and the
+        seconds taken."""
 
 @final
 class NeufState(_State): ...

@@ -39,10 +39,15 @@ class Bot(Protocol):
 # time; ``hard`` about 25 times those of the Python ``hard`` (2,000, the spec ``PYTHON_HARD``
 # keeps for comparison), under 0.1 s a decision on a 2-core machine, and never longer than
 # 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
+#
+# ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) where the game has an
+# exact solver in the core, Knockout Whist so far: up to 200 deals, each solved exactly, in at
+# most 0.9 s a decision. A game without a solver plays ``hard`` at that level.
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
     "hard": "ismcts:iterations=50000,seconds=0.9",
+    "expert": "pimc:deals=200,seconds=0.9",
 }
 
 PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
@@ -62,10 +67,10 @@ def _heuristics() -> dict[str, Callable[[], Bot]]:
     }
 
 
-BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", *LEVELS)
-"""The bot names :func:`make_bot` accepts; ``ismcts`` also takes parameters."""
+BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", "pimc", *LEVELS)
+"""The bot names :func:`make_bot` accepts; ``ismcts`` and ``pimc`` also take parameters."""
 
-_ISMCTS_PARAMETERS = {
+_ISMCTS_PARAMETERS: dict[str, type] = {
     "iterations": int,
     "seconds": float,
     "exploration": float,
@@ -73,15 +78,24 @@ _ISMCTS_PARAMETERS = {
     "engine": str,
     "threads": int,
 }
+_PIMC_PARAMETERS: dict[str, type] = {
+    "deals": int,
+    "seconds": float,
+    "model": str,
+    "threads": int,
+}
 
 
 def make_bot(spec: str, game_name: str) -> Bot:
     """The bot a spec names, for a game. A spec is
 
-    - ``random``, ``heuristic`` (the game's own), or a level: ``easy``, ``medium``, ``hard``;
+    - ``random``, ``heuristic`` (the game's own), or a level: ``easy``, ``medium``, ``hard``,
+      ``expert``;
     - ``ismcts:key=value,...`` with ``iterations``, ``seconds``, ``exploration``,
       ``rollout`` (``guided`` or ``random``), ``engine`` (``core`` or ``python``) and
       ``threads``, e.g. ``ismcts:iterations=2000``;
+    - ``pimc:key=value,...`` (a game with an exact solver) with ``deals``, ``seconds``,
+      ``model`` (``max-n`` or ``paranoid``) and ``threads``, e.g. ``pimc:deals=50``;
     - ``package.module:Class`` for a bot of one's own: a class built with no arguments whose
       instances have ``name`` and ``choose(view, legal_actions, rng)``.
 
@@ -97,7 +111,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind in LEVELS:
         if arguments:
             raise UnknownBotError(f"the level {kind!r} takes no parameters; use 'ismcts:…'")
-        bot = make_bot(LEVELS[kind], game_name)
+        level = LEVELS[kind]
+        if level.startswith("pimc:") and game_name not in _solved_games():
+            level = LEVELS["hard"]
+        bot = make_bot(level, game_name)
         bot.name = kind
         return bot
     if kind == "random" and not arguments:
@@ -110,7 +127,13 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind == "ismcts":
         from cardtable.bots.ismcts import IsmctsBot
 
-        return IsmctsBot(spec, **_parameters(spec, arguments))
+        return IsmctsBot(spec, **_parameters(spec, arguments, _ISMCTS_PARAMETERS))
+    if kind == "pimc":
+        from cardtable.bots.pimc import PimcBot
+
+        if game_name not in _solved_games():
+            raise UnknownBotError(f"there is no exact solver for {game_name!r} yet; use 'ismcts'")
+        return PimcBot(spec, **_parameters(spec, arguments, _PIMC_PARAMETERS))
     if "." in kind and arguments.isidentifier():
         return _own_bot(spec, kind, arguments)
     known = ", ".join(BOT_NAMES)
@@ -119,16 +142,24 @@ def make_bot(spec: str, game_name: str) -> Bot:
     )
 
 
-def _parameters(spec: str, arguments: str) -> dict[str, Any]:
-    """``iterations=2000,seconds=0.5`` as typed keyword arguments of :class:`IsmctsBot`."""
+def _solved_games() -> frozenset[str]:
+    from cardtable.bots.pimc import SOLVED_GAMES
+
+    return SOLVED_GAMES
+
+
+def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, Any]:
+    """``iterations=2000,seconds=0.5`` as typed keyword arguments of the bot's class, from
+    the names and types ``known`` gives; a budget of 1,000 iterations or deals when the spec
+    gives none."""
     from cardtable.errors import InvalidBudgetError
 
     parameters: dict[str, Any] = {}
     for item in filter(None, arguments.split(",")):
         key, sep, value = item.partition("=")
-        kind = _ISMCTS_PARAMETERS.get(key.strip())
+        kind = known.get(key.strip())
         if not sep or kind is None:
-            names = ", ".join(_ISMCTS_PARAMETERS)
+            names = ", ".join(known)
             raise UnknownBotError(f"bot spec {spec!r}: {item!r} is not one of {names} =value")
         try:
             parameters[key.strip()] = kind(value.strip())
@@ -136,8 +167,9 @@ def _parameters(spec: str, arguments: str) -> dict[str, Any]:
             raise InvalidBudgetError(
                 f"bot spec {spec!r}: {key.strip()} must be a {kind.__name__}, not {value!r}"
             ) from exc
-    if "iterations" not in parameters and "seconds" not in parameters:
-        parameters["iterations"] = 1000
+    budget = "iterations" if "iterations" in known else "deals"
+    if budget not in parameters and "seconds" not in parameters:
+        parameters[budget] = 1000 if budget == "iterations" else 100
     return parameters
 
 

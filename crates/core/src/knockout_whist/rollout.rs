@@ -195,16 +195,24 @@ impl Turn {
         }
         let play = if draw.draw() < EXPLORE {
             draw.draw() < 0.5
-        } else if self.led.is_none() {
-            let rank = card % 13;
-            rank == 12 || (suit(card) == self.trump && rank >= 9)
         } else {
-            beats(card, self.best, self.trump)
+            self.dog_plays(card)
         };
         if play {
             usize::from(card)
         } else {
             KNOCK
+        }
+    }
+
+    /// The dog's rule, on what every seat sees: lead a plain ace or a trump of jack or
+    /// better, follow when the card would take the trick so far.
+    fn dog_plays(self, card: Card) -> bool {
+        if self.led.is_none() {
+            let rank = card % 13;
+            rank == 12 || (suit(card) == self.trump && rank >= 9)
+        } else {
+            beats(card, self.best, self.trump)
         }
     }
 }
@@ -388,6 +396,24 @@ impl<'a> LocalHand<'a> {
             return card | knock;
         }
         ActionMask::from(playable(hand, self.led))
+    }
+
+    /// Whether the seat to move is a dog still holding its card (KOW-6.3).
+    pub(super) fn dog_to_move(&self) -> bool {
+        let p = usize::from(self.to_move);
+        self.state.status[p] == Status::Dog && self.hands[p] != 0
+    }
+
+    /// A dog's action by its rule, without exploring: its card when the rule plays it or
+    /// on the last trick (W-3), else a knock.
+    pub(super) fn dog_rule(&self) -> usize {
+        let turn = self.turn(self.to_move);
+        let card = highest(turn.hand);
+        if turn.last_trick || turn.dog_plays(card) {
+            usize::from(card)
+        } else {
+            KNOCK
+        }
     }
 
     /// Whether the seat to move is leading: nobody has played to the trick.

@@ -19,6 +19,15 @@
 //!   knock a third player out in real play), but it is a two-sided zero-sum search, so
 //!   alpha-beta prunes it.
 //!
+//! **Dogs decide by their rule below the root.** A dog (KOW-6.3) chooses, trick by trick,
+//! whether to play its one card or knock. With every card in view it would play exactly in
+//! the trick its card wins, which no dog can know: PIMC over such a solver makes a dog
+//! always knock, valuing the knock by a clairvoyance it will not have (strategy fusion).
+//! So the solver values every legal action of the seat to move, a dog's included, but a
+//! dog's later choices in the tree follow the rule of the guided rollouts, on what every
+//! seat sees: lead a plain ace or a trump of jack or better, follow when the card would
+//! take the trick so far, and play on the last trick (W-3).
+//!
 //! Both search the same tree with a transposition table keyed at the start of each trick
 //! (the hands left, the tricks each seat has taken and the leader: the rest of the hand
 //! depends on nothing else) and merge equivalent cards: two cards of a seat in one suit with
@@ -65,6 +74,8 @@ struct Key {
     /// Tricks taken, four bits a seat.
     won: u32,
     leader: u8,
+    /// Trumps: one table serves the four choices of a hand's trumps (KOW-3.2).
+    trump: u8,
 }
 
 impl Key {
@@ -78,6 +89,7 @@ impl Key {
             hands: hand.hands,
             won,
             leader: hand.to_move,
+            trump: hand.trump,
         }
     }
 }
@@ -170,7 +182,7 @@ impl Solver<'_> {
         }
         let mover = usize::from(hand.to_move);
         let mut best: Option<Returns> = None;
-        for action in representatives(hand, hand.legal()) {
+        for action in representatives(hand, choices(hand)) {
             let mut child = *hand;
             let value = match child.act(action) {
                 Some(taker) => self.utility(&child, taker),
@@ -209,7 +221,7 @@ impl Solver<'_> {
         } else {
             f64::INFINITY
         };
-        for action in ordered(hand, representatives(hand, hand.legal())) {
+        for action in ordered(hand, representatives(hand, choices(hand))) {
             let mut child = *hand;
             let value = match child.act(action) {
                 Some(taker) => self.utility(&child, taker)[self.root],
@@ -240,6 +252,16 @@ impl Solver<'_> {
             }
         }
         best
+    }
+}
+
+/// The actions searched for the seat to move below the root: the legal ones, or a dog's
+/// one by its rule.
+fn choices(hand: &LocalHand<'_>) -> ActionMask {
+    if hand.dog_to_move() {
+        1 << hand.dog_rule()
+    } else {
+        hand.legal()
     }
 }
 
@@ -337,6 +359,7 @@ fn ordered(hand: &LocalHand<'_>, actions: impl Iterator<Item = usize>) -> Vec<us
 mod tests {
     use super::*;
     use crate::game::{new_game, Game, OptionValue, PlayoutRng};
+    use crate::knockout_whist::state::HANDS;
     use crate::knockout_whist::Options;
     use rand::{Rng, SeedableRng};
 
@@ -345,11 +368,12 @@ mod tests {
         KnockoutWhist::options(&pairs).unwrap()
     }
 
-    /// Plain minimax without pruning, table or merging: every legal action of every seat.
+    /// Plain minimax without pruning, table or merging: every legal action of every seat
+    /// (a dog's below the root by its rule, as the solver's model has it).
     fn brute_max_n(solver: &Solver<'_>, hand: &LocalHand<'_>) -> Returns {
         let mover = usize::from(hand.to_move);
         let mut best: Option<Returns> = None;
-        for action in (0..=KNOCK).filter(|&a| hand.legal() >> a & 1 == 1) {
+        for action in (0..=KNOCK).filter(|&a| choices(hand) >> a & 1 == 1) {
             let mut child = *hand;
             let value = match child.act(action) {
                 Some(taker) => solver.utility(&child, taker),
@@ -365,7 +389,7 @@ mod tests {
     fn brute_paranoid(solver: &Solver<'_>, hand: &LocalHand<'_>) -> f64 {
         let maximising = usize::from(hand.to_move) == solver.root;
         let values = (0..=KNOCK)
-            .filter(|&a| hand.legal() >> a & 1 == 1)
+            .filter(|&a| choices(hand) >> a & 1 == 1)
             .map(|action| {
                 let mut child = *hand;
                 match child.act(action) {
@@ -430,15 +454,20 @@ mod tests {
             .collect()
     }
 
-    /// A random position with at most `cards` cards left in all hands together: a random
-    /// game played on until then.
+    /// A random position with at most `cards` cards left in all hands together, in a hand
+    /// drawn uniformly from 1 to 7 (dogs, naming trumps and the last hand all come up): a
+    /// random game played on until then; `None` if the game ends first.
     fn small_position(rng: &mut PlayoutRng, cards: u32) -> Option<KnockoutWhist> {
         let players = rng.random_range(2..=5);
+        let hand = rng.random_range(1..=HANDS);
         let mut state: KnockoutWhist = new_game(&options(players), rng.random());
         loop {
             state.to_move()?;
+            if state.hand_no > hand {
+                return None;
+            }
             let held: u32 = state.hands.iter().map(|h| h.count_ones()).sum();
-            if held <= cards && rng.random_bool(0.5) {
+            if state.hand_no == hand && held <= cards && rng.random_bool(0.4) {
                 return Some(state);
             }
             let action = state.random_action(rng);
@@ -449,11 +478,12 @@ mod tests {
     #[test]
     fn the_solver_agrees_with_brute_force_on_small_positions() {
         let mut rng = PlayoutRng::seed_from_u64(7);
-        let mut checked = 0;
+        let (mut checked, mut trumps) = (0, 0);
         while checked < 3000 {
             let Some(state) = small_position(&mut rng, 10) else {
                 continue;
             };
+            trumps += u32::from(state.phase == Phase::Trump);
             for model in [Model::MaxN, Model::Paranoid] {
                 let solved = state.solve(model).unwrap();
                 let expected = brute(&state, model);
@@ -473,6 +503,11 @@ mod tests {
             }
             checked += 1;
         }
+        // Naming trumps is solved too: one table serves the four choices.
+        assert!(
+            trumps >= 100,
+            "only {trumps} positions where trumps are named"
+        );
     }
 
     #[test]

@@ -1,0 +1,111 @@
+"""Perfect-information Monte Carlo (PIMC): the ``expert`` level where a game has an exact
+solver in the compiled core.
+
+Each decision samples deals consistent with what the seat knows (the core's determinizer,
+the same as search's), solves each deal exactly with every card in view
+(``crates/core/src/<game>/solver.rs``) and plays the action with the best mean value over
+the deals. It is the method of the strongest programs for trick games (GIB in Bridge).
+Only Knockout Whist has a solver so far; ``expert`` elsewhere is ``hard``'s search.
+
+The solver exists only in the core, so a PIMC bot uses the core whatever
+``CARDTABLE_CORE`` says, and needs it built.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+
+from cardtable import compiled
+from cardtable.bots.ismcts import SearchResult
+from cardtable.core import Action, Game, View
+from cardtable.errors import InvalidBudgetError, InvalidPositionError
+
+__all__ = ["MODELS", "SOLVED_GAMES", "PimcBot"]
+
+SOLVED_GAMES = frozenset({"knockout-whist"})
+"""The games with an exact solver in the core."""
+
+MODELS = ("max-n", "paranoid")
+"""How the solver takes the other seats to play: each for itself, or all against the seat."""
+
+
+class PimcBot:
+    """A bot that plays by PIMC: ``deals`` and ``seconds`` bound each decision (at least one
+    is needed); ``model`` is one of :data:`MODELS`; ``threads`` solve deals side by side."""
+
+    def __init__(
+        self,
+        name: str = "pimc",
+        *,
+        deals: int | None = None,
+        seconds: float | None = None,
+        model: str = "max-n",
+        threads: int = 1,
+    ) -> None:
+        if deals is None and seconds is None:
+            raise InvalidBudgetError("give a budget: deals, seconds or both")
+        if deals is not None and (isinstance(deals, bool) or deals < 1):
+            raise InvalidBudgetError(f"deals must be a whole number, 1 or more, not {deals!r}")
+        if seconds is not None and not 0 < seconds < float("inf"):
+            raise InvalidBudgetError(f"seconds must be a positive number, not {seconds!r}")
+        if model not in MODELS:
+            raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+        if isinstance(threads, bool) or threads < 1:
+            raise InvalidBudgetError(f"threads must be a whole number, 1 or more, not {threads!r}")
+        self.name = name
+        self.deals = deals
+        self.seconds = seconds
+        self.model = model
+        self.threads = threads
+        self.last: SearchResult | None = None
+        self._games: dict[str, Game] = {}
+
+    def game_of(self, view: View) -> Game:
+        """The game a view belongs to, rebuilt from its name and options (kept for reuse)."""
+        from cardtable import make
+
+        key = json.dumps([view.get("game"), view.get("options")], sort_keys=True)
+        game = self._games.get(key)
+        if game is None:
+            options = view.get("options")
+            if not isinstance(view.get("game"), str) or not isinstance(options, dict):
+                raise InvalidPositionError("a view names its game and options")
+            game = self._games[key] = make(view["game"], **options)
+        return game
+
+    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError(f"seat {view.get('seat')} has no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        game = self.game_of(view)
+        self.last = self.analyse(game, view, rng, stop_early=True)
+        action = game.actions[self.last.action]
+        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
+            raise ValueError(f"PIMC chose {action}, which is not among {list(legal_actions)}")
+        return action
+
+    def analyse(
+        self, game: Game, view: View, rng: random.Random, *, stop_early: bool = True
+    ) -> SearchResult:
+        """Every legal action's mean value over the sampled deals (each deal counts as a
+        visit of every action); seeded from ``rng``. ``stop_early`` is accepted for the
+        hints' sake and changes nothing: every deal values every action."""
+        if game.name not in SOLVED_GAMES:
+            raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
+        from cardtable._core import KnockoutWhist
+
+        twin = compiled.core_game(game, always=True)
+        if not isinstance(twin, KnockoutWhist):  # the one solved game so far
+            raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
+        number, visits, values, deals, seconds = twin.judge(
+            json.dumps(view),
+            deals=self.deals,
+            seconds=self.seconds,
+            model=self.model,
+            seed=rng.getrandbits(64),
+            threads=self.threads,
+        )
+        return SearchResult(number, visits, values, deals, seconds)

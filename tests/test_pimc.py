@@ -1,0 +1,163 @@
+"""The exact solver and perfect-information Monte Carlo (PIMC) of the ``expert`` level.
+
+The solver's values are held equal to brute force on thousands of small positions in the
+core's own tests (``crates/core/src/knockout_whist/solver.rs``); here, what Python sees:
+a value for every legal action, the binding's errors, PIMC reading nothing but the seat's
+view (KOW-9), and the levels' wiring.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import cardtable
+from cardtable import compiled
+from cardtable._core import KnockoutWhist as CoreKnockoutWhist
+from cardtable.bots import make_bot
+from cardtable.bots.base import LEVELS, UnknownBotError
+from cardtable.bots.ismcts import IsmctsBot
+from cardtable.bots.pimc import PimcBot
+from cardtable.core import Game, State
+from cardtable.errors import IllegalActionError, InvalidBudgetError
+
+KNOCKOUT_WHIST = cardtable.make("knockout-whist", players=3)
+
+
+def core_twin(game: Game) -> CoreKnockoutWhist:
+    twin = compiled.core_game(game, always=True)
+    assert isinstance(twin, CoreKnockoutWhist)
+    return twin
+
+
+def decision(seed: int) -> State:
+    """A state of a seeded random Knockout Whist game where the seat to move has a choice."""
+    rng = random.Random(seed)
+    state = KNOCKOUT_WHIST.new_state(seed=seed)
+    while True:
+        legal = state.legal_action_ids()
+        if len(legal) > 1 and rng.random() < 0.2:
+            return state
+        state.apply_id(rng.choice(legal))
+        if state.is_over:
+            state = KNOCKOUT_WHIST.new_state(seed=rng.randrange(1 << 30))
+
+
+@pytest.mark.parametrize("model", ["max-n", "paranoid"])
+def test_the_solver_values_every_legal_action(model: str) -> None:
+    twin = core_twin(KNOCKOUT_WHIST)
+    for seed in range(20):
+        state = decision(seed)
+        values, nodes = twin.state_from_position(state.position()).solve(model)
+        assert [action for action, _ in values] == sorted(state.legal_action_ids())
+        assert nodes >= 1
+        # A return lies in [-1/(n-1), 1], plus a thousandth a trick (at most 7 tricks).
+        assert all(-0.5 <= value <= 1.007 for _, value in values)
+
+
+def test_the_models_differ_where_the_others_play_for_themselves() -> None:
+    # Paranoid takes the others to play against the seat, so it never values an action
+    # above what max-n's self-interested others leave it.
+    twin = core_twin(KNOCKOUT_WHIST)
+    for seed in range(20):
+        position = twin.state_from_position(decision(seed).position())
+        paranoid = dict(position.solve("paranoid")[0])
+        max_n = dict(position.solve("max-n")[0])
+        assert all(paranoid[a] <= max_n[a] + 1e-12 for a in paranoid)
+
+
+def test_the_solver_refuses_a_finished_game_and_an_unknown_model() -> None:
+    twin = core_twin(KNOCKOUT_WHIST)
+    state = decision(1)
+    core_state = twin.state_from_position(state.position())
+    with pytest.raises(InvalidBudgetError, match="max-n"):
+        core_state.solve("optimistic")
+    rng = random.Random(0)
+    while not state.is_over:
+        state.apply_id(rng.choice(state.legal_action_ids()))
+    with pytest.raises(IllegalActionError, match="over"):
+        twin.state_from_position(state.position()).solve()
+
+
+def test_pimc_reads_only_what_the_seat_may_see() -> None:
+    # Another deal of the cards the seat cannot see (sampled from its own view) gives the
+    # same view, and so the same judgement from the same seed.
+    twin = core_twin(KNOCKOUT_WHIST)
+    for seed in range(6):
+        state = decision(seed)
+        seat = state.to_move
+        assert seat is not None
+        view = json.dumps(state.view(seat))
+        [other] = twin.sample_positions(view, 1, seed + 100)
+        redealt = KNOCKOUT_WHIST.state_from_position(other)
+        assert redealt.view(seat) == state.view(seat)
+        assert redealt.position() != state.position() or state.is_over
+        first = twin.judge(view, deals=20, seed=seed)
+        second = twin.judge(json.dumps(redealt.view(seat)), deals=20, seed=seed)
+        assert first[:4] == second[:4]  # the seconds taken aside
+
+
+def test_pimc_counts_its_deals_and_chooses_the_best_mean() -> None:
+    twin = core_twin(KNOCKOUT_WHIST)
+    for seed in range(6):
+        state = decision(seed)
+        assert state.to_move is not None
+        view = json.dumps(state.view(state.to_move))
+        for threads in (1, 2):
+            action, visits, values, deals, _ = twin.judge(
+                view, deals=13, seed=seed, threads=threads
+            )
+            assert deals == 13
+            assert sorted(values) == sorted(state.legal_action_ids())
+            assert set(visits.values()) == {13}
+            best = max(values.values())
+            assert action == min(a for a, v in values.items() if v == best)
+        again = twin.judge(view, deals=13, seed=seed)
+        assert again[:4] == twin.judge(view, deals=13, seed=seed)[:4]
+
+
+def test_pimc_budgets_are_checked() -> None:
+    twin = core_twin(KNOCKOUT_WHIST)
+    state = decision(2)
+    assert state.to_move is not None
+    view = json.dumps(state.view(state.to_move))
+    with pytest.raises(InvalidBudgetError, match="budget"):
+        twin.judge(view)
+    with pytest.raises(InvalidBudgetError, match="deals"):
+        twin.judge(view, deals=0)
+    with pytest.raises(InvalidBudgetError, match="threads"):
+        twin.judge(view, deals=3, threads=0)
+    with pytest.raises(InvalidBudgetError, match="model"):
+        twin.judge(view, deals=3, model="hopeful")
+    with pytest.raises(InvalidBudgetError, match="budget"):
+        PimcBot()
+    with pytest.raises(InvalidBudgetError, match="model"):
+        make_bot("pimc:deals=3,model=hopeful", "knockout-whist")
+
+
+def test_expert_is_pimc_where_a_solver_exists_and_hard_elsewhere() -> None:
+    expert = make_bot("expert", "knockout-whist")
+    assert isinstance(expert, PimcBot) and expert.name == "expert"
+    for game in ("neuf", "kryt-navalivat"):
+        fallback = make_bot("expert", game)
+        hard = make_bot(LEVELS["hard"], game)
+        assert isinstance(fallback, IsmctsBot) and isinstance(hard, IsmctsBot)
+        assert fallback.name == "expert"
+        assert (fallback.iterations, fallback.seconds) == (hard.iterations, hard.seconds)
+        with pytest.raises(UnknownBotError, match="no exact solver"):
+            make_bot("pimc:deals=5", game)
+
+
+def test_a_pimc_bot_plays_a_whole_game_legally() -> None:
+    bots = [make_bot("pimc:deals=8", "knockout-whist"), make_bot("easy", "knockout-whist")]
+    rng = random.Random(5)
+    state = KNOCKOUT_WHIST.new_state(seed=5)
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        bot = bots[0 if seat == 0 else 1]
+        action = bot.choose(state.view(seat), state.legal_actions(), rng)
+        state.apply(action)
+    assert state.result is not None
