@@ -1,0 +1,171 @@
+"""Solver benchmark: how long the core's exact solver takes on whole hands, and how long
+the ``expert`` level takes a decision.
+
+Run it from the repository root::
+
+    .venv/bin/python benchmarks/solver.py                 # 500 hands a row
+    .venv/bin/python benchmarks/solver.py --quick         # 20 hands a row: a fast look
+    .venv/bin/python benchmarks/solver.py --json benchmarks/results/solver.json
+
+Each row solves full first hands of Knockout Whist (7 cards each, every card known, from
+the hand's first lead) dealt from seeds 0, 1, 2, …: every legal action of the leader valued
+to the end of the hand (``_core.KnockoutWhistState.solve``), under each model: ``max-n``
+(every seat for itself, no pruning) and ``paranoid`` (the others against the leader:
+alpha-beta). Times are wall times of the call, the position's parsing outside them; the
+nodes are the solver's. The baseline measured in the same run is the ``hard`` level's
+search (50,000 ISMCTS iterations with guided rollouts) from the same leader's view: the
+solve times read as a fraction of one ``hard`` decision. Then the ``expert`` level (PIMC,
+up to 200 deals, 0.9 s at most) is timed on the decisions of seeded games.
+
+Neuf and Kryt'-navalivat' have no exact solver yet.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import cardtable
+from cardtable import compiled
+from cardtable._core import KnockoutWhist as CoreKnockoutWhist
+from cardtable.bots import make_bot
+from cardtable.bots.base import LEVELS
+
+MODELS = ("max-n", "paranoid")
+PLAYERS = (2, 3, 4)
+
+
+def percentile(values: Sequence[float], share: float) -> float:
+    """The ``share`` quantile of ``values`` (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def solve_row(players: int, hands: int) -> dict[str, Any]:
+    """Solve times and nodes of ``hands`` first hands at ``players`` players."""
+    game = cardtable.make("knockout-whist", players=players)
+    twin = compiled.core_game(game, always=True)
+    assert isinstance(twin, CoreKnockoutWhist)
+    hard = make_bot("hard", "knockout-whist")
+    row: dict[str, Any] = {"players": players, "hands": hands}
+    times: dict[str, list[float]] = {model: [] for model in MODELS}
+    nodes: dict[str, list[int]] = {model: [] for model in MODELS}
+    baseline: list[float] = []
+    for seed in range(hands):
+        state = game.new_state(seed=seed)
+        position = twin.state_from_position(state.position())
+        for model in MODELS:
+            start = time.perf_counter()
+            _, searched = position.solve(model)
+            times[model].append(time.perf_counter() - start)
+            nodes[model].append(searched)
+        if seed < max(3, hands // 20):  # the baseline on a sample: it is the slow one
+            seat = state.to_move
+            assert seat is not None
+            start = time.perf_counter()
+            hard.choose(state.view(seat), state.legal_actions(), random.Random(seed))
+            baseline.append(time.perf_counter() - start)
+    hard_median = statistics.median(baseline)
+    row["hard_seconds_median"] = hard_median
+    for model in MODELS:
+        row[model] = {
+            "median_seconds": statistics.median(times[model]),
+            "p99_seconds": percentile(times[model], 0.99),
+            "max_seconds": max(times[model]),
+            "median_nodes": statistics.median(nodes[model]),
+            "median_over_hard": statistics.median(times[model]) / hard_median,
+        }
+    return row
+
+
+def expert_row(games: int, spec: str = "expert") -> dict[str, Any]:
+    """The ``expert`` level's (or ``spec``'s) time per decision over seeded 3-player games
+    (two or more legal actions), the other seats played by ``easy``."""
+    game = cardtable.make("knockout-whist", players=3)
+    expert = make_bot(spec, "knockout-whist")
+    easy = make_bot("easy", "knockout-whist")
+    spent: list[float] = []
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            legal = state.legal_actions()
+            if seat == 0 and len(legal) > 1:
+                start = time.perf_counter()
+                action = expert.choose(state.view(seat), legal, rng)
+                spent.append(time.perf_counter() - start)
+            else:
+                action = easy.choose(state.view(seat), legal, rng)
+            state.apply(action)
+    return {
+        "spec": LEVELS.get(spec, spec),
+        "decisions": len(spent),
+        "median_seconds": statistics.median(spent),
+        "p99_seconds": percentile(spent, 0.99),
+        "max_seconds": max(spent),
+    }
+
+
+def measure(hands: int, games: int, expert: str = "expert") -> dict[str, Any]:
+    return {
+        "benchmark": "solver",
+        "baseline": "the hard level's decision from the same leader's view",
+        "python": sys.version.split()[0],
+        "machine": platform.machine(),
+        "knockout_whist": [solve_row(players, hands) for players in PLAYERS],
+        "expert": expert_row(games, expert),
+    }
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [
+        "Knockout Whist: a full first hand solved, every card known (ms); "
+        "hard = one hard decision from the same view",
+        f"{'players':>8} {'model':>9} {'median':>9} {'p99':>9} {'max':>9} "
+        f"{'nodes':>10} {'x hard':>8}",
+    ]
+    for row in report["knockout_whist"]:
+        for model in MODELS:
+            cell = row[model]
+            lines.append(
+                f"{row['players']:>8} {model:>9} {1000 * cell['median_seconds']:>9.2f} "
+                f"{1000 * cell['p99_seconds']:>9.2f} {1000 * cell['max_seconds']:>9.2f} "
+                f"{cell['median_nodes']:>10.0f} {cell['median_over_hard']:>8.3f}"
+            )
+    expert = report["expert"]
+    lines.append(
+        f"expert ({expert['spec']}), {expert['decisions']} decisions: median "
+        f"{expert['median_seconds']:.3f} s, p99 {expert['p99_seconds']:.3f} s, "
+        f"max {expert['max_seconds']:.3f} s"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="20 hands a row: a fast look")
+    parser.add_argument("--hands", type=int, default=500, help="hands solved a row")
+    parser.add_argument("--games", type=int, default=5, help="games timing the expert level")
+    parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    args = parser.parse_args(argv)
+    hands, games = (20, 1) if args.quick else (args.hands, args.games)
+    report = measure(hands, games)
+    print(render(report))
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(report, out, indent=2)
+            out.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

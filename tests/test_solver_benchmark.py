@@ -1,0 +1,37 @@
+"""Smoke test for ``benchmarks/solver.py``: tiny sizes, no timing asserted.
+
+It checks that the benchmark solves whole first hands under both models at every player
+count it reports, measures its ``hard`` baseline in the same run, and times the expert
+level's real decisions. Speed is the benchmark's business, not the tests'.
+"""
+
+from __future__ import annotations
+
+from scripts_loader import load_script
+
+bench = load_script("benchmarks/solver.py")
+
+
+def test_the_report_has_every_row_and_model() -> None:
+    report = bench.measure(hands=2, games=1, expert="pimc:deals=3")
+    rows = report["knockout_whist"]
+    assert [row["players"] for row in rows] == list(bench.PLAYERS)
+    for row in rows:
+        assert row["hands"] == 2 and row["hard_seconds_median"] > 0
+        for model in bench.MODELS:
+            cell = row[model]
+            assert 0 < cell["median_seconds"] <= cell["max_seconds"]
+            assert cell["median_nodes"] >= 1
+    # A full 3-player hand: alpha-beta on the paranoid tree visits fewer nodes than max-n.
+    three = rows[list(bench.PLAYERS).index(3)]
+    assert three["paranoid"]["median_nodes"] < three["max-n"]["median_nodes"]
+    expert = report["expert"]
+    assert expert["spec"] == "pimc:deals=3" and expert["decisions"] > 0
+    assert "max-n" in bench.render(report)
+
+
+def test_percentiles_take_the_nearest_rank() -> None:
+    values = [float(v) for v in range(1, 101)]
+    assert bench.percentile(values, 0.5) == 51.0
+    assert bench.percentile(values, 0.99) == 100.0
+    assert bench.percentile([3.0], 0.99) == 3.0
