@@ -161,3 +161,25 @@ def test_a_pimc_bot_plays_a_whole_game_legally() -> None:
         action = bot.choose(state.view(seat), state.legal_actions(), rng)
         state.apply(action)
     assert state.result is not None
+
+
+def test_inference_weighs_deals_by_the_plays_they_explain() -> None:
+    # With belief, a deal's weight is the likelihood of the others' plays (KOW-4.2 leaves
+    # them free among the legal cards); the weighted means still value every legal action
+    # within the returns' range, and a belief of 1 or more is refused.
+    twin = core_twin(KNOCKOUT_WHIST)
+    differs = 0
+    for seed in range(12):
+        state = decision(seed)
+        assert state.to_move is not None
+        view = json.dumps(state.view(state.to_move))
+        plain = twin.judge(view, deals=30, seed=seed)
+        inferred = twin.judge(view, deals=30, seed=seed, belief=0.6)
+        assert sorted(inferred[2]) == sorted(plain[2])
+        assert all(-0.5 <= value <= 1.007 for value in inferred[2].values())
+        differs += plain[2] != inferred[2]
+    assert differs > 0, "the weights changed no mean: inference did nothing"
+    with pytest.raises(InvalidBudgetError, match="belief"):
+        twin.judge(view, deals=3, belief=1.0)
+    with pytest.raises(InvalidBudgetError, match="belief"):
+        make_bot("pimc:deals=3,belief=-0.1", "knockout-whist")

@@ -190,10 +190,13 @@ class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]):
         model: str = "max-n",
         seed: int = 0,
         threads: int = 1,
+        belief: float = 0.0,
     ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
-        """Perfect-information Monte Carlo for the seat whose view (JSON) this is: the
-        chosen action, each legal action's deals and mean value, the deals solved and the
-        seconds taken."""
+        """Perfect-information Monte Carlo for the seat whose view (JSON) this is, each deal
+        weighed by how well it explains the others' plays this hand (``belief``: how likely
+        a seat plays the guided policy's card; 0: every deal alike): the chosen action, each
+        legal action's deals and weighted mean value, the deals solved and the seconds
+        taken."""
 
 @final
 class NeufState(_State): ...

@@ -7,6 +7,10 @@
 //! non-locality. In trick games with mostly public play, the same papers find those errors
 //! small next to the gain of exact play, which is what the strength tables measure.
 //!
+//! Deals are weighed by how well they explain the other seats' plays ([`Solve::plausibility`],
+//! the inference of GIB and of the Skat programs), so the mean favours the deals the play
+//! points to.
+//!
 //! With more than one thread the deals are shared out and each thread solves its own, from
 //! its own generator seeded from the caller's; the sums are added.
 
@@ -24,6 +28,13 @@ pub trait Solve: Determinize {
     /// Each legal action's value for the seat to move, ascending by action; `None` when
     /// nobody is to move.
     fn solve_values(&self, model: Self::Model) -> Option<Vec<(usize, f64)>>;
+    /// How well this deal explains the other seats' plays so far, as a likelihood under a
+    /// model in which a seat plays its game's policy with probability `belief` (inference;
+    /// 1 where a game has none).
+    fn plausibility(&self, knower: usize, belief: f64) -> f64 {
+        let _ = (knower, belief);
+        1.0
+    }
 }
 
 /// How many deals PIMC solves: `deals`, or as many as `seconds` allow, whichever ends
@@ -33,6 +44,9 @@ pub struct Settings<M> {
     pub deals: Option<u64>,
     pub seconds: Option<f64>,
     pub model: M,
+    /// Inference: each deal weighs as the likelihood of the others' plays in it
+    /// ([`Solve::plausibility`]); 0 weighs every deal alike.
+    pub belief: f64,
     pub threads: usize,
 }
 
@@ -46,22 +60,24 @@ pub struct Judged {
     pub seconds: f64,
 }
 
-/// Sums of each action's values over some deals.
+/// Weighted sums of each action's values over some deals.
 #[derive(Debug, Default)]
 struct Sums {
     totals: Vec<(usize, f64)>,
+    weight: f64,
     deals: u64,
 }
 
 impl Sums {
-    fn add(&mut self, values: &[(usize, f64)]) {
+    fn add(&mut self, values: &[(usize, f64)], weight: f64) {
         if self.totals.is_empty() {
             self.totals = values.iter().map(|&(a, _)| (a, 0.0)).collect();
         }
         for (total, &(action, value)) in self.totals.iter_mut().zip(values) {
             debug_assert_eq!(total.0, action, "the knower's legal actions are its own");
-            total.1 += value;
+            total.1 += weight * value;
         }
+        self.weight += weight;
         self.deals += 1;
     }
 
@@ -72,6 +88,7 @@ impl Sums {
         for (total, (_, value)) in self.totals.iter_mut().zip(other.totals) {
             total.1 += value;
         }
+        self.weight += other.weight;
         self.deals += other.deals;
         self
     }
@@ -98,6 +115,12 @@ fn check<M>(settings: &Settings<M>) -> Result<(), SearchError> {
     }
     if settings.threads == 0 {
         return Err(SearchError::Settings("threads must be at least 1".into()));
+    }
+    if !(0.0..1.0).contains(&settings.belief) {
+        return Err(SearchError::Settings(format!(
+            "belief must be at least 0 and below 1, not {}",
+            settings.belief
+        )));
     }
     Ok(())
 }
@@ -137,7 +160,7 @@ pub fn judge<G: Solve>(
             let values = deal
                 .solve_values(settings.model)
                 .expect("the knower is to move");
-            sums.add(&values);
+            sums.add(&values, deal.plausibility(seat, settings.belief));
             if settings
                 .seconds
                 .is_some_and(|s| began.elapsed().as_secs_f64() >= s)
@@ -176,11 +199,13 @@ pub fn judge<G: Solve>(
                 .fold(Sums::default(), Sums::merge)
         })
     };
-    let deals = sums.deals.max(1) as f64;
+    // Every deal weighs more than nothing (a policy's likelihood never reaches 0), so the
+    // weights' sum is positive.
+    let weight = sums.weight;
     let values: Vec<(usize, f64)> = sums
         .totals
         .into_iter()
-        .map(|(action, total)| (action, total / deals))
+        .map(|(action, total)| (action, total / weight))
         .collect();
     // The best mean; ties go to the lowest action.
     let action = values

@@ -1030,11 +1030,13 @@ impl KnockoutWhistState {
 #[pymethods]
 impl KnockoutWhistGame {
     /// Perfect-information Monte Carlo for the seat whose view (JSON text) this is, on its
-    /// turn: deals sampled from what it knows, each solved exactly under `model`; the
-    /// chosen action, each legal action's mean value, the deals solved and the seconds
+    /// turn: deals sampled from what it knows, each solved exactly under `model` and
+    /// weighed by how well it explains the others' plays in this hand (a seat taken to play
+    /// the guided policy's card with probability `belief`; 0: every deal alike); the chosen
+    /// action, each legal action's weighted mean value, the deals solved and the seconds
     /// taken. Budget: `deals`, `seconds` or both; `threads` solve side by side. The GIL is
     /// released meanwhile.
-    #[pyo3(signature = (view, deals = None, seconds = None, model = "max-n", seed = 0, threads = 1))]
+    #[pyo3(signature = (view, deals = None, seconds = None, model = "max-n", seed = 0, threads = 1, belief = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn judge(
         &self,
@@ -1045,12 +1047,14 @@ impl KnockoutWhistGame {
         model: &str,
         seed: u64,
         threads: usize,
+        belief: f64,
     ) -> PyResult<SearchOutcome> {
         let knowledge = knowledge_of::<KnockoutWhist>(py, &self.options, view)?;
         let settings = pimc::Settings {
             deals,
             seconds,
             model: solver_model(py, model)?,
+            belief,
             threads,
         };
         let judged = py.allow_threads(|| {

@@ -82,6 +82,7 @@ _PIMC_PARAMETERS: dict[str, type] = {
     "deals": int,
     "seconds": float,
     "model": str,
+    "belief": float,
     "threads": int,
 }
 
@@ -95,7 +96,8 @@ def make_bot(spec: str, game_name: str) -> Bot:
       ``rollout`` (``guided`` or ``random``), ``engine`` (``core`` or ``python``) and
       ``threads``, e.g. ``ismcts:iterations=2000``;
     - ``pimc:key=value,...`` (a game with an exact solver) with ``deals``, ``seconds``,
-      ``model`` (``max-n`` or ``paranoid``) and ``threads``, e.g. ``pimc:deals=50``;
+      ``model`` (``max-n`` or ``paranoid``), ``belief`` (inference, 0 to below 1) and
+      ``threads``, e.g. ``pimc:deals=50``;
     - ``package.module:Class`` for a bot of one's own: a class built with no arguments whose
       instances have ``name`` and ``choose(view, legal_actions, rng)``.
 

@@ -33,7 +33,10 @@ MODELS = ("max-n", "paranoid")
 
 class PimcBot:
     """A bot that plays by PIMC: ``deals`` and ``seconds`` bound each decision (at least one
-    is needed); ``model`` is one of :data:`MODELS`; ``threads`` solve deals side by side."""
+    is needed); ``model`` is one of :data:`MODELS`; ``belief`` weighs each deal by how well
+    it explains the other seats' plays this hand, each seat taken to play the game's guided
+    policy with that probability (0: every deal alike); ``threads`` solve deals side by
+    side."""
 
     def __init__(
         self,
@@ -42,6 +45,7 @@ class PimcBot:
         deals: int | None = None,
         seconds: float | None = None,
         model: str = "max-n",
+        belief: float = 0.0,
         threads: int = 1,
     ) -> None:
         if deals is None and seconds is None:
@@ -52,12 +56,15 @@ class PimcBot:
             raise InvalidBudgetError(f"seconds must be a positive number, not {seconds!r}")
         if model not in MODELS:
             raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+        if not 0 <= belief < 1:
+            raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
         if isinstance(threads, bool) or threads < 1:
             raise InvalidBudgetError(f"threads must be a whole number, 1 or more, not {threads!r}")
         self.name = name
         self.deals = deals
         self.seconds = seconds
         self.model = model
+        self.belief = belief
         self.threads = threads
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
@@ -107,5 +114,6 @@ class PimcBot:
             model=self.model,
             seed=rng.getrandbits(64),
             threads=self.threads,
+            belief=self.belief,
         )
         return SearchResult(number, visits, values, deals, seconds)

@@ -14,6 +14,7 @@
 //! W-3: the differential tests must catch it.
 
 mod deal;
+mod inference;
 mod knowledge;
 pub mod observation;
 mod options;

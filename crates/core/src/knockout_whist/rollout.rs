@@ -217,6 +217,16 @@ impl Turn {
     }
 }
 
+/// Draws that never reach the policy's exploring branch (`draw() < EXPLORE`), so the
+/// policy plays by its rules alone; its only draws are those checks.
+struct NeverExplore;
+
+impl Draw for NeverExplore {
+    fn draw(&mut self) -> f64 {
+        1.0
+    }
+}
+
 /// KOW-4.3: whether `card` takes the trick from `best` ([`NONE`] while no card is in it).
 #[inline]
 fn beats(card: Card, best: Card, trump: u8) -> bool {
@@ -379,6 +389,31 @@ impl<'a> LocalHand<'a> {
                 return taker;
             }
         }
+    }
+
+    /// The hand as it was dealt: every card played in it back in its player's hand, and its
+    /// first trick not yet begun, the first seat clockwise from the dealer still in to lead
+    /// (KOW-4.1). For a state whose trumps are named.
+    pub(super) fn from_deal(state: &'a KnockoutWhist) -> LocalHand<'a> {
+        let mut hand = LocalHand::new(state);
+        for play in state.plays.plays_before(state.plays.len()) {
+            if let Some(card) = play.card() {
+                hand.hands[usize::from(play.seat)] |= 1 << card;
+            }
+        }
+        hand.holders = (0..state.players)
+            .filter(|&s| hand.hands[usize::from(s)] != 0)
+            .fold(0, |m, s| m | 1 << s);
+        hand.won = [0; MAX_PLAYERS];
+        hand.done = 0;
+        hand.open_trick(state.first_leader());
+        hand
+    }
+
+    /// The guided policy's action for the seat to move, without exploring: what the policy
+    /// plays by its rules alone.
+    pub(super) fn policy_action(&self) -> usize {
+        self.turn(self.to_move).action(&mut NeverExplore)
     }
 
     /// The legal actions of the seat to move, as the engine's mask gives them (KOW-4.2,

@@ -154,6 +154,10 @@ impl crate::pimc::Solve for KnockoutWhist {
     fn solve_values(&self, model: Model) -> Option<Vec<(usize, f64)>> {
         self.solve(model).map(|solution| solution.values)
     }
+
+    fn plausibility(&self, knower: usize, belief: f64) -> f64 {
+        KnockoutWhist::plausibility(self, knower, belief)
+    }
 }
 
 impl Solver<'_> {

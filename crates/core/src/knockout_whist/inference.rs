@@ -1,0 +1,95 @@
+//! Inference for PIMC: how plausible a sampled deal makes the plays the other seats have
+//! made in this hand. Each deal the determinizer samples fits what the seat knows (the
+//! cards it saw, the suits a seat has shown void in), but not all such deals explain the
+//! play equally: a seat that led a low club from A♣ K♣ Q♣ would be odd. PIMC weighs each
+//! deal by the likelihood of the observed plays under a model of the other seats: with
+//! probability `belief` a seat plays the guided policy's card (`rollout.rs`, on that deal's
+//! hands as they were then), else any legal card alike. `belief` 0 weighs every deal alike.
+//! Only this hand's plays count: the hands before were dealt from another shuffle.
+
+use super::rollout::LocalHand;
+use super::{KnockoutWhist, Phase, KNOCK};
+
+impl KnockoutWhist {
+    /// The likelihood of this hand's plays by every seat but `knower`, the deal's hands
+    /// being as this state holds them, under the model above. A play out of turn (which a
+    /// state from a view never holds) ends the count there.
+    pub fn plausibility(&self, knower: usize, belief: f64) -> f64 {
+        if belief == 0.0 || self.phase != Phase::Play {
+            return 1.0;
+        }
+        let mut hand = LocalHand::from_deal(self);
+        let mut likelihood = 1.0;
+        for play in self.plays.plays_before(self.plays.len()) {
+            if hand.to_move != play.seat {
+                break;
+            }
+            let action = play.card().map_or(KNOCK, usize::from);
+            let legal = hand.legal();
+            if usize::from(play.seat) != knower && legal.count_ones() > 1 {
+                let uniform = (1.0 - belief) / f64::from(legal.count_ones());
+                let policy = if hand.policy_action() == action {
+                    belief
+                } else {
+                    0.0
+                };
+                likelihood *= uniform + policy;
+            }
+            if hand.act(action).is_some() {
+                break;
+            }
+        }
+        likelihood
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{new_game, Game, OptionValue, PlayoutRng};
+    use crate::knockout_whist::Options;
+    use rand::{Rng, SeedableRng};
+
+    fn options(players: usize) -> Options {
+        let pairs = [("players".to_string(), OptionValue::Int(players as i64))];
+        KnockoutWhist::options(&pairs).unwrap()
+    }
+
+    #[test]
+    fn the_likelihood_is_the_product_over_the_others_plays() {
+        // A game whose seats all play the policy's card: every deal that is the true one
+        // explains each play of the others at `belief + (1 - belief) / legal`; a game of
+        // random plays is explained less well than that at most plays.
+        let mut rng = PlayoutRng::seed_from_u64(5);
+        for _ in 0..300 {
+            let players = rng.random_range(2..=5);
+            let mut state: KnockoutWhist = new_game(&options(players), rng.random());
+            let mut expected = 1.0;
+            let knower = 0;
+            let stop = rng.random_range(1..12);
+            for _ in 0..stop {
+                if state.to_move().is_none() || state.phase != Phase::Play {
+                    break;
+                }
+                let hand = LocalHand::new(&state);
+                let action = hand.policy_action();
+                let legal = state.legal_mask();
+                if state.to_move() != Some(knower) && legal.count_ones() > 1 {
+                    expected *= 0.6 + 0.4 / f64::from(legal.count_ones());
+                }
+                let hand_no = state.hand_no;
+                state.apply(action);
+                if state.hand_no != hand_no {
+                    expected = 1.0; // a new hand: only its own plays count
+                }
+            }
+            let got = state.plausibility(knower, 0.6);
+            assert!(
+                (got - expected).abs() < 1e-12,
+                "{got} against {expected} in {}",
+                state.position()
+            );
+            assert_eq!(state.plausibility(knower, 0.0), 1.0);
+        }
+    }
+}
