@@ -335,6 +335,7 @@ def test_help_paragraphs_are_not_cut_mid_sentence() -> None:
         (["play", GAME, "--players", "3", "--dealer", "3"], "dealer must be a seat 0-2"),
         (["play", GAME, "--bot", "ismcts:iterations=0"], "must be a positive whole number"),
         (["play", GAME, "--bot", "genius"], "unknown bot 'genius'"),
+        (["play", GAME, "--bot", "cheater"], "plays only in the arena"),
     ],
 )
 def test_bad_game_or_option_is_a_clear_usage_error(args: list[str], words: str) -> None:

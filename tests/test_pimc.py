@@ -183,3 +183,38 @@ def test_inference_weighs_deals_by_the_plays_they_explain() -> None:
         twin.judge(view, deals=3, belief=1.0)
     with pytest.raises(InvalidBudgetError, match="belief"):
         make_bot("pimc:deals=3,belief=-0.1", "knockout-whist")
+
+
+def test_the_cheater_plays_the_solvers_best_on_the_true_deal_in_the_arena_alone() -> None:
+    from cardtable.arena.match import play_game
+    from cardtable.arena.schedule import GameTask
+    from cardtable.bots.pimc import CheaterBot
+
+    cheater = make_bot("cheater", "knockout-whist")
+    assert isinstance(cheater, CheaterBot)
+    twin = core_twin(KNOCKOUT_WHIST)
+    for seed in range(6):
+        state = decision(seed)
+        values, _ = twin.state_from_position(state.position()).solve("max-n")
+        best = max(value for _, value in values)
+        chosen = cheater.choose_seeing(state, state.legal_actions(), random.Random(0))
+        assert dict(values)[KNOCKOUT_WHIST.action_to_int(chosen)] == best
+        seat = state.to_move
+        assert seat is not None
+        with pytest.raises(InvalidBudgetError, match="arena"):
+            cheater.choose(state.view(seat), state.legal_actions(), random.Random(0))
+    with pytest.raises(UnknownBotError, match="no exact solver"):
+        make_bot("cheater", "neuf")
+    task = GameTask(
+        index=0,
+        deal=0,
+        rotation=0,
+        deal_seed=3,
+        game="knockout-whist",
+        options={"players": 3},
+        seats=("cheater", "hard", "easy"),
+        specs=("cheater", "hard", "easy"),
+        rng_seeds=("a", "b", "c"),
+    )
+    outcome = play_game(task)
+    assert outcome.status == "ok" and outcome.failure is None

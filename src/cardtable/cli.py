@@ -280,11 +280,14 @@ def _make_bots(name: str | None, table: Game) -> tuple[str, dict[int, Bot]]:
     a game that has none yet."""
     chosen = DEFAULT_BOT if name is None else name
     try:
-        make_bot(chosen, table.name)
+        bot = make_bot(chosen, table.name)
     except CardtableError as exc:
         if name is not None:
             _fail(str(exc), USAGE_ERROR)
         chosen = "random"
+    else:
+        if getattr(bot, "sees_everything", False):
+            _fail(f"{chosen!r} sees every card: it plays only in the arena", USAGE_ERROR)
     return chosen, {s: make_bot(chosen, table.name) for s in range(1, table.num_players)}
 
 

@@ -68,7 +68,8 @@ def _heuristics() -> dict[str, Callable[[], Bot]]:
 
 
 BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", "pimc", *LEVELS)
-"""The bot names :func:`make_bot` accepts; ``ismcts`` and ``pimc`` also take parameters."""
+"""The bot names :func:`make_bot` accepts; ``ismcts`` and ``pimc`` also take parameters.
+(``cheater``, which sees every card, is built too, for the arena's measurements alone.)"""
 
 _ISMCTS_PARAMETERS: dict[str, type] = {
     "iterations": int,
@@ -130,6 +131,12 @@ def make_bot(spec: str, game_name: str) -> Bot:
         from cardtable.bots.ismcts import IsmctsBot
 
         return IsmctsBot(spec, **_parameters(spec, arguments, _ISMCTS_PARAMETERS))
+    if kind == "cheater":
+        from cardtable.bots.pimc import CheaterBot
+
+        if game_name not in _solved_games():
+            raise UnknownBotError(f"there is no exact solver for {game_name!r} yet")
+        return CheaterBot(spec, **_parameters(spec, arguments, {"model": str}))
     if kind == "pimc":
         from cardtable.bots.pimc import PimcBot
 
@@ -152,8 +159,8 @@ def _solved_games() -> frozenset[str]:
 
 def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, Any]:
     """``iterations=2000,seconds=0.5`` as typed keyword arguments of the bot's class, from
-    the names and types ``known`` gives; a budget of 1,000 iterations or deals when the spec
-    gives none."""
+    the names and types ``known`` gives; a budget of 1,000 iterations (or 100 deals) when
+    the spec gives none and the bot takes one."""
     from cardtable.errors import InvalidBudgetError
 
     parameters: dict[str, Any] = {}
@@ -169,8 +176,8 @@ def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, 
             raise InvalidBudgetError(
                 f"bot spec {spec!r}: {key.strip()} must be a {kind.__name__}, not {value!r}"
             ) from exc
-    budget = "iterations" if "iterations" in known else "deals"
-    if budget not in parameters and "seconds" not in parameters:
+    budget = next((key for key in ("iterations", "deals") if key in known), None)
+    if budget is not None and budget not in parameters and "seconds" not in parameters:
         parameters[budget] = 1000 if budget == "iterations" else 100
     return parameters
 

@@ -19,10 +19,10 @@ from collections.abc import Sequence
 
 from cardtable import compiled
 from cardtable.bots.ismcts import SearchResult
-from cardtable.core import Action, Game, View
+from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError, InvalidPositionError
 
-__all__ = ["MODELS", "SOLVED_GAMES", "PimcBot"]
+__all__ = ["MODELS", "SOLVED_GAMES", "CheaterBot", "PimcBot"]
 
 SOLVED_GAMES = frozenset({"knockout-whist"})
 """The games with an exact solver in the core."""
@@ -117,3 +117,42 @@ class PimcBot:
             belief=self.belief,
         )
         return SearchResult(number, visits, values, deals, seconds)
+
+
+class CheaterBot:
+    """A measuring stick, not a player: the exact solver on the true deal, every card in
+    view, choosing the action of the best value (ties: the lowest). It reads the whole
+    state, which no seat may see, so only the arena seats it (``sees_everything``: the
+    arena hands it the state; ``cardtable.arena.match``); the server and the
+    environments never build it. The strength tables report how much of its edge over
+    ``hard`` each level keeps."""
+
+    sees_everything = True
+
+    def __init__(self, name: str = "cheater", *, model: str = "max-n") -> None:
+        if model not in MODELS:
+            raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+        self.name = name
+        self.model = model
+
+    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        raise InvalidBudgetError("the cheater sees the whole state: only the arena seats it")
+
+    def choose_seeing(
+        self, state: State, legal_actions: Sequence[Action], rng: random.Random
+    ) -> Action:
+        """The solver's best action on ``state`` itself."""
+        from cardtable._core import KnockoutWhist
+
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        twin = compiled.core_game(state.game, always=True)
+        if not isinstance(twin, KnockoutWhist):
+            raise InvalidBudgetError(f"there is no exact solver for {state.game.name} yet")
+        values, _ = twin.state_from_position(state.position()).solve(self.model)
+        best = max(value for _, value in values)
+        number = min(action for action, value in values if value == best)
+        action = state.game.actions[number]
+        if action not in legal_actions:
+            raise ValueError(f"the solver chose {action}, which is not among {list(legal_actions)}")
+        return action
