@@ -293,7 +293,9 @@ class Hub:
         return gone
 
     async def _sweep(self) -> None:
-        every = max(0.05, min(60.0, self.evict_after / 2))
+        # A look each second costs little (a pass over the tables in memory) and archives a
+        # finished table soon after its last player leaves.
+        every = max(0.05, min(1.0, self.evict_after / 2))
         while True:
             await asyncio.sleep(every)
             self.sweep()
