@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psutil
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -294,6 +293,8 @@ def test_a_client_over_its_creation_limit_gets_429_and_opens_nothing(tmp_path: P
     database = tmp_path / "tables.db"
     request = {"game": "neuf", "seats": humans(3)}
     with serving(database, tables_per_minute=3) as client:
+        for _ in range(5):  # refused for what they ask: they do not count
+            assert client.post("/api/tables", json={"game": "chess"}).status_code == 400
         for _ in range(3):
             assert client.post("/api/tables", json=request).status_code == 201
         refused = client.post("/api/tables", json=request)
@@ -302,6 +303,9 @@ def test_a_client_over_its_creation_limit_gets_429_and_opens_nothing(tmp_path: P
         assert refused.json()["error"] == "rate_limited"
         assert 1 <= int(refused.headers["Retry-After"]) <= 20  # a table every 20 s
         assert table_count(database) == 3
+        # A request refused for what it asks did not count: here it is refused for its rate.
+        bad = client.post("/api/tables", json={"game": "chess", "seats": humans(2)})
+        assert bad.status_code == 429
         # Without a trusted header, a header the client writes changes nothing.
         spoofed = client.post(
             "/api/tables", json=request, headers={"X-Forwarded-For": "203.0.113.9"}
@@ -333,6 +337,9 @@ def test_the_allowance_refills_and_the_clients_remembered_are_bounded() -> None:
     assert limit.wait("a", now=0.0) == 0.0
     assert limit.wait("a", now=0.0) == pytest.approx(30.0)
     assert limit.wait("a", now=30.0) == 0.0  # one table every 30 s
+    limit.refund("a")  # that request opened nothing
+    assert limit.wait("a", now=30.0) == 0.0
+    assert limit.wait("a", now=30.0) > 0
     for number in range(100):
         limit.wait(f"client {number}", now=31.0)
         assert len(limit.buckets) <= 3
@@ -395,6 +402,13 @@ def test_a_streamed_body_is_refused_at_the_limit_without_reading_the_rest(
     assert json.loads(body) == {"error": "too_large", "message": "a request is at most 16384 bytes"}
 
 
+def resident(pid: int) -> int:
+    """A process's resident memory in bytes (Linux)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    line = next(line for line in status.splitlines() if line.startswith("VmRSS:"))
+    return int(line.split()[1]) * 1024
+
+
 def test_a_live_server_refuses_a_huge_streamed_body_and_its_memory_stays_put(
     tmp_path: Path,
 ) -> None:
@@ -402,8 +416,8 @@ def test_a_live_server_refuses_a_huge_streamed_body_and_its_memory_stays_put(
     server.start()
     try:
         assert server.process is not None
-        process = psutil.Process(server.process.pid)
-        before = process.memory_info().rss
+        pid = server.process.pid
+        before = resident(pid)
         offered, answer = 0, b""
         with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
             sock.sendall(
@@ -433,7 +447,7 @@ def test_a_live_server_refuses_a_huge_streamed_body_and_its_memory_stays_put(
         assert answer.startswith(b"HTTP/1.1 413"), answer[:200]
         assert b'"too_large"' in answer
         assert offered < 200_000_000, "the server read the whole body"
-        grown = process.memory_info().rss - before
+        grown = resident(pid) - before
         assert grown < 32 * 2**20, f"the server grew by {grown / 2**20:.0f} MiB"
         assert httpx.get(f"{server.http}/health").status_code == 200
     finally:

@@ -354,13 +354,18 @@ def create_app(
                 f"try again in {CreationLimit.retry_after(wait)} s",
                 {"Retry-After": CreationLimit.retry_after(wait)},
             )
-        body = await request.body()  # BodyLimit refuses one over the limit while it arrives
+        try:
+            body = await request.body()  # BodyLimit refuses one over the limit as it arrives
+        except HTTPException:
+            creations.refund(client)
+            raise
         try:
             data = parse_json(body)
             if not isinstance(data, dict):
                 raise TableError("malformed", "the body is a JSON object")
             return await hub().open(data.get("game"), data.get("options", {}), data.get("seats"))
         except TableError as exc:
+            creations.refund(client)  # only tables opened count against the client
             log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
             return _error(400, exc.code, str(exc))
 

@@ -87,6 +87,12 @@ class CreationLimit:
             self._forget(now, rate)
         return 0.0
 
+    def refund(self, client: str) -> None:
+        """Give back the table counted by :meth:`wait` for a request refused otherwise."""
+        if client in self.buckets:
+            allowance, when = self.buckets[client]
+            self.buckets[client] = (min(self.per_minute, allowance + 1.0), when)
+
     def _forget(self, now: float, rate: float) -> None:
         full = [
             client

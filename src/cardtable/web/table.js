@@ -251,7 +251,8 @@ function onError(msg) {
   const known = t(`error.${msg.code}`);
   const text = known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`;
   showBanner(text, msg.code || "");
-  if (msg.code === "replaced" || msg.code === "bad_token") {
+  // Nothing a reconnection would change: the page stops trying.
+  if (msg.code === "replaced" || msg.code === "bad_token" || msg.code === "unavailable") {
     st.stop = true;
     if (st.ws) st.ws.close();
   }
