@@ -43,7 +43,7 @@ def _led_suit(v: dict[str, Any]) -> str | None:
 def _last_trick_trumped(v: dict[str, Any]) -> bool:
     last = v["tricks"][-1]["plays"]
     winner_card = dict(last)[v["tricks"][-1]["winner"]]
-    return winner_card[-1] == v["trump"] and last[0][1][-1] != v["trump"]
+    return bool(winner_card[-1] == v["trump"] and last[0][1][-1] != v["trump"])
 
 
 PREDICATES: dict[str, Callable[[dict[str, Any], str], bool]] = {
