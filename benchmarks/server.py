@@ -242,6 +242,9 @@ class Served:
             str(bot_delay),
             "--grace",
             "3600",
+            # One client opens every table of the benchmark.
+            "--tables-per-minute",
+            "0",
         ]
         if workers is not None:
             command += ["--workers", str(workers)]

@@ -67,6 +67,7 @@ DOCUMENTED_CODES = frozenset(
         "hint_busy",
         "hint_limit",
         "unavailable",
+        "quarantined",
         "server_error",
     }
 )

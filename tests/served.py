@@ -30,12 +30,21 @@ def free_port() -> int:
 class ServerProcess:
     """One server on ``database`` (a SQLite file, or a database URL): its log (stderr, JSON
     lines) goes to ``log``, what it prints for people (stdout) beside it, to ``log`` with
-    ``.out`` for suffix; ``grace`` is its ``--grace``."""
+    ``.out`` for suffix; ``grace`` is its ``--grace``; ``options`` are more of its options
+    (by default no limit on the tables a client opens: the tests open many)."""
 
-    def __init__(self, database: Path | str, log: Path, *, grace: float = 60.0) -> None:
+    def __init__(
+        self,
+        database: Path | str,
+        log: Path,
+        *,
+        grace: float = 60.0,
+        options: tuple[str, ...] = ("--tables-per-minute", "0"),
+    ) -> None:
         self.database = database
         self.log = log
         self.grace = grace
+        self.options = options
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -58,6 +67,7 @@ class ServerProcess:
             *(sys.executable, "-m", "cardtable", "serve", "--port", str(self.port)),
             *("--database", self.url, "--bot-delay", "0"),
             *("--grace", str(self.grace), "--workers", "1"),
+            *self.options,
         ]
         with self.log.open("ab") as log, self.log.with_suffix(".out").open("ab") as out:
             self.process = subprocess.Popen(command, stdout=out, stderr=log, start_new_session=True)

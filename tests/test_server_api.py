@@ -39,9 +39,16 @@ def client(database: Path) -> Iterator[TestClient]:
 
 
 def test_health_counts_the_tables(client: TestClient, database: Path) -> None:
-    assert client.get("/health").json() == {"status": "ok", "tables": 0, "database": "sqlite"}
+    assert client.get("/health").json() == {
+        "status": "ok",
+        "tables": 0,
+        "loaded": 0,
+        "quarantined": 0,
+        "database": "sqlite",
+    }
     open_table(client, "neuf", humans(3))
-    assert client.get("/health").json()["tables"] == 1 == table_count(database)
+    health = client.get("/health").json()
+    assert health["tables"] == 1 == table_count(database) == health["loaded"]
 
 
 def test_games_lists_each_game_with_its_options_and_levels(client: TestClient) -> None:

@@ -34,6 +34,8 @@ def test_migrations_create_the_schema_on_postgresql(database: str) -> None:
         assert client.get("/health").json() == {
             "status": "ok",
             "tables": 0,
+            "loaded": 0,
+            "quarantined": 0,
             "database": "postgresql",
         }
     tables = set(inspect(create_engine(database)).get_table_names())

@@ -7,14 +7,17 @@ import random
 
 import pytest
 
+from cardtable.core import State
 from cardtable.server.table import Table
 
 
-def _play_games(game: str, players: int, count: int, seed: int) -> Table:
+def _play_games(game: str, players: int, count: int, seed: int) -> tuple[Table, list[State]]:
+    """A table at which ``count`` games were played; each game's final state."""
     seats = [{"kind": "human"} for _ in range(players)]
     table, _tokens, change = Table.open(game, {}, seats)
     table.commit(change)
     rng = random.Random(seed)
+    finals = []
     for number in range(count):
         if number:
             table.commit(table.next_game())
@@ -23,25 +26,26 @@ def _play_games(game: str, players: int, count: int, seed: int) -> Table:
             assert mover is not None
             action = rng.choice(table.state.legal_actions())
             table.commit(table.act(mover, str(action), "human", table.seq))
-    return table
+        finals.append(table.state)
+    return table, finals
 
 
 @pytest.mark.parametrize(("game", "players"), [("kryt-navalivat", 3), ("knockout-whist", 3)])
 def test_the_description_tallies_every_finished_game(game: str, players: int) -> None:
-    table = _play_games(game, players, 2, seed=11)
+    table, finals = _play_games(game, players, 2, seed=11)
     results = table.describe()["results"]
     assert [r["game"] for r in results] == [1, 2]
-    for run, result in zip(table.runs, results, strict=True):
-        finished = run.state.result
+    for state, result in zip(finals, results, strict=True):
+        finished = state.result
         assert finished is not None
         assert result["winners"] == list(finished.winners)
         assert result["places"] == [list(place) for place in finished.places]
         if game == "kryt-navalivat" and finished.winners:
             # The fool alone takes the last place; everyone else shares the first.
-            assert result["places"][-1] == [run.state.loser]  # type: ignore[attr-defined]
+            assert result["places"][-1] == [state.loser]  # type: ignore[attr-defined]
 
 
 def test_a_game_in_progress_is_not_in_the_tally() -> None:
-    table = _play_games("knockout-whist", 3, 1, seed=3)
+    table, _finals = _play_games("knockout-whist", 3, 1, seed=3)
     table.commit(table.next_game())
     assert [r["game"] for r in table.describe()["results"]] == [1]

@@ -572,8 +572,19 @@ def test_the_first_hands_deck_is_verified_when_it_is_revealed(
 
 def test_a_hint_puts_a_chance_on_every_legal_card(web_base: str, chromium: Browser) -> None:
     opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    link = invite(web_base, opened, 0)
+    # The deal is random: a seat that must follow suit with its only card of the suit has
+    # one legal card, whose hint says "forced" (the test below). Played on from Python to
+    # a turn with a choice, so that there are chances to show.
+    seat = Seat(web_base, opened["table"], token_of(link))
+    seat.settle()
+    rng = random.Random(31)
+    while len(seat.view["legal_actions"]) < 2:
+        seat.act(seat.choose(rng))
+        seat.settle()
+    seat.close()
     with context(chromium) as made:
-        page = seated_page(made, invite(web_base, opened, 0))
+        page = seated_page(made, link)
         expect(page.locator("#turn.mine")).to_be_visible()
         expect(page.locator(".chance")).to_have_count(0)
         legal = page.eval_on_selector_all(

@@ -409,6 +409,21 @@ def serve(
     open_browser: Annotated[
         bool, typer.Option("--open/--no-open", help="Open the lobby in a browser.")
     ] = False,
+    tables_per_minute: Annotated[
+        float, typer.Option(help="Tables one client may open a minute (0: no limit).")
+    ] = 20.0,
+    client_header: Annotated[
+        str | None,
+        typer.Option(
+            help="The header a trusted reverse proxy puts the client's address in "
+            "(X-Forwarded-For); without it, the connection's address counts."
+        ),
+    ] = None,
+    max_body: Annotated[int, typer.Option(help="Bytes of a request's body.")] = 16384,
+    evict_after: Annotated[
+        float,
+        typer.Option(help="Seconds an idle table (nobody connected) stays in memory."),
+    ] = 600.0,
 ) -> None:
     """Serve the web table: a lobby to open tables, invite links, bots, replays."""
     try:
@@ -416,6 +431,7 @@ def serve(
 
         from cardtable.server import create_app
         from cardtable.server.app import default_database_url
+        from cardtable.server.limits import Limits
         from cardtable.server.logs import configure
         from cardtable.server.transport import MAX_FRAME, WebSocketProtocol
     except ImportError as exc:  # pragma: no cover - the server's dependencies are core ones
@@ -424,6 +440,17 @@ def serve(
         _fail(f"--port must be 1-65535, not {port}", USAGE_ERROR)
     if grace < 0 or bot_delay < 0 or (workers is not None and workers < 1):
         _fail("--grace and --bot-delay are 0 or more, --workers 1 or more", USAGE_ERROR)
+    if tables_per_minute < 0 or evict_after < 0 or max_body < 1:
+        _fail(
+            "--tables-per-minute and --evict-after are 0 or more, --max-body 1 or more",
+            USAGE_ERROR,
+        )
+    limits = Limits(
+        tables_per_minute=tables_per_minute,
+        client_header=client_header or None,
+        max_body=max_body,
+        evict_after=evict_after,
+    )
     # Everything that would stop the server is checked before it starts, and said in a line.
     url = database or default_database_url()
     shown = _check_database(url)
@@ -431,7 +458,12 @@ def serve(
     configure()
     try:
         application = create_app(
-            url, grace=grace, bot_delay=bot_delay, workers=workers, full_collection_every=600
+            url,
+            grace=grace,
+            bot_delay=bot_delay,
+            workers=workers,
+            full_collection_every=600,
+            limits=limits,
         )
     except ValueError as exc:
         _fail(f"--database {shown}: {exc}", USAGE_ERROR)

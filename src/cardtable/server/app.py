@@ -6,6 +6,7 @@ The protocol is in ``docs/server.md``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -31,7 +32,8 @@ from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.collector import scheduled_full_collections
 from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE
-from cardtable.server.hub import HINTS_PER_MINUTE, Connection, Hub
+from cardtable.server.hub import DAMAGED, HINTS_PER_MINUTE, QUARANTINED, Connection, Hub
+from cardtable.server.limits import MAX_BODY, BodyLimit, CreationLimit, Limits, client_of
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
 from cardtable.server.thinking import HINT_NICENESS, pool
@@ -39,6 +41,7 @@ from cardtable.tutorial import tutorial_of
 
 __all__ = [
     "CONTENT_SECURITY_POLICY",
+    "MAX_BODY",
     "MAX_DEPTH",
     "MAX_MESSAGE",
     "SECURITY_HEADERS",
@@ -50,7 +53,6 @@ __all__ = [
 log = logging.getLogger("cardtable.server")
 
 MAX_MESSAGE = 4096  # bytes of one websocket message; every client message is far smaller
-MAX_BODY = 16384
 MAX_DEPTH = 16  # nesting of arrays and objects in a message or a body; the protocol needs 3
 
 # Every response's headers (docs/server.md, "Security headers"). The pages load their
@@ -86,6 +88,8 @@ HTTP_CODES = {
     405: "method_not_allowed",
     413: "too_large",
     422: "malformed",
+    429: "rate_limited",
+    503: "unavailable",
 }
 WEB = Path(str(files("cardtable") / "web"))
 PAGE_METHODS = ["GET", "HEAD"]
@@ -235,6 +239,7 @@ def create_app(
     hints_per_minute: int = HINTS_PER_MINUTE,
     commit_patience: float = COMMIT_PATIENCE,
     full_collection_every: float | None = None,
+    limits: Limits | None = None,
 ) -> FastAPI:
     """The web table on the database at ``database_url`` (see :func:`default_database_url`).
 
@@ -247,8 +252,11 @@ def create_app(
     ``commit_patience``: seconds a commit is retried on a busy database before the change
     is refused as ``unavailable``;
     ``full_collection_every``: seconds between the garbage collector's full collections,
-    which then never run on their own (``cardtable serve``: 600; see ``collector.py``)."""
+    which then never run on their own (``cardtable serve``: 600; see ``collector.py``);
+    ``limits``: how far one client and the tables in memory may go (:class:`Limits`)."""
     url = database_url or default_database_url()
+    limits = limits or Limits()
+    creations = CreationLimit(limits.tables_per_minute, limits.clients)
     state: dict[str, Hub] = {}
 
     @asynccontextmanager
@@ -265,11 +273,18 @@ def create_app(
             bot_delay=bot_delay,
             hints_per_minute=hints_per_minute,
             commit_patience=commit_patience,
+            evict_after=limits.evict_after,
         )
-        restored = hub.restore()
-        log.info("server started", extra={"tables": restored, "database": store.dialect})
-        for table in hub.tables.values():
-            hub.poke(table)
+        _app.state.hub = hub
+        stored = hub.start()
+        log.info(
+            "server started",
+            extra={
+                "tables": stored,
+                "quarantined": len(hub.quarantined),
+                "database": store.dialect,
+            },
+        )
         try:
             if full_collection_every is None:
                 yield
@@ -285,6 +300,7 @@ def create_app(
 
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=API_DOCS)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
+    app.add_middleware(BodyLimit, limit=limits.max_body)
     app.add_middleware(SecurityHeaders)
 
     # Every HTTP error has the documented shape, not FastAPI's {"detail": ...}; a browser
@@ -312,7 +328,13 @@ def create_app(
     # the methods they name): a HEAD gets the GET's status and headers, without the body.
     @app.api_route("/health", methods=PAGE_METHODS)
     async def health() -> dict[str, Any]:
-        return {"status": "ok", "tables": len(hub().tables), "database": hub().store.dialect}
+        return {
+            "status": "ok",
+            "tables": await asyncio.to_thread(hub().store.count),
+            "loaded": len(hub().tables),
+            "quarantined": len(hub().quarantined),
+            "database": hub().store.dialect,
+        }
 
     @app.api_route("/", methods=PAGE_METHODS)
     async def lobby() -> FileResponse:
@@ -322,7 +344,7 @@ def create_app(
     # in the reader's language, that says so and leads back to the lobby.
     @app.api_route("/t/{table_id}", methods=PAGE_METHODS)
     async def table_page(table_id: str) -> Any:
-        if table_id not in hub().tables:
+        if not await hub().known(table_id):
             return _not_found_page()
         return FileResponse(WEB / "table.html")
 
@@ -350,9 +372,9 @@ def create_app(
 
     @app.post("/api/tutorials/{game}", status_code=201)
     async def open_tutorial(game: str, request: Request) -> Any:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _error(413, "too_large", f"a request is at most {MAX_BODY} bytes")
+        # Not counted against the client's allowance of tables: a tutorial table is in
+        # memory only, and the hub keeps a bounded number of them (hub.py).
+        body = await request.body()  # BodyLimit refuses one over the limit as it arrives
         try:
             data = parse_json(body) if body.strip() else {}
             if not isinstance(data, dict):
@@ -368,41 +390,66 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def open_table(request: Request) -> Any:
-        body = await request.body()
-        if len(body) > MAX_BODY:
-            return _error(413, "too_large", f"a request is at most {MAX_BODY} bytes")
+        client = client_of(request.scope, limits.client_header)
+        wait = creations.wait(client)
+        if wait:
+            log.info("table refused", extra={"code": "rate_limited", "client": client})
+            return _error(
+                429,
+                "rate_limited",
+                f"at most {limits.tables_per_minute:g} new tables a minute from one client; "
+                f"try again in {CreationLimit.retry_after(wait)} s",
+                {"Retry-After": CreationLimit.retry_after(wait)},
+            )
+        try:
+            body = await request.body()  # BodyLimit refuses one over the limit as it arrives
+        except HTTPException:
+            creations.refund(client)
+            raise
         try:
             data = parse_json(body)
             if not isinstance(data, dict):
                 raise TableError("malformed", "the body is a JSON object")
             return await hub().open(data.get("game"), data.get("options", {}), data.get("seats"))
         except TableError as exc:
+            creations.refund(client)  # only tables opened count against the client
             log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
             return _error(503 if exc.code == UNAVAILABLE else 400, exc.code, str(exc))
 
     @app.api_route("/api/tables/{table_id}", methods=PAGE_METHODS)
     async def describe_table(table_id: str) -> Any:
-        table = hub().tables.get(table_id)
+        try:
+            table = await hub().find(table_id)
+        except TableError as exc:
+            return _error(503, exc.code, str(exc))
         if table is None:
             return _error(404, "no_table", f"there is no table {table_id!r}")
         return table.describe()
 
     @app.api_route("/api/tables/{table_id}/replay/{number}", methods=PAGE_METHODS)
     async def replay(table_id: str, number: str) -> Any:
-        table = hub().tables.get(table_id)
-        if table is None:
-            return _error(404, "no_table", f"there is no table {table_id!r}")
         try:
             if not (number.isascii() and number.isdecimal() and len(number) < 10):
+                if not await hub().known(table_id):
+                    return _error(404, "no_table", f"there is no table {table_id!r}")
                 raise TableError("no_game", f"a game is numbered from 1, not {number!r}")
-            return table.replay(int(number))
+            replayed = await hub().replay(table_id, int(number))
         except TableError as exc:
-            return _error(409 if exc.code == "not_over" else 404, exc.code, str(exc))
+            status = {"not_over": 409, QUARANTINED: 503, DAMAGED: 503}.get(exc.code, 404)
+            return _error(status, exc.code, str(exc))
+        if replayed is None:
+            return _error(404, "no_table", f"there is no table {table_id!r}")
+        return replayed
 
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
-        table = hub().tables.get(table_id)
+        try:
+            table = await hub().find(table_id)
+        except TableError as exc:  # quarantined: its seats hear why, then the socket closes
+            await socket.send_json({"type": "error", "code": exc.code, "message": str(exc)})
+            await socket.close(code=4503)
+            return
         if table is None:
             await socket.send_json(
                 {"type": "error", "code": "no_table", "message": f"no table {table_id!r}"}
@@ -481,8 +528,6 @@ _background: set[Any] = set()
 
 
 def _spawn(coroutine: Any) -> Any:
-    import asyncio
-
     task = asyncio.get_running_loop().create_task(coroutine)
     _background.add(task)
     task.add_done_callback(_background.discard)

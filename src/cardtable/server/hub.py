@@ -1,11 +1,20 @@
 """The live tables of a server: who is connected to which seat, and the order of changes.
 
+Tables live in memory only while they are used: a table is loaded from the database (its
+record replayed) when someone first asks for it, and leaves memory again once it has been
+idle for a while with nobody connected and no bot to move, or at once when its game is over
+and nobody is at it (archived: its replays are served from the database). A table whose
+record no longer replays is quarantined: marked in the database, logged once, and answered
+``quarantined``, while every other table serves. Tutorial tables are in memory only: never
+loaded, never archived, and dropped once idle or when too many are open (:meth:`sweep`).
+
 Every change to a table goes through :meth:`Hub.apply` under that table's lock: the
 change is computed on a copy, committed to the database, installed, and only then sent to
 the table's connections, each receiving its own seat's view. A change the database would
 not take is never installed: its sender hears ``unavailable``, and a bot's move is tried
-again. Bots (and stand-ins for disconnected players) think in a process pool, never on the
-event loop; hints in a pool of their own, one at a time for each seat.
+again (its table stays in memory meanwhile). Bots (and stand-ins for disconnected players)
+think in a process pool, never on the event loop; hints in a pool of their own, one at a
+time for each seat.
 """
 
 from __future__ import annotations
@@ -14,6 +23,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -22,6 +32,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocket
 
 from cardtable.core import View
@@ -32,7 +43,7 @@ from cardtable.server.thinking import advise, choose
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
-__all__ = ["Connection", "Hub"]
+__all__ = ["DAMAGED", "QUARANTINED", "Connection", "Hub"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -46,9 +57,18 @@ FALLBACK_LEVEL = "random"
 HINTS_PER_MINUTE = 12
 HINT_WINDOW = 60.0
 # Seconds before a bot whose move the database refused tries again, and between the looks
-# over every table that start any bot left waiting (whatever stopped it).
+# over every table in memory that start any bot left waiting (whatever stopped it).
 RETRY_AFTER = 1.0
 WATCH_EVERY = 5.0
+# What a table's id can be (``secrets.token_urlsafe``): anything else is no table, and is
+# never sent to the database (PostgreSQL refuses text holding NUL, for one).
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+# A table whose record no longer replays, for good (not "unavailable": that is a database
+# too busy for one change, which may be sent again); and one game of a table whose record
+# no longer replays, asked for its replay.
+QUARANTINED = "quarantined"
+SET_ASIDE = "this table's record no longer replays; the server has set it aside"
+DAMAGED = "damaged"
 
 
 @dataclass(eq=False)
@@ -106,6 +126,7 @@ class Hub:
         bot_delay: float = 0.6,
         hints_per_minute: int = HINTS_PER_MINUTE,
         commit_patience: float = COMMIT_PATIENCE,
+        evict_after: float = 600.0,
     ) -> None:
         self.store = store
         self.executor = executor
@@ -113,9 +134,13 @@ class Hub:
         self.grace = grace
         self.bot_delay = bot_delay
         self.hints_per_minute = hints_per_minute
-        self.tables: dict[str, Table] = {}
+        self.evict_after = evict_after
+        self.tables: dict[str, Table] = {}  # the tables in memory
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.touched: dict[str, float] = {}  # when each table in memory was last used
+        self.loading: dict[str, asyncio.Task[bool]] = {}
+        self.quarantined: set[str] = set()
         self.thinking: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
         # (table, seat) of each hint under way, and when each seat asked for its recent ones.
@@ -123,35 +148,201 @@ class Hub:
         self.hints_asked: dict[tuple[str, int], deque[float]] = {}
         self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
         self.writer = Writer(store, commit_patience)
-        self.watch = asyncio.get_running_loop().create_task(self._watch())
+        loop = asyncio.get_running_loop()
+        self.watch = loop.create_task(self._watch())
+        self.sweeper = loop.create_task(self._sweep())
 
     # Tables ---------------------------------------------------------------------------------
 
-    def restore(self) -> int:
-        """Rebuild every stored table; the number rebuilt. Call it with the event loop
-        running: a player who had taken a seat counts as gone from the restart on, so that
-        a stand-in plays for one who does not come back (nobody was connected then)."""
+    def start(self) -> int:
+        """Read which tables are quarantined; the number of tables stored. No table is
+        loaded: each is, when it is first asked for (:meth:`find`), so that a start takes
+        the same time however many tables the database holds."""
+        self.quarantined = self.store.quarantined_ids()
+        return self.store.count()
+
+    async def find(self, table_id: str) -> Table | None:
+        """The table, loaded from the database if it is not in memory; None if there is no
+        such table; :class:`TableError` ``quarantined`` if it is quarantined."""
+        while True:
+            table = self.tables.get(table_id)
+            if table is not None:
+                self.touched[table_id] = time.monotonic()
+                return table
+            if table_id in self.quarantined:
+                raise TableError(QUARANTINED, SET_ASIDE)
+            if not TABLE_ID.fullmatch(table_id):
+                return None
+            task = self.loading.get(table_id)
+            if task is None:
+                task = asyncio.get_running_loop().create_task(self._load(table_id))
+                self.loading[table_id] = task
+            # Shielded: a client that hangs up does not cancel the load others await.
+            if not await asyncio.shield(task):
+                return None
+            # Loaded (or quarantined): look again. The caller runs on from here without
+            # yielding to the loop, so the table cannot leave memory before it is used.
+
+    async def known(self, table_id: str) -> bool:
+        """Whether the database holds the table (in memory or not, quarantined or not)."""
+        if table_id in self.tables or table_id in self.quarantined:
+            return True
+        return bool(TABLE_ID.fullmatch(table_id)) and await asyncio.to_thread(
+            self.store.exists, table_id
+        )
+
+    async def _load(self, table_id: str) -> bool:
+        """Load a table into memory; whether the database has it."""
+        try:
+            try:
+                loaded = await asyncio.to_thread(self._restore, table_id)
+            except SQLAlchemyError:  # the database failed, not the record: nothing is marked
+                raise
+            except Exception as exc:
+                await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
+                return True
+            if loaded is None:
+                return False
+            if isinstance(loaded, str):  # quarantined before (by another server process)
+                self.quarantined.add(table_id)
+                return True
+            self._install(loaded)
+            return True
+        finally:
+            self.loading.pop(table_id, None)
+
+    def _restore(self, table_id: str) -> Table | str | None:
+        """(In a thread.) The table replayed from its record; its quarantine's reason if it
+        has one; None if there is no such table."""
+        stored = self.store.load(table_id)
+        if stored is None:
+            return None
+        if stored.quarantined is not None:
+            return stored.quarantined
+        return Table.restore(stored)
+
+    async def _quarantine(self, table_id: str, reason: str) -> None:
+        """Set aside a table whose record does not replay: logged here, once, and marked in
+        the database, so that no later start tries it again."""
+        self.quarantined.add(table_id)
+        log.error("table quarantined", extra={"table": table_id, "reason": reason})
+        await asyncio.to_thread(self.store.quarantine, table_id, reason)
+
+    def _install(self, table: Table) -> None:
+        """Put a loaded table in memory. Nobody is connected to it: a player who had taken a
+        seat counts as gone from now on, so that a stand-in plays for one who does not come
+        back; a seat never taken still awaits its invited player, as on a new table."""
         now = time.monotonic()
-        for table_id in self.store.table_ids():
-            stored = self.store.load(table_id)
-            if stored is None:
-                continue
-            table = Table.restore(stored)
-            self._add(table)
-            # A seat with an action on record had been taken; one without may still await
-            # its invited player, who gets no stand-in before joining, as on a new table.
-            taken = {e["seat"] for e in table.events if e["kind"] == "action"}
-            for seat in table.seats:
-                if seat.kind == HUMAN and seat.seat in taken:
-                    seat.left_at = now
-            if taken:
-                asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
-        return len(self.tables)
+        taken = False
+        for seat in table.seats:
+            if seat.kind == HUMAN and seat.seat in table.acted:
+                seat.left_at = now
+                taken = True
+        self._add(table)
+        log.info("table loaded", extra={"table": table.id, "seq": table.seq})
+        if taken:
+            asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
+        self.poke(table)
 
     def _add(self, table: Table) -> None:
         self.tables[table.id] = table
         self.locks[table.id] = asyncio.Lock()
         self.connections[table.id] = set()
+        self.touched[table.id] = time.monotonic()
+
+    def sweep(self) -> int:
+        """Let tables leave memory: those at rest (:meth:`_at_rest`) whose game is over
+        (archived) or that have been idle for ``evict_after`` seconds; the number that left.
+        A stored table's state is all in the database: :meth:`find` reloads it. A tutorial
+        table is stored nowhere, so it is not archived when its game is over (a learner's
+        page that reconnects finds it still), only dropped once idle; its page then opens a
+        new one at the step it keeps."""
+        now = time.monotonic()
+        gone = 0
+        for table_id, table in list(self.tables.items()):
+            if not self._at_rest(table):
+                continue
+            archived = table.stored and table.run.state.is_over
+            if archived or now - self.touched[table_id] >= self.evict_after:
+                self._drop(table_id)
+                gone += 1
+        if gone:
+            log.info("tables left memory", extra={"tables": gone, "held": len(self.tables)})
+        return gone
+
+    def _at_rest(self, table: Table) -> bool:
+        """Whether the table may leave memory: nobody is connected to it, no change of it is
+        being committed (its lock), and no bot is busy at it or due to move. A bot due is one
+        whose turn it is, or a stand-in already playing: between a move the database refused
+        and its retry (:data:`RETRY_AFTER`), or after a failed turn that :meth:`_watch`
+        restarts, no task holds the table, and leaving memory then would stop its bots until
+        someone asked for it again. A human seat's grace period does not hold a table: its
+        reload starts the grace again."""
+        if self.connections[table.id] or table.id in self.thinking or self.locks[table.id].locked():
+            return False
+        mover = table.state.to_move
+        if mover is None:
+            return True
+        seat = table.seats[mover]
+        return seat.kind != BOT and not (seat.stand_in and not seat.connections)
+
+    def _drop(self, table_id: str) -> None:
+        """Forget a table in memory and what the hub kept of it."""
+        del self.tables[table_id], self.locks[table_id]
+        del self.connections[table_id], self.touched[table_id]
+        for key in [k for k in self.hints_asked if k[0] == table_id]:
+            del self.hints_asked[key]
+        if table_id in self.tutorials:
+            self.tutorials.remove(table_id)
+
+    async def _sweep(self) -> None:
+        # A look each second costs little (a pass over the tables in memory) and archives a
+        # finished table soon after its last player leaves.
+        every = max(0.05, min(1.0, self.evict_after / 2))
+        while True:
+            await asyncio.sleep(every)
+            self.sweep()
+
+    async def events_since(self, table: Table, since: int) -> list[dict[str, Any]]:
+        """The table's events after ``since``: from memory, or from the database for those
+        of earlier games."""
+        held = table.held_since(since)
+        if held is not None:
+            return held
+        assert table.stored, "a table stored nowhere holds all its events"
+        older = await asyncio.to_thread(self.store.events, table.id, since, table.first)
+        return [*older, *table.events]
+
+    async def replay(self, table_id: str, number: int) -> dict[str, Any] | None:
+        """A finished game's replay (docs/server.md); None if there is no such table. The
+        current game of a table in memory is replayed from memory, any other from the
+        database, without loading the table (a tutorial table's from memory: it is stored
+        nowhere)."""
+        table = self.tables.get(table_id)
+        # A tutorial table is in memory only: all its games are replayed from there.
+        if table is not None and (number == table.games or not table.stored):
+            self.touched[table_id] = time.monotonic()
+            return table.replay(number)
+        if table_id in self.quarantined:
+            raise TableError(QUARANTINED, SET_ASIDE)
+        if not TABLE_ID.fullmatch(table_id):
+            return None
+        try:
+            return await asyncio.to_thread(self._stored_replay, table_id, number)
+        except (TableError, SQLAlchemyError):
+            raise
+        except Exception:
+            log.exception("replay failed", extra={"table": table_id, "game": number})
+            raise TableError(DAMAGED, f"game {number}'s record no longer replays") from None
+
+    def _stored_replay(self, table_id: str, number: int) -> dict[str, Any] | None:
+        stored = self.store.load_game(table_id, number)
+        if stored is None:
+            return None
+        if stored.quarantined is not None:
+            self.quarantined.add(table_id)
+            raise TableError(QUARANTINED, SET_ASIDE)
+        return Table.replay_stored(stored)
 
     async def open(self, game: object, options: object, seats: object) -> dict[str, Any]:
         """Open a table; its invitations (the only place its tokens ever appear)."""
@@ -206,11 +397,12 @@ class Hub:
         }
 
     def _forget_tutorials(self) -> None:
-        idle = [t for t in self.tutorials if not self.connections[t] and t not in self.thinking]
+        """Past :data:`MAX_TUTORIAL_TABLES`, the oldest tutorial tables at rest leave memory
+        before their idle time is up: opening one costs no database row and counts against
+        no client's allowance of tables, so their number is bounded here."""
+        idle = [t for t in self.tutorials if self._at_rest(self.tables[t])]
         while len(self.tutorials) > MAX_TUTORIAL_TABLES and idle:
-            gone = idle.pop(0)
-            self.tutorials.remove(gone)
-            del self.tables[gone], self.locks[gone], self.connections[gone]
+            self._drop(idle.pop(0))
 
     async def apply(self, table: Table, make: Callable[[], Change]) -> Change:
         """Compute a change under the table's lock, commit it, install it, announce it."""
@@ -220,6 +412,7 @@ class Hub:
                 await self.writer.commit(table.id, change)
             table.commit(change)
             self._announce(table, change)
+        self.touched[table.id] = time.monotonic()
         self.poke(table)
         return change
 
@@ -297,14 +490,18 @@ class Hub:
                 seat.connections += 1
                 seat.left_at = None
                 seat.stand_in = False
-            missed = table.events[since:] if isinstance(since, int) and since <= table.seq else []
+            missed = (
+                await self.events_since(table, since)
+                if isinstance(since, int) and since <= table.seq
+                else []
+            )
             connection.send(
                 {
                     "type": "snapshot",
                     "seat": connection.seat,
                     "seq": table.seq,
                     "table": table.describe(),
-                    "game": len(table.runs),
+                    "game": table.games,
                     "view": table.view(connection.seat),
                     "missed": missed,
                     "deals": table.deals(),
@@ -320,6 +517,7 @@ class Hub:
     def leave(self, connection: Connection) -> None:
         table = connection.table
         self.connections[table.id].discard(connection)
+        self.touched[table.id] = time.monotonic()
         if self._leave_seat(connection):
             self.presence(table)
             # One look when the grace period is over: a stand-in plays if the seat is still
@@ -412,7 +610,11 @@ class Hub:
     # Bots -----------------------------------------------------------------------------------
 
     def poke(self, table: Table) -> None:
-        """Start the table's bot turns if a bot (or a stand-in) is to move and none is busy."""
+        """Start the table's bot turns if a bot (or a stand-in) is to move and none is busy.
+        A table that has left memory meanwhile (a timer set before) is left alone: its
+        reload looks again."""
+        if self.tables.get(table.id) is not table:
+            return
         if table.id in self.thinking or self._bot_to_move(table) is None:
             return
         self.thinking.add(table.id)
@@ -510,6 +712,7 @@ class Hub:
 
     async def close(self) -> None:
         self.watch.cancel()
+        self.sweeper.cancel()
         await self.writer.close()
         for task in list(self.tasks):
             task.cancel()

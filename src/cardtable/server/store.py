@@ -27,13 +27,24 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    func,
     insert,
     select,
+    update,
 )
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
-__all__ = ["WAIT", "DealRow", "EventRow", "SeatRow", "Store", "TableRow"]
+__all__ = [
+    "WAIT",
+    "DealRow",
+    "EventRow",
+    "SeatRow",
+    "Store",
+    "StoredGame",
+    "StoredTable",
+    "TableRow",
+]
 
 WAIT = 5.0  # seconds a write waits on another's lock by default (Python's sqlite3 default)
 
@@ -49,6 +60,9 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[str] = mapped_column(Text)  # JSON: the rules played (no dealer)
     created: Mapped[float] = mapped_column(Float)
+    # Why the table's record no longer replays (docs/server.md, "Quarantined tables"); None
+    # for a table that serves.
+    quarantined: Mapped[str | None] = mapped_column(Text, nullable=True)
 
 
 class SeatRow(Base):
@@ -96,6 +110,22 @@ class StoredTable:
     options: dict[str, Any]
     created: float
     seats: list[SeatRow]
+    events: list[dict[str, Any]]
+    deals: list[DealRow]
+    quarantined: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """One game of a table as the database holds it (its events and chance rows: none if
+    the table has no game ``number``), for the replay of a game no longer in memory."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    quarantined: str | None
+    games: int
+    number: int
     events: list[dict[str, Any]]
     deals: list[DealRow]
 
@@ -215,11 +245,93 @@ class Store:
         with Session(self.engine) as session:
             return list(session.scalars(select(TableRow.id).order_by(TableRow.created)))
 
+    def count(self) -> int:
+        """The tables stored, quarantined ones included."""
+        with Session(self.engine) as session:
+            return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
+
+    def exists(self, table_id: str) -> bool:
+        with Session(self.engine) as session:
+            return session.scalar(select(TableRow.id).where(TableRow.id == table_id)) is not None
+
+    def quarantine(self, table_id: str, reason: str) -> None:
+        """Set a table aside: its record no longer replays, for ``reason``."""
+        with self.engine.begin() as connection:
+            connection.execute(
+                update(TableRow).where(TableRow.id == table_id).values(quarantined=reason[:2000])
+            )
+
+    def quarantined_ids(self) -> set[str]:
+        with Session(self.engine) as session:
+            marked = select(TableRow.id).where(TableRow.quarantined.is_not(None))
+            return set(session.scalars(marked))
+
+    def events(self, table_id: str, after: int, upto: int) -> list[dict[str, Any]]:
+        """The table's events numbered ``after`` + 1 to ``upto``, in order."""
+        with Session(self.engine) as session:
+            return [
+                json.loads(data)
+                for data in session.scalars(
+                    select(EventRow.data)
+                    .where(
+                        EventRow.table_id == table_id, EventRow.seq > after, EventRow.seq <= upto
+                    )
+                    .order_by(EventRow.seq)
+                )
+            ]
+
+    def load_game(self, table_id: str, number: int) -> StoredGame | None:
+        """One game of a table, as stored: None if there is no such table."""
+        with Session(self.engine) as session:
+            row = session.get(TableRow, table_id)
+            if row is None:
+                return None
+            # The events of game n run from its ``game`` event to the next game's.
+            starts = list(
+                session.scalars(
+                    select(EventRow.seq)
+                    .where(EventRow.table_id == table_id, EventRow.kind == "game")
+                    .order_by(EventRow.seq)
+                )
+            )
+            events: list[dict[str, Any]] = []
+            deals: list[DealRow] = []
+            if 1 <= number <= len(starts):
+                upto = starts[number] - 1 if number < len(starts) else None
+                query = select(EventRow.data).where(
+                    EventRow.table_id == table_id, EventRow.seq >= starts[number - 1]
+                )
+                if upto is not None:
+                    query = query.where(EventRow.seq <= upto)
+                events = [json.loads(d) for d in session.scalars(query.order_by(EventRow.seq))]
+                deals = list(
+                    session.scalars(
+                        select(DealRow)
+                        .where(DealRow.table_id == table_id, DealRow.game == number)
+                        .order_by(DealRow.number)
+                    )
+                )
+                session.expunge_all()
+            return StoredGame(
+                id=row.id,
+                game=row.game,
+                options=json.loads(row.options),
+                quarantined=row.quarantined,
+                games=len(starts),
+                number=number,
+                events=events,
+                deals=deals,
+            )
+
     def load(self, table_id: str) -> StoredTable | None:
         with Session(self.engine) as session:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
+            if row.quarantined is not None:  # its rows are not read again
+                return StoredTable(
+                    row.id, row.game, {}, row.created, [], [], [], quarantined=row.quarantined
+                )
             seats = list(
                 session.scalars(
                     select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
@@ -249,6 +361,7 @@ class Store:
                 seats=seats,
                 events=events,
                 deals=deals,
+                quarantined=row.quarantined,
             )
 
     def close(self) -> None:

@@ -22,7 +22,7 @@ import cardtable
 from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
 from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
-from cardtable.server.store import DealRow, SeatRow, StoredTable
+from cardtable.server.store import DealRow, SeatRow, StoredGame, StoredTable
 
 __all__ = [
     "BOT",
@@ -167,7 +167,12 @@ class Change:
 
 
 class Table:
-    """A table: seats, the games played so far (the last one live) and every event."""
+    """A table: seats, its current game and that game's events.
+
+    Only the current game lives in memory: a finished game leaves behind its line in the
+    tally (the description's ``results``), and its events and record stay in the database,
+    which serves its replay and a client that asks for events before the current game's. So
+    a table's memory does not grow with the games played at it."""
 
     # Whether the table's events are committed to the database (a tutorial's are not:
     # ``cardtable.server.tutorial``).
@@ -180,8 +185,11 @@ class Table:
         self.game_name = game_name
         self.options = options
         self.seats = seats
-        self.events: list[dict[str, Any]] = []
-        self.runs: list[Run] = []
+        self.first = 0  # the events numbered up to this one are in the database only
+        self.events: list[dict[str, Any]] = []  # the rest: the current game's
+        self.tally: list[dict[str, Any]] = []  # the results of the games before the current
+        self.current: Run | None = None
+        self.acted: set[int] = set()  # seats with an action on record
         self.created = 0.0
 
     # Building -------------------------------------------------------------------------------
@@ -244,41 +252,59 @@ class Table:
 
     @classmethod
     def restore(cls, stored: StoredTable) -> Table:
-        """Rebuild a table from its stored events and chance rows, checking every action."""
+        """Rebuild a table from its stored events and chance rows: the current game is
+        replayed, checking each of its actions; the earlier ones leave their results."""
         seats = [
             Seat(row.seat, row.kind, row.name, row.level, row.token_hash) for row in stored.seats
         ]
         table = cls(stored.id, stored.game, stored.options, seats)
         table.created = stored.created
-        chances: dict[int, list[Chance]] = {}
-        for row in stored.deals:
-            chances.setdefault(row.game, []).append(
-                Chance(row.number, row.kind, row.hand, row.cards.split(), row.salt)
-            )
-        actions: dict[int, list[str]] = {}
-        dealers: dict[int, int] = {}
-        for item in stored.events:
-            if item["kind"] == "game":
-                dealers[item["game"]] = item["dealer"]
-            elif item["kind"] == "action":
-                actions.setdefault(item["game"], []).append(item["action"])
+        starts = [i for i, item in enumerate(stored.events) if item["kind"] == "game"]
+        if not starts:
+            raise TableError("unavailable", "the table's record has no game")
+        for number, item in enumerate(stored.events, 1):
+            if item["seq"] != number:
+                raise TableError("unavailable", f"event {number} is numbered {item['seq']}")
+            if item["kind"] == "action":
+                table.acted.add(int(item["seat"]))
+            elif item["kind"] == "over" and number <= starts[-1]:
+                table.tally.append({"game": item["game"], **item["result"]})
+        table.first = starts[-1]
+        table.events = stored.events[starts[-1] :]
+        opening = table.events[0]
+        number, dealer = int(opening["game"]), int(opening["dealer"])
+        drawn = [
+            Chance(row.number, row.kind, row.hand, row.cards.split(), row.salt)
+            for row in stored.deals
+            if row.game == number
+        ]
+        table.current = Run(number, dealer, table._replayed(number, dealer, table.events, drawn))
+        table.current.chances = drawn
+        return table
+
+    def _replayed(
+        self, number: int, dealer: int, events: list[dict[str, Any]], drawn: list[Chance]
+    ) -> State:
+        """Game ``number``'s state after its stored events (marking its revealed chances)."""
+        actions = []
+        for item in events:
+            if item.get("game") != number:
+                raise TableError("unavailable", f"event {item['seq']} is not of game {number}")
+            if item["kind"] == "action":
+                actions.append(item["action"])
             elif item["kind"] == "reveal":
-                for chance in chances.get(item["game"], []):
+                for chance in drawn:
                     if chance.commitment == item["commitment"]:
                         chance.revealed = True
-            table.events.append(item)
-        for number, dealer in dealers.items():
-            drawn = chances.get(number, [])
-            record = Record(
-                game=table.game_name,
-                options={**table.options, "dealer": dealer},
-                seed=secrets.randbits(62),  # only deals after the stored ones read it
-                actions=actions.get(number, []),
-                decks=[c.cards for c in drawn if c.kind == "deck"],
-                reshuffles=[c.cards for c in drawn if c.kind != "deck"],
-            )
-            table.runs.append(Run(number, dealer, table.game_of(dealer).replay(record), drawn))
-        return table
+        record = Record(
+            game=self.game_name,
+            options={**self.options, "dealer": dealer},
+            seed=secrets.randbits(62),  # only deals after the stored ones read it
+            actions=actions,
+            decks=[c.cards for c in drawn if c.kind == "deck"],
+            reshuffles=[c.cards for c in drawn if c.kind != "deck"],
+        )
+        return self.game_of(dealer).replay(record)
 
     def stored_seats(self) -> list[SeatRow]:
         return [
@@ -300,11 +326,17 @@ class Table:
 
     @property
     def seq(self) -> int:
-        return len(self.events)
+        return self.first + len(self.events)
+
+    @property
+    def games(self) -> int:
+        """The games begun at the table; the current one is the last."""
+        return 0 if self.current is None else self.current.number
 
     @property
     def run(self) -> Run:
-        return self.runs[-1]
+        assert self.current is not None, "a table has a game from its opening on"
+        return self.current
 
     @property
     def state(self) -> State:
@@ -318,7 +350,7 @@ class Table:
             "title": TITLES.get(self.game_name, self.game_name),
             "options": self.options,
             "seats": [seat.describe() for seat in self.seats],
-            "games": len(self.runs),
+            "games": self.games,
             "results": self.results(),
             "seq": self.seq,
             "created": self.created,
@@ -327,12 +359,10 @@ class Table:
     def results(self) -> list[dict[str, Any]]:
         """The finished games at the table, in order: the session's tally (a Kryt'-navalivat'
         session counts its fools, the other games their winners)."""
-        finished = []
-        for run in self.runs:
-            result = run.state.result
-            if result is not None:
-                finished.append({"game": run.number, **_published(result)})
-        return finished
+        result = self.run.state.result
+        if result is None:
+            return list(self.tally)
+        return [*self.tally, {"game": self.run.number, **_published(result)}]
 
     def view(self, seat: int | None) -> View:
         return self.state.view(seat)
@@ -413,7 +443,7 @@ class Table:
         return (self.run.dealer + 1) % len(self.seats)
 
     def _start(self, dealer: int) -> Change:
-        number = len(self.runs) + 1
+        number = self.games + 1
         state = self.game_of(dealer).new_state(seed=secrets.randbits(62))
         run = Run(number, dealer, state)
         events: list[dict[str, Any]] = [{"kind": "game", "game": number, "dealer": dealer}]
@@ -478,24 +508,53 @@ class Table:
 
     def commit(self, change: Change) -> None:
         """Install a change the database has stored."""
-        if change.new_game:
-            self.runs.append(change.run)
-        else:
-            self.runs[-1] = change.run
+        if change.new_game and self.current is not None:
+            # The finished game leaves memory: its result joins the tally, its events and
+            # record stay in the database only.
+            self.tally = self.results()
+            self.first = self.seq
+            self.events = []
+        self.current = change.run
         self.events.extend(change.events)
+        self.acted.update(e["seat"] for e in change.events if e["kind"] == "action")
+
+    def held_since(self, since: int) -> list[dict[str, Any]] | None:
+        """The events after ``since`` if memory holds them all; None if some are in the
+        database only (see :meth:`events_since` of the hub)."""
+        if since < self.first:
+            return None
+        return self.events[since - self.first :]
 
     # Replays ---------------------------------------------------------------------------------
 
     def replay(self, number: int) -> dict[str, Any]:
-        """A finished game step by step: every action with the spectator's view after it and
-        every hand shown (nothing is secret once the game is over)."""
-        if not 1 <= number <= len(self.runs):
-            raise TableError("no_game", f"this table has played games 1-{len(self.runs)}")
-        run = self.runs[number - 1]
-        if not run.state.is_over:
+        """The current game step by step, once it is over (earlier games: :meth:`replay_stored`)."""
+        if number != self.games:
+            raise TableError("no_game", f"game {number} is not the table's current game")
+        if not self.run.state.is_over:
             raise TableError("not_over", "a game is replayed once it is over")
-        record = run.state.record()
-        game = self.game_of(run.dealer)
+        return self._replay(number, self.run.dealer, self.run.state.record())
+
+    @classmethod
+    def replay_stored(cls, stored: StoredGame) -> dict[str, Any]:
+        """A finished game of the database step by step: every action with the spectator's
+        view after it and every hand shown (nothing is secret once the game is over)."""
+        if not 1 <= stored.number <= stored.games:
+            raise TableError("no_game", f"this table has played games 1-{stored.games}")
+        table = cls(stored.id, stored.game, stored.options, [])
+        opening = stored.events[0]
+        dealer = int(opening["dealer"])
+        drawn = [
+            Chance(row.number, row.kind, row.hand, row.cards.split(), row.salt)
+            for row in stored.deals
+        ]
+        state = table._replayed(stored.number, dealer, stored.events, drawn)
+        if not state.is_over:
+            raise TableError("not_over", "a game is replayed once it is over")
+        return table._replay(stored.number, dealer, state.record())
+
+    def _replay(self, number: int, dealer: int, record: Record) -> dict[str, Any]:
+        game = self.game_of(dealer)
         state = game.replay(
             Record(record.game, record.options, record.seed, [], record.decks, record.reshuffles)
         )

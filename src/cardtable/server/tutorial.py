@@ -8,7 +8,8 @@ its own view. After the script the game goes on unscripted, against the bots.
 
 A tutorial table lives in memory only: the tutorial is a fixed script, so the page keeps
 the learner's progress (the step) and a new table is rebuilt at that step after a reload
-or a server restart. The hub keeps at most :data:`MAX_TUTORIAL_TABLES` of them.
+or a server restart. The hub drops one idle for its ``evict_after`` seconds, and keeps at
+most :data:`MAX_TUTORIAL_TABLES` of them, the oldest nobody is at making room.
 """
 
 from __future__ import annotations
@@ -34,6 +35,11 @@ class TutorialTable(Table):
         game = tutorial.make()
         super().__init__(table_id, tutorial.game, game.rules, seats)
         self.tutorial = tutorial
+        # A stored table keeps only its current game in memory and reads the others from
+        # the database; a tutorial table has no database, so it keeps its finished games
+        # (a learner plays a few) for their replays and for a page that reconnects.
+        self.finished: dict[int, Run] = {}
+        self.earlier: list[dict[str, Any]] = []
 
     @classmethod
     def begin(cls, tutorial: Tutorial, step: object = 0) -> tuple[TutorialTable, str]:
@@ -59,7 +65,7 @@ class TutorialTable(Table):
     @property
     def step(self) -> int:
         """How many of the script's actions have been played (all once it is done)."""
-        if len(self.runs) > 1:
+        if self.games > 1:
             return len(self.tutorial.steps)
         return sum(1 for e in self.events if e["kind"] == "action")
 
@@ -68,13 +74,30 @@ class TutorialTable(Table):
         return self.step < len(self.tutorial.steps)
 
     def _start(self, dealer: int) -> Change:
-        if self.runs:  # a later game: shuffled, as at any table
+        if self.current is not None:  # a later game: shuffled, as at any table
             return super()._start(dealer)
         state = self.tutorial.new_state()
         run = Run(1, dealer, state)
         events: list[dict[str, Any]] = [{"kind": "game", "game": 1, "dealer": dealer}]
         deals = self._chance_events(run, events)
         return Change(self._numbered(events), deals, run, new_game=True)
+
+    def commit(self, change: Change) -> None:
+        if change.new_game and self.current is not None:
+            self.finished[self.current.number] = self.current
+            self.earlier.extend(self.events)
+        super().commit(change)
+
+    def held_since(self, since: int) -> list[dict[str, Any]]:
+        if since >= self.first:
+            return self.events[since - self.first :]
+        return [*self.earlier[since:], *self.events]
+
+    def replay(self, number: int) -> dict[str, Any]:
+        run = self.finished.get(number)
+        if run is None:
+            return super().replay(number)
+        return self._replay(number, run.dealer, run.state.record())
 
     def act(self, seat: int, text: str, by: str, seq: int | None = None) -> Change:
         change = super().act(seat, text, by, seq)  # the engine's verdict comes first

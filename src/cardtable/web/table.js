@@ -290,7 +290,9 @@ function onError(msg) {
   showBanner(text, msg.code || "");
   $("banner").dataset.reason = why ? msg.reason : "";
   notify("refused", msg);
-  if (msg.code === "replaced" || msg.code === "bad_token") {
+  // Nothing a reconnection would change: the page stops trying. ("unavailable" is not one:
+  // a busy database refused one change, and the same move may be sent again.)
+  if (msg.code === "replaced" || msg.code === "bad_token" || msg.code === "quarantined") {
     st.stop = true;
     if (st.ws) st.ws.close();
   }

@@ -1,0 +1,152 @@
+"""What bounds a server's growth: how fast one client may open tables, how large a request's
+body may be, and how long an idle table stays in memory (docs/server.md, "Limits").
+
+Every limit is a setting of :class:`Limits`, which ``cardtable serve`` fills from its
+options; the defaults are those documented.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass
+
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["MAX_BODY", "BodyLimit", "CreationLimit", "Limits", "client_of"]
+
+MAX_BODY = 16384  # bytes of a request's body by default; the lobby's requests are far smaller
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """``tables_per_minute``: tables one client may open a minute, in bursts of as many
+    (0: no limit); ``client_header``: the header a trusted reverse proxy writes the
+    client's address in (``X-Forwarded-For``), None to take the connection's address;
+    ``max_body``: bytes of a request's body; ``evict_after``: seconds an idle table (no
+    socket, no bot to move) stays in memory; ``clients``: the clients whose allowance is
+    remembered at once (the oldest is forgotten past it)."""
+
+    tables_per_minute: float = 20.0
+    client_header: str | None = None
+    max_body: int = MAX_BODY
+    evict_after: float = 600.0
+    clients: int = 10000
+
+    def __post_init__(self) -> None:
+        if self.tables_per_minute < 0 or self.max_body < 1 or self.evict_after < 0:
+            raise ValueError(
+                "tables per minute and seconds before eviction are 0 or more, the body "
+                "limit 1 byte or more"
+            )
+        if self.clients < 1:
+            raise ValueError("at least one client's allowance is remembered")
+
+
+def client_of(scope: Scope, header: str | None) -> str:
+    """The address a request comes from: the connection's, or, behind a trusted proxy that
+    writes ``header``, the last address in it (the one that proxy appended; anything before
+    it the client wrote itself, and is not believed)."""
+    if header:
+        value = Headers(scope=scope).get(header)
+        if value:
+            last = value.rsplit(",", 1)[-1].strip()
+            if last:
+                return last[:64]
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class CreationLimit:
+    """A token bucket per client: ``per_minute`` tables a minute, up to ``per_minute`` at
+    once. Memory is bounded: at most ``clients`` buckets, and a full bucket is the same as
+    none, so the full ones are forgotten first."""
+
+    def __init__(self, per_minute: float, clients: int = 10000) -> None:
+        self.per_minute = per_minute
+        self.clients = clients
+        self.buckets: dict[str, tuple[float, float]] = {}  # client: (allowance, when)
+
+    def wait(self, client: str, now: float | None = None) -> float:
+        """Seconds before ``client`` may open a table; 0: it may now (the table is counted)."""
+        if self.per_minute <= 0:
+            return 0.0
+        now = time.monotonic() if now is None else now
+        rate = self.per_minute / 60.0
+        allowance, when = self.buckets.pop(client, (self.per_minute, now))
+        allowance = min(self.per_minute, allowance + (now - when) * rate)
+        if allowance < 1.0:
+            self.buckets[client] = (allowance, now)
+            return (1.0 - allowance) / rate
+        self.buckets[client] = (allowance - 1.0, now)  # the newest last: dicts keep order
+        if len(self.buckets) > self.clients:
+            self._forget(now, rate)
+        return 0.0
+
+    def refund(self, client: str) -> None:
+        """Give back the table counted by :meth:`wait` for a request refused otherwise."""
+        if client in self.buckets:
+            allowance, when = self.buckets[client]
+            self.buckets[client] = (min(self.per_minute, allowance + 1.0), when)
+
+    def _forget(self, now: float, rate: float) -> None:
+        full = [
+            client
+            for client, (allowance, when) in self.buckets.items()
+            if allowance + (now - when) * rate >= self.per_minute
+        ]
+        for client in full:
+            del self.buckets[client]
+        while len(self.buckets) > self.clients:  # all still counting: the oldest goes
+            del self.buckets[next(iter(self.buckets))]
+
+    @staticmethod
+    def retry_after(seconds: float) -> str:
+        """A ``Retry-After`` value: whole seconds, rounded up."""
+        return str(max(1, math.ceil(seconds)))
+
+
+class BodyLimit:
+    """Refuses an HTTP request's body over ``limit`` bytes while it arrives (ASGI middleware):
+    at once if its ``Content-Length`` says so, else as soon as the chunks read add up past
+    the limit; the rest is never read, and the connection closes after the ``413``."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # A body read past the limit raises the refusal inside the route, where the
+        # application's handler of HTTP errors answers it in the documented shape.
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = Headers(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.limit:
+            refusal = self.refusal()
+            body = json.dumps({"error": "too_large", "message": refusal.detail})
+            answer = Response(body, 413, refusal.headers, media_type="application/json")
+            await answer(scope, receive, send)
+            return
+        read = 0
+
+        async def receiving() -> Message:
+            nonlocal read
+            message = await receive()
+            if message["type"] == "http.request":
+                read += len(message.get("body", b""))
+                if read > self.limit:
+                    raise self.refusal()
+            return message
+
+        await self.app(scope, receiving, send)
+
+    def refusal(self) -> HTTPException:
+        # "Connection: close": the server stops reading the connection after answering.
+        return HTTPException(
+            413, f"a request is at most {self.limit} bytes", headers={"Connection": "close"}
+        )
