@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
+from cardtable.bots.base import LEVELS as BOT_LEVELS
 from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
 from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
@@ -38,7 +39,7 @@ __all__ = [
 ]
 
 HUMAN, BOT = "human", "bot"
-LEVELS = ("easy", "medium", "hard")
+LEVELS = tuple(BOT_LEVELS)  # easy, medium, hard, expert: the bots' levels
 TITLES = {"knockout-whist": "Knockout Whist", "neuf": "Neuf", "kryt-navalivat": "Kryt'-navalivat'"}
 
 
