@@ -218,3 +218,24 @@ def test_the_cheater_plays_the_solvers_best_on_the_true_deal_in_the_arena_alone(
     )
     outcome = play_game(task)
     assert outcome.status == "ok" and outcome.failure is None
+
+
+def test_search_can_solve_the_hand_instead_of_rolling_it_out() -> None:
+    # ``solve``: once at most that many cards are left, a sampled hand is solved exactly
+    # (max-n) in place of the guided rollout; every action still gets visits and a value.
+    twin = core_twin(KNOCKOUT_WHIST)
+    differs = 0
+    for seed in range(8):
+        state = decision(seed)
+        assert state.to_move is not None
+        view = json.dumps(state.view(state.to_move))
+        solved = twin.search(view, iterations=300, seed=seed, stop_early=False, solve=52)
+        rolled = twin.search(view, iterations=300, seed=seed, stop_early=False)
+        assert solved[0] in state.legal_action_ids() and solved[3] == 300
+        assert set(solved[1]) == set(state.legal_action_ids())
+        differs += solved[2] != rolled[2]
+    assert differs > 0, "solving the hand changed no value"
+    with pytest.raises(InvalidBudgetError, match="solve"):
+        make_bot("ismcts:iterations=10,solve=-1", "knockout-whist")
+    with pytest.raises(InvalidBudgetError, match="solve"):
+        make_bot("ismcts:iterations=10,solve=9,rollout=random", "knockout-whist")

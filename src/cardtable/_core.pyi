@@ -148,6 +148,7 @@ class _Game(Generic[_S, _B]):
         stop_early: bool = True,
         rollout: str = "guided",
         threads: int = 1,
+        solve: int = 0,
     ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
     def replay(
         self,

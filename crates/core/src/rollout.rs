@@ -70,4 +70,13 @@ pub trait Guided: Game {
     /// after it (a rollout may stop inside the rules' own step, before the next deal that
     /// an estimate never looks at): search throws it away, and so must other callers.
     fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns;
+
+    /// Every seat's returns at the end of the current hand with every line of play
+    /// searched (an exact solver, each seat for itself), in place of a rollout, when the
+    /// hand has at most `cards` cards left in all hands; `None` where the game has no
+    /// solver or more cards are left.
+    fn solved_returns(&self, cards: u32) -> Option<Returns> {
+        let _ = cards;
+        None
+    }
 }

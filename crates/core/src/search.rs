@@ -36,6 +36,9 @@ pub enum Rollout {
     Uniform,
     /// The game's guided policy, to the end of the hand and its estimate there.
     Guided,
+    /// The guided policy, but the hand solved exactly instead once at most this many cards
+    /// are left in all hands ([`Guided::solved_returns`]).
+    Solved(u32),
 }
 
 /// The settings of a search.
@@ -252,6 +255,9 @@ fn grow<G: Determinize + Guided>(
                     state.returns().expect("a played-out game is over")
                 }
                 Rollout::Guided => state.guided_rollout(rng),
+                Rollout::Solved(cards) => state
+                    .solved_returns(cards)
+                    .unwrap_or_else(|| state.guided_rollout(rng)),
             },
         };
         for &n in &path {

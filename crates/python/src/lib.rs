@@ -426,9 +426,11 @@ macro_rules! bind_game {
             /// mean return, the iterations run and the seconds taken. `rollout` is `"guided"`
             /// (the game's policy to the end of the hand, and its estimate there) or
             /// `"random"` (uniform to the end of the game); `threads` trees grow side by
-            /// side and their roots are summed. Seeded: with an iteration budget alone the
+            /// side and their roots are summed; `solve` > 0 (guided rollouts, a game with a
+            /// solver) solves the hand exactly instead of rolling out once at most that many
+            /// cards are left in all hands. Seeded: with an iteration budget alone the
             /// result is a function of the view, `seed` and `threads`.
-            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1))]
+            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1, solve = 0))]
             #[allow(clippy::too_many_arguments)]
             fn search(
                 &self,
@@ -441,9 +443,11 @@ macro_rules! bind_game {
                 stop_early: bool,
                 rollout: &str,
                 threads: usize,
+                solve: u32,
             ) -> PyResult<SearchOutcome> {
                 let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
                 let rollout = match rollout {
+                    "guided" if solve > 0 => search::Rollout::Solved(solve),
                     "guided" => search::Rollout::Guided,
                     "random" => search::Rollout::Uniform,
                     other => {

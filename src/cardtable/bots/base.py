@@ -78,6 +78,7 @@ _ISMCTS_PARAMETERS: dict[str, type] = {
     "rollout": str,
     "engine": str,
     "threads": int,
+    "solve": int,
 }
 _PIMC_PARAMETERS: dict[str, type] = {
     "deals": int,

@@ -241,7 +241,10 @@ class IsmctsBot:
     ``"core"`` (the default: the compiled core's search, one call a decision that releases
     the GIL, when the core is in use, see ``CARDTABLE_CORE``) or ``"python"`` (this
     module's :func:`search`, kept to compare the two). ``threads`` grows that many trees
-    side by side in the core (root parallel), one per core a machine lends it."""
+    side by side in the core (root parallel), one per core a machine lends it. ``solve``
+    (cards, in a game with an exact solver: Knockout Whist) evaluates a sampled hand
+    exactly instead of rolling it out once at most that many cards are left in all hands
+    (each seat for itself, every card of the sample in view)."""
 
     def __init__(
         self,
@@ -253,6 +256,7 @@ class IsmctsBot:
         rollout: str = "guided",
         engine: str = "core",
         threads: int = 1,
+        solve: int = 0,
     ) -> None:
         check_budget(iterations, seconds)
         if rollout not in ("guided", "random"):
@@ -263,6 +267,10 @@ class IsmctsBot:
             raise InvalidBudgetError(f"exploration must be 0 or more, not {exploration!r}")
         if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
             raise InvalidBudgetError(f"threads must be a whole number, 1 or more, not {threads!r}")
+        if isinstance(solve, bool) or not isinstance(solve, int) or solve < 0:
+            raise InvalidBudgetError(f"solve must be a whole number of cards, not {solve!r}")
+        if solve and (engine != "core" or rollout != "guided"):
+            raise InvalidBudgetError("solve goes with the core's search and guided rollouts")
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
@@ -270,6 +278,7 @@ class IsmctsBot:
         self.rollout = rollout
         self.engine = engine
         self.threads = threads
+        self.solve = solve
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
 
@@ -315,6 +324,7 @@ class IsmctsBot:
                 stop_early=stop_early,
                 rollout=self.rollout,
                 threads=self.threads,
+                solve=self.solve,
             )
             return SearchResult(number, visits, values, iterations, seconds)
         return search(

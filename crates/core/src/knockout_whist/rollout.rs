@@ -72,6 +72,11 @@ impl Guided for KnockoutWhist {
         turn.action(draw)
     }
 
+    fn solved_returns(&self, cards: u32) -> Option<Returns> {
+        let held: u32 = self.hands.iter().map(|h| h.count_ones()).sum();
+        (self.phase == Phase::Play && held <= cards).then(|| self.solved_hand())
+    }
+
     /// `rollout`: the policy plays to the end of the hand; the game's returns if the game
     /// ended there, else the estimate. The state is left as it was.
     fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {

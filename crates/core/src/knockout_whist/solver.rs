@@ -148,6 +148,24 @@ impl KnockoutWhist {
     }
 }
 
+impl KnockoutWhist {
+    /// Every seat's utility at the end of the hand under max-n: the returns the rest of the
+    /// hand leads to when each seat plays for itself with every card in view, with the
+    /// trick bonus (a thousandth a trick) that ranks the lines; search's exact leaf
+    /// ([`crate::rollout::Guided::solved_returns`]). The state is in the play phase, someone
+    /// to move.
+    pub(super) fn solved_hand(&self) -> Returns {
+        let mut solver = Solver {
+            state: self,
+            root: usize::from(self.to_move),
+            paranoid: HashMap::with_hasher(FxBuildHasher),
+            max_n: HashMap::with_hasher(FxBuildHasher),
+            nodes: 0,
+        };
+        solver.max_n(&LocalHand::new(self))
+    }
+}
+
 impl crate::pimc::Solve for KnockoutWhist {
     type Model = Model;
 
@@ -512,6 +530,40 @@ mod tests {
             trumps >= 100,
             "only {trumps} positions where trumps are named"
         );
+    }
+
+    #[test]
+    fn searchs_exact_leaf_is_max_n_by_brute_force() {
+        use crate::rollout::Guided;
+        let mut rng = PlayoutRng::seed_from_u64(13);
+        let mut checked = 0;
+        while checked < 300 {
+            let Some(state) = small_position(&mut rng, 10) else {
+                continue;
+            };
+            if state.phase != Phase::Play {
+                assert_eq!(state.solved_returns(52), None, "naming trumps is no leaf");
+                continue;
+            }
+            let solver = Solver {
+                state: &state,
+                root: state.to_move().unwrap(),
+                paranoid: HashMap::with_hasher(FxBuildHasher),
+                max_n: HashMap::with_hasher(FxBuildHasher),
+                nodes: 0,
+            };
+            let expected = brute_max_n(&solver, &LocalHand::new(&state));
+            assert_eq!(state.solved_returns(10), Some(expected));
+            let held: u32 = state.hands.iter().map(|h| h.count_ones()).sum();
+            if held > 1 {
+                assert_eq!(
+                    state.solved_returns(held - 1),
+                    None,
+                    "more cards than asked"
+                );
+            }
+            checked += 1;
+        }
     }
 
     #[test]
