@@ -6,6 +6,8 @@
 #   benchmarks/strength.sh 1 &    # queue 1: the levels against easy and random
 #   benchmarks/strength.sh 2 &    # queue 2: the new search against the Python one; ideas
 #   benchmarks/strength.sh 3      # queue 3: one more idea, once queue 2 is done
+#   benchmarks/strength.sh 4 &    # queue 4: expert against hard, hard against the cheater
+#   benchmarks/strength.sh 5 &    # queue 5: expert against the cheater
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -38,7 +40,7 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers 1)
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers 1 --per-deal)
 
-case ${1:?queue 1 or 2} in
+case ${1:?queue 1 to 5} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -78,5 +80,17 @@ case ${1:?queue 1 or 2} in
   # decision) be worth their time?
   table neuf-3-200000-hard-per-deal neuf -p 3 \
     --bots "ismcts:iterations=200000,seconds=0.9,hard,hard" --games 600 "${score[@]}"
+  ;;
+4)
+  # The expert level (PIMC over the exact solver) against hard, then hard against the
+  # cheater (the solver on the true deal, every card in view): Knockout Whist, 3 players.
+  # Sized from the trial tables (docs/bots.md): a game of expert and hard takes about 5 s
+  # of a core (expert at up to 100 deals a decision), so 1,200 games ask for about
+  # 2 core-hours; the rule above stops a table sooner once its intervals separate.
+  table knockout-whist-3-expert-hard knockout-whist -p 3 --bots expert,hard --games 1200 "${rate[@]}"
+  table knockout-whist-3-hard-cheater knockout-whist -p 3 --bots hard,cheater --games 1200 "${rate[@]}"
+  ;;
+5)
+  table knockout-whist-3-expert-cheater knockout-whist -p 3 --bots expert,cheater --games 1200 "${rate[@]}"
   ;;
 esac

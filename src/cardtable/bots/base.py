@@ -41,13 +41,15 @@ class Bot(Protocol):
 # 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
 #
 # ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) where the game has an
-# exact solver in the core, Knockout Whist so far: up to 200 deals, each solved exactly, in at
-# most 0.9 s a decision. A game without a solver plays ``hard`` at that level.
+# exact solver in the core, Knockout Whist so far: up to 100 deals, each solved exactly with
+# the other seats taken to play against the bot (paranoid), in at most 0.9 s a decision
+# (``docs/bots.md`` has the measurements behind each choice). A game without a solver plays
+# ``hard`` at that level.
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
     "hard": "ismcts:iterations=50000,seconds=0.9",
-    "expert": "pimc:deals=200,seconds=0.9",
+    "expert": "pimc:deals=100,seconds=0.9,model=paranoid",
 }
 
 PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
