@@ -47,6 +47,8 @@ class TableRow(Base):
     game: Mapped[str] = mapped_column(String(32))
     options: Mapped[str] = mapped_column(Text)  # JSON: the rules played (no dealer)
     created: Mapped[float] = mapped_column(Float)
+    # Hex; server-side only: the table's server seeds and bots' seeds (docs/fairness.md).
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -93,6 +95,7 @@ class StoredTable:
     game: str
     options: dict[str, Any]
     created: float
+    secret: str | None
     seats: list[SeatRow]
     events: list[dict[str, Any]]
     deals: list[DealRow]
@@ -129,12 +132,19 @@ class Store:
         seats: list[SeatRow],
         events: list[dict[str, Any]],
         deals: list[DealRow],
+        secret: str | None = None,
     ) -> float:
         """Store a new table with its first events, in one transaction; its creation time."""
         created = time.time()
         with Session(self.engine) as session, session.begin():
             session.add(
-                TableRow(id=table_id, game=game, options=json.dumps(options), created=created)
+                TableRow(
+                    id=table_id,
+                    game=game,
+                    options=json.dumps(options),
+                    created=created,
+                    secret=secret,
+                )
             )
             session.flush()  # the table row first: the others refer to it
             session.add_all(seats)
@@ -231,6 +241,7 @@ class Store:
                 game=row.game,
                 options=json.loads(row.options),
                 created=row.created,
+                secret=row.secret,
                 seats=seats,
                 events=events,
                 deals=deals,

@@ -7,7 +7,9 @@ and tells anyone, so an action that could not be stored never happened.
 
 Deals anyone can verify: each deck (and each reshuffle the rules call for) is stored with a
 random salt, and its commitment ``sha256(salt + ":" + cards)`` is published when it is
-drawn; the cards and salt are revealed when the hand is over (docs/server.md).
+drawn; the cards and salt are revealed when the hand is over (docs/server.md). Each deck is
+also derived from the game's committed server seed and the players' own seeds, and the
+server seed is revealed when the game is over (docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -19,8 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
+from cardtable.cards import card_text
+from cardtable.chance import Shuffler
 from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError
+from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
 from cardtable.server.store import DealRow, SeatRow, StoredTable
 
 __all__ = [
@@ -71,6 +76,9 @@ class Seat:
     name: str
     level: str | None = None
     token_hash: str | None = None
+    # The seed the player's page gave with its last join (public: every deal names the
+    # seeds it was derived from), or None: a bot's seat, or a player who gave none.
+    seed: str | None = None
     # The server's own bookkeeping, not stored: how many sockets hold the seat, when the
     # last one left (None: none has joined since the server started), and whether a bot
     # is playing for the seat meanwhile.
@@ -111,6 +119,7 @@ class Chance:
     cards: list[str]
     salt: str
     revealed: bool = False
+    seeds: list[str | None] | None = None  # the players' seeds it was derived from, if fair
 
     @property
     def commitment(self) -> str:
@@ -120,17 +129,21 @@ class Chance:
         item: dict[str, Any] = {"game": game, "hand": self.hand, "commitment": self.commitment}
         if self.kind != "deck":
             item["reshuffle"] = self.number
+        if self.seeds is not None:
+            item["seeds"] = self.seeds
         return item
 
 
 @dataclass(slots=True)
 class Run:
-    """One game at the table: its number (from 1), first dealer and live state."""
+    """One game at the table: its number (from 1), first dealer and live state, and the
+    server seed its decks are derived from (None: a game from before fair deals)."""
 
     number: int
     dealer: int
     state: State
     chances: list[Chance] = field(default_factory=list)
+    server_seed: str | None = None
 
 
 @dataclass(slots=True)
@@ -148,12 +161,20 @@ class Table:
     """A table: seats, the games played so far (the last one live) and every event."""
 
     def __init__(
-        self, table_id: str, game_name: str, options: dict[str, Any], seats: list[Seat]
+        self,
+        table_id: str,
+        game_name: str,
+        options: dict[str, Any],
+        seats: list[Seat],
+        secret: str | None = None,
     ) -> None:
         self.id = table_id
         self.game_name = game_name
         self.options = options
         self.seats = seats
+        # The table's secret (hex, server-side only): its server seeds' hash chains and its
+        # bots' randomness come from it (docs/fairness.md). None: a table from before.
+        self.secret = secret
         self.events: list[dict[str, Any]] = []
         self.runs: list[Run] = []
         self.created = 0.0
@@ -212,7 +233,7 @@ class Table:
             if seat.kind == HUMAN:
                 tokens[seat.seat] = secrets.token_urlsafe(16)
                 seat.token_hash = token_hash(tokens[seat.seat])
-        table = cls(secrets.token_urlsafe(9), name, rules, chosen)
+        table = cls(secrets.token_urlsafe(9), name, rules, chosen, secrets.token_hex(32))
         first_dealer = secrets.randbelow(len(chosen))
         return table, tokens, table._start(first_dealer)
 
@@ -222,7 +243,7 @@ class Table:
         seats = [
             Seat(row.seat, row.kind, row.name, row.level, row.token_hash) for row in stored.seats
         ]
-        table = cls(stored.id, stored.game, stored.options, seats)
+        table = cls(stored.id, stored.game, stored.options, seats, stored.secret)
         table.created = stored.created
         chances: dict[int, list[Chance]] = {}
         for row in stored.deals:
@@ -231,15 +252,21 @@ class Table:
             )
         actions: dict[int, list[str]] = {}
         dealers: dict[int, int] = {}
+        fair: set[int] = set()
         for item in stored.events:
             if item["kind"] == "game":
                 dealers[item["game"]] = item["dealer"]
+                if "commitment" in item:
+                    fair.add(item["game"])
             elif item["kind"] == "action":
                 actions.setdefault(item["game"], []).append(item["action"])
-            elif item["kind"] == "reveal":
+            elif item["kind"] in ("reveal", "deal"):
                 for chance in chances.get(item["game"], []):
                     if chance.commitment == item["commitment"]:
-                        chance.revealed = True
+                        chance.revealed = chance.revealed or item["kind"] == "reveal"
+                        chance.seeds = item.get("seeds", chance.seeds)
+            elif item["kind"] == "seed":
+                table.seats[item["seat"]].seed = item["seed"]
             table.events.append(item)
         for number, dealer in dealers.items():
             drawn = chances.get(number, [])
@@ -251,7 +278,11 @@ class Table:
                 decks=[c.cards for c in drawn if c.kind == "deck"],
                 reshuffles=[c.cards for c in drawn if c.kind != "deck"],
             )
-            table.runs.append(Run(number, dealer, table.game_of(dealer).replay(record), drawn))
+            run = Run(number, dealer, table.game_of(dealer).replay(record), drawn)
+            if number in fair and table.secret is not None:
+                run.server_seed = chain_seed(table.secret, number)
+                run.state.shuffler = table._shuffler(number, run.server_seed)
+            table.runs.append(run)
         return table
 
     def stored_seats(self) -> list[SeatRow]:
@@ -296,6 +327,22 @@ class Table:
             "results": self.results(),
             "seq": self.seq,
             "created": self.created,
+        }
+
+    def client_seeds(self) -> list[str | None]:
+        """The players' seeds in seat order, as the next deal would use them."""
+        return [seat.seed if seat.kind == HUMAN else None for seat in self.seats]
+
+    def fairness(self) -> dict[str, Any] | None:
+        """The current game's commitment, and its server seed once it is over."""
+        run = self.run
+        if run.server_seed is None:
+            return None
+        over = run.state.is_over
+        return {
+            "game": run.number,
+            "commitment": commitment_of(run.server_seed),
+            "server_seed": run.server_seed if over else None,
         }
 
     def results(self) -> list[dict[str, Any]]:
@@ -344,6 +391,7 @@ class Table:
                 "not_your_turn", f"it is seat {run.state.to_move}'s turn, not seat {seat}'s"
             )
         state = run.state.copy()
+        state.shuffler = run.state.shuffler
         try:
             action = state.apply(text, seat=seat)
         except CardtableError as exc:
@@ -352,7 +400,7 @@ class Table:
         events = [
             {"kind": "action", "game": run.number, "seat": seat, "action": str(action), "by": by}
         ]
-        after = Run(run.number, run.dealer, state, [*run.chances])
+        after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
         deals = self._chance_events(after, events)
         return Change(self._numbered(events), deals, after)
 
@@ -370,11 +418,47 @@ class Table:
             return self.run.dealer if loser is None else int(loser)
         return (self.run.dealer + 1) % len(self.seats)
 
+    @staticmethod
+    def check_seed(seed: object) -> str:
+        try:
+            return check_client_seed(seed)
+        except ValueError as exc:
+            raise TableError("malformed", str(exc)) from None
+
+    def seed_change(self, seat: int, seed: object) -> Change | None:
+        """Seat ``seat``'s player gives the seed of its page: a public ``seed`` event, which
+        counts from the next deal on; None if it is the seed the seat already has."""
+        self.check_seed(seed)
+        if self.seats[seat].kind != HUMAN or self.seats[seat].seed == seed:
+            return None
+        events = [{"kind": "seed", "seat": seat, "seed": seed}]
+        return Change(self._numbered(events), [], self.run)
+
+    def _shuffler(self, number: int, server_seed: str) -> Shuffler:
+        """Game ``number``'s decks, derived from its server seed and the players' seeds as
+        they are when each deck is drawn."""
+
+        def shuffle(label: str, cards: list[int]) -> list[int]:
+            return fair_shuffle(server_seed, self.id, number, label, self.client_seeds(), cards)
+
+        return shuffle
+
     def _start(self, dealer: int) -> Change:
         number = len(self.runs) + 1
-        state = self.game_of(dealer).new_state(seed=secrets.randbits(62))
-        run = Run(number, dealer, state)
+        game = self.game_of(dealer)
         events: list[dict[str, Any]] = [{"kind": "game", "game": number, "dealer": dealer}]
+        if self.secret is None:
+            state = game.new_state(seed=secrets.randbits(62))
+            run = Run(number, dealer, state)
+        else:
+            # The first hand is dealt as the state is made: its deck is stacked.
+            server_seed = chain_seed(self.secret, number)
+            shuffle = self._shuffler(number, server_seed)
+            first = [card_text(c) for c in shuffle("hand 1", list(game.pack))]
+            state = game.new_state(seed=secrets.randbits(62), decks=[first])
+            state.shuffler = shuffle
+            run = Run(number, dealer, state, server_seed=server_seed)
+            events[0]["commitment"] = commitment_of(server_seed)
         deals = self._chance_events(run, events)
         return Change(self._numbered(events), deals, run, new_game=True)
 
@@ -392,6 +476,8 @@ class Table:
             if kind == "deck":
                 hand += 1
             chance = Chance(len(run.chances), kind, hand, list(cards), secrets.token_hex(16))
+            if run.server_seed is not None:
+                chance.seeds = self.client_seeds()
             run.chances.append(chance)
             events.append({"kind": "deal", **chance.published(run.number)})
             rows.append(
@@ -407,7 +493,10 @@ class Table:
             )
         result = run.state.result
         if result is not None:
-            events.append({"kind": "over", "game": run.number, "result": _published(result)})
+            over = {"kind": "over", "game": run.number, "result": _published(result)}
+            if run.server_seed is not None:
+                over["server_seed"] = run.server_seed  # the game is over: nothing left hidden
+            events.append(over)
         return rows
 
     @staticmethod
@@ -420,7 +509,13 @@ class Table:
             if not chance.revealed:
                 # A copy: the live run's chances change only when the change is committed.
                 run.chances[index] = shown = Chance(
-                    chance.number, chance.kind, chance.hand, chance.cards, chance.salt, True
+                    chance.number,
+                    chance.kind,
+                    chance.hand,
+                    chance.cards,
+                    chance.salt,
+                    True,
+                    chance.seeds,
                 )
                 events.append(
                     {
@@ -441,6 +536,9 @@ class Table:
         else:
             self.runs[-1] = change.run
         self.events.extend(change.events)
+        for item in change.events:
+            if item["kind"] == "seed":
+                self.seats[item["seat"]].seed = item["seed"]
 
     # Replays ---------------------------------------------------------------------------------
 
@@ -462,7 +560,26 @@ class Table:
             seat = state.to_move
             state.apply(text)
             frames.append(self._frame(state, seat, text))
-        return {"game": number, "record": record.to_dict(), "frames": frames}
+        document = record.to_dict()
+        if run.server_seed is not None:
+            document["fair"] = self.fair_block(run)
+        return {"game": number, "record": document, "frames": frames}
+
+    def fair_block(self, run: Run) -> dict[str, Any]:
+        """What ``cardtable verify`` needs of a finished game (docs/record.md, ``fair``)."""
+        assert run.server_seed is not None and run.state.is_over
+        decks = [c for c in run.chances if c.kind == "deck"]
+        reshuffles = [c for c in run.chances if c.kind != "deck"]
+        return {
+            "table": self.id,
+            "game": run.number,
+            "commitment": commitment_of(run.server_seed),
+            "server_seed": run.server_seed,
+            "decks": [{"hand": c.hand, "seeds": c.seeds} for c in decks],
+            "reshuffles": [
+                {"number": n, "hand": c.hand, "seeds": c.seeds} for n, c in enumerate(reshuffles)
+            ],
+        }
 
     @staticmethod
     def _frame(state: State, seat: int | None, action: str | None) -> dict[str, Any]:
