@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from scipy.stats import chi2
+from scipy.stats import chi2  # type: ignore[import-untyped]
 from typer.testing import CliRunner
 
 import cardtable
@@ -182,6 +182,12 @@ def _open(game: str, seats: list[dict[str, Any]]) -> Table:
     return table
 
 
+def _give(table: Table, seat: int, seed: str) -> None:
+    change = table.seed_change(seat, seed)
+    assert change is not None
+    table.commit(change)
+
+
 GAMES = [
     ("knockout-whist", [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]),
     ("neuf", [{"kind": "human"}, {"kind": "human"}, {"kind": "human"}]),
@@ -194,7 +200,7 @@ def test_a_table_deals_the_derived_decks_and_reveals_the_seed_at_the_end(
     game: str, seats: list[dict[str, Any]]
 ) -> None:
     table = _open(game, seats)
-    table.commit(table.seed_change(0, "seat-zero-seed"))  # type: ignore[arg-type]
+    _give(table, 0, "seat-zero-seed")
     _play(table, random.Random(3))
     assert table.state.is_over
     events = table.events
@@ -273,7 +279,7 @@ def test_the_snapshot_fairness_hides_the_seed_until_the_end() -> None:
 @pytest.fixture(scope="module")
 def finished() -> dict[str, Any]:
     table = _open("knockout-whist", GAMES[0][1])
-    table.commit(table.seed_change(1, "bob"))  # type: ignore[arg-type]
+    _give(table, 1, "bob")
     _play(table, random.Random(8))
     document: dict[str, Any] = table.replay(1)["record"]
     return document
