@@ -42,7 +42,8 @@ TAMPERING = """
   };
   window.__tamper = (text) => {
     const message = JSON.parse(text);
-    const events = message.type === "snapshot" ? message.missed : message.type === "event" ? [message.event] : [];
+    const events = message.type === "snapshot" ? message.missed
+      : message.type === "event" ? [message.event] : [];
     for (const ev of events) (%s)(ev, message);
     return JSON.stringify(message);
   };
