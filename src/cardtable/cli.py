@@ -383,8 +383,7 @@ def verify(
         ),
     ],
 ) -> None:
-    """Check a web table's deals: the server seed matches its commitment, and every deck and
-    reshuffle is the one derived from it and the players' seeds (docs/fairness.md)."""
+    """Check a finished web-table game's deals against its commitment and players' seeds."""
     from cardtable.fairness import verify_record
 
     try:
