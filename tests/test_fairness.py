@@ -264,6 +264,23 @@ def test_a_seed_is_checked_and_a_repeated_seed_adds_nothing() -> None:
     assert table.seats[1].seed == "abc"
 
 
+def test_a_seed_given_meanwhile_does_not_make_an_action_stale() -> None:
+    """docs/server.md: a ``seed`` event changes no game, so a click sent before it stands;
+    one sent before an action is still refused."""
+    table = _open("neuf", GAMES[1][1])
+    seen = table.seq
+    _give(table, 1, "late-seed")
+    mover = table.state.to_move
+    assert mover is not None
+    first = str(table.state.legal_actions()[0])
+    table.commit(table.act(mover, first, "human", seen))
+    mover = table.state.to_move
+    assert mover is not None
+    with pytest.raises(TableError) as caught:
+        table.act(mover, str(table.state.legal_actions()[0]), "human", seen)
+    assert caught.value.code == "stale"
+
+
 def test_the_snapshot_fairness_hides_the_seed_until_the_end() -> None:
     table = _open("kryt-navalivat", GAMES[2][1])
     shown = table.fairness()

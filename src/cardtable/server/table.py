@@ -308,6 +308,14 @@ class Table:
         return len(self.events)
 
     @property
+    def played_seq(self) -> int:
+        """The number of the last event that changed a game (any but a ``seed`` event)."""
+        for item in reversed(self.events):
+            if item["kind"] != "seed":
+                return int(item["seq"])
+        return 0
+
+    @property
     def run(self) -> Run:
         return self.runs[-1]
 
@@ -379,7 +387,8 @@ class Table:
 
     def act(self, seat: int, text: str, by: str, seq: int | None = None) -> Change:
         """Seat ``seat`` plays ``text``; a :class:`TableError` (nothing changed) if it may not."""
-        if seq is not None and seq != self.seq:
+        # A seed event changes nothing a click was based on: an action sent before it stands.
+        if seq is not None and not self.played_seq <= seq <= self.seq:
             raise TableError(
                 "stale", f"the table has moved on (event {self.seq}, not {seq}); look again"
             )
