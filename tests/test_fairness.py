@@ -397,3 +397,36 @@ def test_the_command_explains_a_bad_file(tmp_path: Path, content: str | None, wo
     result = CliRunner().invoke(app, ["verify", str(path)])
     assert result.exit_code == 1
     assert words in result.output and "Traceback" not in result.output
+
+
+def test_a_database_from_before_gives_each_stored_table_a_secret(tmp_path: Path) -> None:
+    """Migration 0002: a table stored before fair deals gets a secret of its own, so the
+    games it starts from now on are dealt fairly."""
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from cardtable.server import store
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(Path(store.__file__).with_name("migrations")))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "0001")
+        for name in ("old-a", "old-b"):
+            connection.execute(
+                text(
+                    "INSERT INTO tables (id, game, options, created) VALUES (:id, 'neuf', '{}', 0)"
+                ),
+                {"id": name},
+            )
+    engine.dispose()
+    opened = store.Store(url)
+    try:
+        secrets = [opened.load(name).secret for name in ("old-a", "old-b")]  # type: ignore[union-attr]
+    finally:
+        opened.close()
+    assert all(isinstance(s, str) and len(s) == 64 for s in secrets)
+    assert secrets[0] != secrets[1]
