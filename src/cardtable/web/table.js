@@ -650,7 +650,8 @@ function verifyFair(entry, live) {
 function renderFair() {
   const box = $("verify");
   const entry = st.fair.get(st.game);
-  let el = $("fair");
+  // Made here, inside the box, so not one of the page's fixed elements.
+  let el = box.querySelector("#fair");
   if (!entry || !entry.commitment) {
     if (el) el.remove();
     return;
