@@ -60,7 +60,7 @@ def test_games_lists_each_game_with_its_options_and_levels(client: TestClient) -
         assert item["players"]["min"] == kind.min_players
         assert item["players"]["max"] == kind.max_players
         assert kind.min_players <= item["players"]["default"] <= kind.max_players
-        assert item["levels"] == ["easy", "medium", "hard"]
+        assert item["levels"] == ["easy", "medium", "hard", "expert"]
         for option in item["options"]:
             assert option["name"] not in ("players", "dealer")
             # Every advertised default is accepted by the game itself.

@@ -39,3 +39,31 @@ def test_a_broken_bot_pool_does_not_stall_the_table(
     assert any(
         r.getMessage() == "bot failed" and r.levelno >= logging.ERROR for r in caplog.records
     )
+
+
+@pytest.mark.parametrize("game", ["knockout-whist", "neuf"])
+def test_an_expert_bot_takes_a_seat_and_plays(tmp_path: Path, game: str) -> None:
+    # `expert` is a level like the others: PIMC where the game has a solver (Knockout
+    # Whist), hard's search elsewhere, run in the bots' worker pool.
+    app = create_app(f"sqlite:///{tmp_path / 't.db'}", bot_delay=0)
+    seats = [
+        {"kind": "human", "name": "Ana"},
+        {"kind": "bot", "level": "expert"},
+        {"kind": "bot", "level": "easy"},
+    ]
+    with TestClient(app) as client:
+        opened = open_table(client, game, seats, {})
+        with client.websocket_connect(f"/ws/{opened['table']}") as session:
+            ana = Socket(session, "Ana")
+            ana.join(tokens_of(opened)[0], since=0)
+            expert_moves = 0
+            while expert_moves < 2 and not ana.view.get("winner"):
+                if ana.view["to_move"] == 0:
+                    ana.act(ana.view["legal_actions"][0])
+                    continue
+                frame = ana.until(lambda f: f["type"] == "event" and f["event"]["kind"] == "action")
+                event = frame[-1]["event"]
+                assert event["by"] == "bot"
+                expert_moves += event["seat"] == 1
+                ana.catch_up(frame[-1]["table"]["seq"])
+    assert expert_moves == 2

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import cardtable
+from cardtable.bots.base import LEVELS as BOT_LEVELS
 from cardtable.cards import card_text
 from cardtable.chance import Shuffler
 from cardtable.core import Game, Record, Result, State, View
@@ -43,7 +44,7 @@ __all__ = [
 ]
 
 HUMAN, BOT = "human", "bot"
-LEVELS = ("easy", "medium", "hard")
+LEVELS = tuple(BOT_LEVELS)  # easy, medium, hard, expert: the bots' levels
 TITLES = {"knockout-whist": "Knockout Whist", "neuf": "Neuf", "kryt-navalivat": "Kryt'-navalivat'"}
 
 
