@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,12 +24,14 @@ from browser_pieces import (
     invite,
     last_seq,
     launched,
+    open_page,
     open_table,
     seated_page,
     served,
     wait_past,
 )
 from cardtable.fairness import verify_record
+from test_server_locked import locked
 
 expect.set_options(timeout=EXPECT_MS)
 
@@ -198,3 +201,27 @@ def test_a_page_flags_a_turned_card_that_is_not_the_decks(web_base: str, chromiu
         expect(fair.locator("li[data-problem='turned'][data-hand='1']")).to_have_count(1)
     finally:
         made.__exit__(None, None, None)
+
+
+def test_a_page_whose_seed_cannot_be_stored_yet_joins_once_it_can(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    """A join whose new seed a busy database refuses (``unavailable``) joins nothing; the
+    page sends it again until the seed is stored, then plays on with it."""
+    with served(tmp_path) as base:
+        opened = open_table(base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+        with context(chromium) as made:
+            # Longer than the server's patience with a commit (5 s, docs/server.md).
+            with locked(tmp_path / "table.db", 8.0):
+                page = open_page(made, invite(base, opened, 0))
+                expect(page.locator("#banner")).to_have_attribute(
+                    "data-code", "unavailable", timeout=8000
+                )
+                assert page.get_attribute("#conn", "data-state") != "connected"
+            page.wait_for_selector("#conn[data-state='connected']")
+            page.wait_for_selector("#seats .seat")
+            seed = page.evaluate(
+                "Object.entries(localStorage).find(([k]) => k.startsWith('cardtable.seed.'))[1]"
+            )
+        given = [e for e in events_of(base, opened["table"]) if e["kind"] == "seed"]
+    assert [(e["seat"], e["seed"]) for e in given] == [(0, seed)]

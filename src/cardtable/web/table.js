@@ -81,6 +81,7 @@ const st = {
   seat: null,
   seq: 0,
   joined: false,
+  joining: false, // a join sent, its snapshot not yet come
   table: null,
   game: null,
   view: null,
@@ -202,16 +203,21 @@ function send(obj) {
   return true;
 }
 
+function sendJoin(ws) {
+  // A page that has not joined yet asks for every event (since 0), to rebuild the log.
+  const join = { type: "join", token: TOKEN, since: st.joined ? st.seq : 0 };
+  if (MY_SEED) join.seed = MY_SEED;
+  st.joining = true;
+  ws.send(JSON.stringify(join));
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(TABLE)}`);
   st.ws = ws;
   setConn("connecting");
   ws.onopen = () => {
-    // A page that has not joined yet asks for every event (since 0), to rebuild the log.
-    const join = { type: "join", token: TOKEN, since: st.joined ? st.seq : 0 };
-    if (MY_SEED) join.seed = MY_SEED;
-    ws.send(JSON.stringify(join));
+    sendJoin(ws);
     clearInterval(pinger);
     pinger = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), 25000);
   };
@@ -309,6 +315,12 @@ function onError(msg) {
   showBanner(text, msg.code || "");
   $("banner").dataset.reason = why ? msg.reason : "";
   notify("refused", msg);
+  // A join whose new seed the database could not store yet (busy) joined nothing: it is
+  // sent again in a moment, as a reconnection would.
+  if (msg.code === "unavailable" && st.joining) {
+    const ws = st.ws;
+    setTimeout(() => ws && st.ws === ws && ws.readyState === WebSocket.OPEN && sendJoin(ws), 1000);
+  }
   // Nothing a reconnection would change: the page stops trying. ("unavailable" is not one:
   // a busy database refused one change, and the same move may be sent again.)
   if (msg.code === "replaced" || msg.code === "bad_token" || msg.code === "quarantined") {
@@ -346,6 +358,7 @@ function onSnapshot(msg) {
   st.hints = null;
   st.pending = false;
   st.joined = true;
+  st.joining = false;
   st.backoff = 500;
   const current = st.fair.get(msg.game);
   if (current && current.serverSeed && current.status === "pending") verifyFair(current, false);
