@@ -179,3 +179,39 @@ def test_a_refused_commit_changes_nothing_and_the_seat_hears_why(tmp_path: Path)
             accepted = mover.act(action)[-1]
             assert accepted["type"] == "event" and accepted["event"]["action"] == action
             assert accepted["seq"] == before["seq"] + 1
+
+
+def test_a_join_whose_seed_cannot_be_stored_joins_nothing_and_may_be_sent_again(
+    tmp_path: Path,
+) -> None:
+    """A page's new seed is a stored event (docs/fairness.md): while the database refuses
+    it, the join is answered ``unavailable`` and the seat is not taken (no deal could be
+    derived from a seed the record lacks); the same join afterwards stores it once."""
+    database = tmp_path / "t.db"
+    app = create_app(f"sqlite:///{database}", bot_delay=0, workers=1, commit_patience=0.5)
+    with TestClient(app) as client:
+        opened = open_table(client, "neuf", humans(3))
+        table, token = opened["table"], tokens_of(opened)[1]
+        before = client.get(f"/api/tables/{table}").json()
+        join = {"type": "join", "token": token, "since": None, "seed": "page-seed"}
+        with client.websocket_connect(f"/ws/{table}") as session:
+            socket = Socket(session, "P1")
+            with locked(database, 2.0):
+                socket.send(join)
+                refused = socket.until(lambda f: f["type"] in ("error", "snapshot"))[-1]
+                assert refused["type"] == "error" and refused["code"] == "unavailable", refused
+                assert client.get(f"/api/tables/{table}").json() == before
+                socket.send({"type": "action", "action": "pass", "seq": before["seq"]})
+                assert socket.until(lambda f: f["type"] == "error")[-1]["code"] == "not_joined"
+            socket.send(join)
+            snapshot = socket.until(lambda f: f["type"] == "snapshot")[-1]
+            assert snapshot["seq"] == before["seq"] + 1
+            socket.send(join)  # the same seed again: nothing to store
+            assert socket.until(lambda f: f["type"] == "snapshot")[-1]["seq"] == snapshot["seq"]
+        with sqlite3.connect(database) as connection:
+            seeds = connection.execute(
+                "SELECT data FROM events WHERE kind = 'seed' AND table_id = ?", (table,)
+            ).fetchall()
+        assert [json.loads(data) for (data,) in seeds] == [
+            {"seq": before["seq"] + 1, "kind": "seed", "seat": 1, "seed": "page-seed"}
+        ]

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import create_engine, inspect
+from sqlalchemy import create_engine, inspect, text
 
 from cardtable.server import create_app
 from postgres_server import postgres_url
@@ -38,8 +38,17 @@ def test_migrations_create_the_schema_on_postgresql(database: str) -> None:
             "quarantined": 0,
             "database": "postgresql",
         }
-    tables = set(inspect(create_engine(database)).get_table_names())
+    engine = create_engine(database)
+    tables = set(inspect(engine).get_table_names())
     assert {"tables", "seats", "events", "deals", "alembic_version"} <= tables
+    # Every revision ran, in order: the quarantine's column, then fair deals' secret.
+    columns = {c["name"] for c in inspect(engine).get_columns("tables")}
+    assert {"quarantined", "secret"} <= columns
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == [
+            ("0003",)
+        ]
+    engine.dispose()
 
 
 def test_a_table_played_on_postgresql_is_restored_by_a_new_server(database: str) -> None:
@@ -54,9 +63,9 @@ def test_a_table_played_on_postgresql_is_restored_by_a_new_server(database: str)
         views = {}
         for seat, (socket, token) in enumerate(zip(sockets, tokens, strict=True)):
             socket.__enter__()
-            socket.send_json({"type": "join", "token": token, "since": None})
+            socket.send_json({"type": "join", "token": token, "since": None, "seed": f"s-{seat}"})
             snapshot = _until(socket, "snapshot")
-            views[seat], seq = snapshot["view"], snapshot["seq"]
+            views[seat], seq, fair = snapshot["view"], snapshot["seq"], snapshot["fair"]
         for _ in range(12):
             mover = views[0]["to_move"]
             action = rng.choice(views[mover]["legal_actions"])
@@ -74,5 +83,10 @@ def test_a_table_played_on_postgresql_is_restored_by_a_new_server(database: str)
         after = client.get(f"/api/tables/{table}").json()
         assert after["seq"] == before["seq"] == seq
         with client.websocket_connect(f"/ws/{table}") as socket:
-            socket.send_json({"type": "join", "token": tokens[1], "since": None})
-            assert _until(socket, "snapshot")["view"] == views[1]
+            socket.send_json({"type": "join", "token": tokens[1], "since": None, "seed": "s-1"})
+            snapshot = _until(socket, "snapshot")
+            assert snapshot["view"] == views[1]
+            # The same secret (so the same commitment), and the seat's seed read back: the
+            # same seed again adds no event.
+            assert (snapshot["fair"], snapshot["seq"]) == (fair, seq)
+            assert fair is not None and fair["commitment"]

@@ -102,6 +102,13 @@ def test_tutorial_played_through(chromium: Browser, web_base: str, game: str) ->
         expect(page.locator("#lesson-play")).to_be_visible()
         stored = page.evaluate("JSON.parse(localStorage.getItem('cardtable.tutorials'))")
         assert stored[game]["done"] is True
+        # Not a fair table (docs/fairness.md): its decks are the script's. The page gives no
+        # seed and shows no fair-deal proof, and the decks' commitments it checks hold.
+        assert page.locator("#fair").count() == 0
+        assert page.get_attribute("#verify", "data-state") != "bad"
+        assert page.locator("#verify li.bad").count() == 0
+        keys = page.evaluate("Object.keys(localStorage)")
+        assert not [k for k in keys if k.startswith("cardtable.seed.")]
         assert errors == []
 
 

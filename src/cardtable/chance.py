@@ -12,8 +12,14 @@ replay never needs this; it fixes what an unfinished game deals next.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 
-__all__ = ["draw", "shuffled"]
+__all__ = ["Shuffler", "draw", "shuffled"]
+
+Shuffler = Callable[[str, list[int]], list[int]]
+"""A source of decks that replaces the seed (the web table's fair deals, docs/fairness.md):
+called with a label (``"hand 2"``: hands from 1; ``"reshuffle 0"``: reshuffles from 0, in
+the game) and the cards to shuffle, it returns them in the order they are dealt."""
 
 
 def _number(seed: int, label: str) -> int:

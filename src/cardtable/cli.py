@@ -4,6 +4,7 @@
     cardtable play neuf --trump-sequence SHDC-NT --tie-avoidance
     cardtable play kryt-navalivat --players 3 --trump-mode permanent --record session.json
     cardtable replay game.json --step
+    cardtable verify replay.json
     cardtable arena knockout-whist --players 3 --bots hard,easy,random --games 2000 --workers 2
     cardtable arena neuf --bots hard,easy --games 2000 --per-deal --stop-when-separated 0.5
 
@@ -374,6 +375,41 @@ def replay(
         )
     except ValueError as exc:
         _fail(f"{file} is not a playable record: {exc}", DATA_ERROR)
+
+
+@app.command(cls=_Command)
+def verify(
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A finished game's record from a web table (its replay, or the record in it)."
+        ),
+    ],
+) -> None:
+    """Check a finished web-table game's deals against its commitment and players' seeds."""
+    from cardtable.fairness import verify_record
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"{file} is not JSON (truncated?): {exc}", DATA_ERROR)
+    # The table's replay document holds the record under "record".
+    if isinstance(data, dict) and isinstance(data.get("record"), dict):
+        data = data["record"]
+    try:
+        verified = verify_record(data)
+    except ValueError as exc:
+        _fail(f"{file} does not verify: {exc}", DATA_ERROR)
+    reshuffles = f" and {verified.reshuffles} reshuffles" if verified.reshuffles else ""
+    _console().print(
+        f"verified: {verified.game}, {verified.decks} decks{reshuffles} derived from the "
+        f"server seed (commitment {verified.commitment[:16]}…) and the players' seeds",
+        highlight=False,
+    )
 
 
 def _is_session(text: str) -> bool:

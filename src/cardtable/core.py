@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Protocol, Self
 
 from cardtable import compiled
 from cardtable.cards import Card, Suit
-from cardtable.chance import draw
+from cardtable.chance import Shuffler, draw
 from cardtable.errors import (
     GameOverError,
     IllegalActionError,
@@ -338,6 +338,9 @@ class State(ABC):
 
     history: list[int]
     """Every action number applied so far, in order (chance is not an action here)."""
+    shuffler: Shuffler | None = None
+    """Deals the decks and reshuffles drawn from now on in place of the seed, when set on a
+    state (the web table's fair deals). Not copied: whoever sets it sets it on each copy."""
     to_move: int | None
     """The seat to act, or ``None`` when the game is over. A plain attribute that every
     state keeps current, because search reads it in its innermost loop."""

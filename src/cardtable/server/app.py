@@ -493,7 +493,9 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             raise TableError("malformed", "a message is a JSON object")
         kind = message.get("type")
         if kind == "join":
-            await hub.join(connection, message.get("token"), message.get("since"))
+            await hub.join(
+                connection, message.get("token"), message.get("since"), message.get("seed")
+            )
         elif kind == "action":
             await hub.act(connection, message.get("action"), message.get("seq"))
         elif kind == "hint":

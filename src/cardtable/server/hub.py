@@ -36,6 +36,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocket
 
 from cardtable.core import View
+from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
 from cardtable.server.store import Store
 from cardtable.server.table import BOT, HUMAN, Change, Seat, Table, TableError
@@ -354,6 +355,7 @@ class Hub:
             table.stored_seats(),
             change.events,
             change.deals,
+            table.secret,
         )
         table.commit(change)
         self._add(table)
@@ -456,7 +458,9 @@ class Hub:
     def attach(self, connection: Connection) -> None:
         self.connections[connection.table.id].add(connection)
 
-    async def join(self, connection: Connection, token: object, since: object) -> None:
+    async def join(
+        self, connection: Connection, token: object, since: object, seed: object = None
+    ) -> None:
         table = connection.table
         if token is not None and not isinstance(token, str):
             raise TableError("malformed", "token is text, or null to watch")
@@ -468,6 +472,8 @@ class Hub:
             if seat is None:
                 log.warning("bad token", extra={"table": table.id})
                 raise TableError("bad_token", "that token holds no seat at this table")
+        if seed is not None:
+            await self._give_seed(table, seat, seed)
         async with self.locks[table.id]:
             # Joining again on the same socket (as another seat, or to watch) leaves the seat
             # it held, which then needs its grace timer like any seat left (see leave()).
@@ -505,6 +511,7 @@ class Hub:
                     "view": table.view(connection.seat),
                     "missed": missed,
                     "deals": table.deals(),
+                    "fair": table.fairness(),
                 }
             )
             for note in table.notes(connection.seat):
@@ -513,6 +520,22 @@ class Hub:
             asyncio.get_running_loop().call_later(self.grace + 0.01, self.poke, table)
         if seat is not None or vacated:
             self.presence(table)
+
+    async def _give_seed(self, table: Table, seat: Seat | None, seed: object) -> None:
+        """A joining page's seed, stored as a ``seed`` event before its snapshot, so that
+        every deal after the snapshot is derived from it (docs/fairness.md). A spectator's
+        seed deals nothing, but it is checked all the same."""
+        if seat is None:
+            table.check_seed(seed)
+            return
+        async with self.locks[table.id]:
+            change = table.seed_change(seat.seat, seed)
+            if change is None:
+                return
+            if table.stored:
+                await self.writer.commit(table.id, change)
+            table.commit(change)
+            self._announce(table, change)
 
     def leave(self, connection: Connection) -> None:
         table = connection.table
@@ -722,6 +745,9 @@ class Hub:
 
 
 def _seed(table: Table, seq: int) -> int:
-    """A bot's random seed, fixed by the table and the moment, so a table replays."""
+    """A bot's random seed, fixed by the table and the moment, so a table replays; from the
+    table's secret, so nobody can foresee it (a table from before secrets: from its id)."""
+    if table.secret is not None:
+        return bot_seed(table.secret, seq)
     digest = hashlib.sha256(f"{table.id}:{seq}".encode()).digest()
     return int.from_bytes(digest[:8], "big")

@@ -63,6 +63,8 @@ class TableRow(Base):
     # Why the table's record no longer replays (docs/server.md, "Quarantined tables"); None
     # for a table that serves.
     quarantined: Mapped[str | None] = mapped_column(Text, nullable=True)
+    # Hex; server-side only: the table's server seeds and bots' seeds (docs/fairness.md).
+    secret: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class SeatRow(Base):
@@ -113,6 +115,7 @@ class StoredTable:
     events: list[dict[str, Any]]
     deals: list[DealRow]
     quarantined: str | None = None
+    secret: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +131,7 @@ class StoredGame:
     number: int
     events: list[dict[str, Any]]
     deals: list[DealRow]
+    secret: str | None = None
 
 
 def migrate(engine: Engine) -> None:
@@ -161,6 +165,7 @@ class Store:
         seats: list[SeatRow],
         events: list[dict[str, Any]],
         deals: list[DealRow],
+        secret: str | None = None,
         wait: float = WAIT,
     ) -> float:
         """Store a new table with its first events, in one transaction; its creation time.
@@ -169,7 +174,13 @@ class Store:
         with Session(self.engine) as session, session.begin():
             self._wait(session.connection(), wait)
             session.add(
-                TableRow(id=table_id, game=game, options=json.dumps(options), created=created)
+                TableRow(
+                    id=table_id,
+                    game=game,
+                    options=json.dumps(options),
+                    created=created,
+                    secret=secret,
+                )
             )
             session.flush()  # the table row first: the others refer to it
             session.add_all(seats)
@@ -321,6 +332,7 @@ class Store:
                 number=number,
                 events=events,
                 deals=deals,
+                secret=row.secret,
             )
 
     def load(self, table_id: str) -> StoredTable | None:
@@ -358,6 +370,7 @@ class Store:
                 game=row.game,
                 options=json.loads(row.options),
                 created=row.created,
+                secret=row.secret,
                 seats=seats,
                 events=events,
                 deals=deals,

@@ -7,7 +7,9 @@ and tells anyone, so an action that could not be stored never happened.
 
 Deals anyone can verify: each deck (and each reshuffle the rules call for) is stored with a
 random salt, and its commitment ``sha256(salt + ":" + cards)`` is published when it is
-drawn; the cards and salt are revealed when the hand is over (docs/server.md).
+drawn; the cards and salt are revealed when the hand is over (docs/server.md). Each deck is
+also derived from the game's committed server seed and the players' own seeds, and the
+server seed is revealed when the game is over (docs/fairness.md).
 """
 
 from __future__ import annotations
@@ -20,8 +22,11 @@ from typing import Any
 
 import cardtable
 from cardtable.bots.base import LEVELS as BOT_LEVELS
+from cardtable.cards import card_text
+from cardtable.chance import Shuffler
 from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
+from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
 from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.server.store import DealRow, SeatRow, StoredGame, StoredTable
 
@@ -94,6 +99,9 @@ class Seat:
     name: str
     level: str | None = None
     token_hash: str | None = None
+    # The seed the player's page gave with its last join (public: every deal names the
+    # seeds it was derived from), or None: a bot's seat, or a player who gave none.
+    seed: str | None = None
     # The server's own bookkeeping, not stored: how many sockets hold the seat, when the
     # last one left (None: none has joined since the server started), and whether a bot
     # is playing for the seat meanwhile.
@@ -134,6 +142,7 @@ class Chance:
     cards: list[str]
     salt: str
     revealed: bool = False
+    seeds: list[str | None] | None = None  # the players' seeds it was derived from, if fair
 
     @property
     def commitment(self) -> str:
@@ -143,17 +152,21 @@ class Chance:
         item: dict[str, Any] = {"game": game, "hand": self.hand, "commitment": self.commitment}
         if self.kind != "deck":
             item["reshuffle"] = self.number
+        if self.seeds is not None:
+            item["seeds"] = self.seeds
         return item
 
 
 @dataclass(slots=True)
 class Run:
-    """One game at the table: its number (from 1), first dealer and live state."""
+    """One game at the table: its number (from 1), first dealer and live state, and the
+    server seed its decks are derived from (None: a game from before fair deals)."""
 
     number: int
     dealer: int
     state: State
     chances: list[Chance] = field(default_factory=list)
+    server_seed: str | None = None
 
 
 @dataclass(slots=True)
@@ -180,12 +193,21 @@ class Table:
     stored = True
 
     def __init__(
-        self, table_id: str, game_name: str, options: dict[str, Any], seats: list[Seat]
+        self,
+        table_id: str,
+        game_name: str,
+        options: dict[str, Any],
+        seats: list[Seat],
+        secret: str | None = None,
     ) -> None:
         self.id = table_id
         self.game_name = game_name
         self.options = options
         self.seats = seats
+        # The table's secret (hex, server-side only): its server seeds' hash chains and its
+        # bots' randomness come from it (docs/fairness.md). None: a table from before, or a
+        # tutorial table (its first game's decks are the script's).
+        self.secret = secret
         self.first = 0  # the events numbered up to this one are in the database only
         self.events: list[dict[str, Any]] = []  # the rest: the current game's
         self.tally: list[dict[str, Any]] = []  # the results of the games before the current
@@ -247,7 +269,7 @@ class Table:
             if seat.kind == HUMAN:
                 tokens[seat.seat] = secrets.token_urlsafe(16)
                 seat.token_hash = token_hash(tokens[seat.seat])
-        table = cls(secrets.token_urlsafe(9), name, rules, chosen)
+        table = cls(secrets.token_urlsafe(9), name, rules, chosen, secrets.token_hex(32))
         first_dealer = secrets.randbelow(len(chosen))
         return table, tokens, table._start(first_dealer)
 
@@ -258,7 +280,7 @@ class Table:
         seats = [
             Seat(row.seat, row.kind, row.name, row.level, row.token_hash) for row in stored.seats
         ]
-        table = cls(stored.id, stored.game, stored.options, seats)
+        table = cls(stored.id, stored.game, stored.options, seats, stored.secret)
         table.created = stored.created
         starts = [i for i, item in enumerate(stored.events) if item["kind"] == "game"]
         if not starts:
@@ -270,33 +292,41 @@ class Table:
                 table.acted.add(int(item["seat"]))
             elif item["kind"] == "over" and number <= starts[-1]:
                 table.tally.append({"game": item["game"], **item["result"]})
+            elif item["kind"] == "seed":
+                # A seed counts from when it was given, whichever game it came in: the next
+                # deck is derived from the seeds as they are now (docs/fairness.md).
+                table.seats[int(item["seat"])].seed = str(item["seed"])
         table.first = starts[-1]
         table.events = stored.events[starts[-1] :]
-        opening = table.events[0]
-        number, dealer = int(opening["game"]), int(opening["dealer"])
+        number = int(table.events[0]["game"])
         drawn = [
             Chance(row.number, row.kind, row.hand, row.cards.split(), row.salt)
             for row in stored.deals
             if row.game == number
         ]
-        table.current = Run(number, dealer, table._replayed(number, dealer, table.events, drawn))
-        table.current.chances = drawn
+        table.current = table._rerun(table.events, drawn)
         return table
 
-    def _replayed(
-        self, number: int, dealer: int, events: list[dict[str, Any]], drawn: list[Chance]
-    ) -> State:
-        """Game ``number``'s state after its stored events (marking its revealed chances)."""
+    def _rerun(self, events: list[dict[str, Any]], drawn: list[Chance]) -> Run:
+        """The game whose stored events are ``events`` (its ``game`` event first), as those
+        events left it: its state, its chances (which are revealed, which seeds each deck
+        was derived from) and, for a fair game, its server seed and the source of its next
+        decks."""
+        opening = events[0]
+        number, dealer = int(opening["game"]), int(opening["dealer"])
         actions = []
         for item in events:
+            if item["kind"] == "seed":
+                continue  # a seat's seed, of the table rather than of a game
             if item.get("game") != number:
                 raise TableError("unavailable", f"event {item['seq']} is not of game {number}")
             if item["kind"] == "action":
                 actions.append(item["action"])
-            elif item["kind"] == "reveal":
+            elif item["kind"] in ("reveal", "deal"):
                 for chance in drawn:
                     if chance.commitment == item["commitment"]:
-                        chance.revealed = True
+                        chance.revealed = chance.revealed or item["kind"] == "reveal"
+                        chance.seeds = item.get("seeds", chance.seeds)
         record = Record(
             game=self.game_name,
             options={**self.options, "dealer": dealer},
@@ -305,7 +335,21 @@ class Table:
             decks=[c.cards for c in drawn if c.kind == "deck"],
             reshuffles=[c.cards for c in drawn if c.kind != "deck"],
         )
-        return self.game_of(dealer).replay(record)
+        run = Run(number, dealer, self.game_of(dealer).replay(record), drawn)
+        if "commitment" in opening:
+            if self.secret is None:
+                raise TableError(
+                    "unavailable", f"game {number} is fair but the table has no secret"
+                )
+            run.server_seed = chain_seed(self.secret, number)
+            if commitment_of(run.server_seed) != opening["commitment"]:
+                # Another secret than the one committed to: no deck it derives is the one
+                # the players were promised.
+                raise TableError(
+                    "unavailable", f"game {number}'s commitment is not the table secret's"
+                )
+            run.state.shuffler = self._shuffler(number, run.server_seed)
+        return run
 
     def stored_seats(self) -> list[SeatRow]:
         return [
@@ -335,6 +379,14 @@ class Table:
         return 0 if self.current is None else self.current.number
 
     @property
+    def played_seq(self) -> int:
+        """The number of the last event that changed a game (any but a ``seed`` event)."""
+        for item in reversed(self.events):
+            if item["kind"] != "seed":
+                return int(item["seq"])
+        return 0
+
+    @property
     def run(self) -> Run:
         assert self.current is not None, "a table has a game from its opening on"
         return self.current
@@ -355,6 +407,22 @@ class Table:
             "results": self.results(),
             "seq": self.seq,
             "created": self.created,
+        }
+
+    def client_seeds(self) -> list[str | None]:
+        """The players' seeds in seat order, as the next deal would use them."""
+        return [seat.seed if seat.kind == HUMAN else None for seat in self.seats]
+
+    def fairness(self) -> dict[str, Any] | None:
+        """The current game's commitment, and its server seed once it is over."""
+        run = self.run
+        if run.server_seed is None:
+            return None
+        over = run.state.is_over
+        return {
+            "game": run.number,
+            "commitment": commitment_of(run.server_seed),
+            "server_seed": run.server_seed if over else None,
         }
 
     def results(self) -> list[dict[str, Any]]:
@@ -398,7 +466,8 @@ class Table:
 
     def act(self, seat: int, text: str, by: str, seq: int | None = None) -> Change:
         """Seat ``seat`` plays ``text``; a :class:`TableError` (nothing changed) if it may not."""
-        if seq is not None and seq != self.seq:
+        # A seed event changes nothing a click was based on: an action sent before it stands.
+        if seq is not None and not self.played_seq <= seq <= self.seq:
             raise TableError(
                 "stale", f"the table has moved on (event {self.seq}, not {seq}); look again"
             )
@@ -415,6 +484,7 @@ class Table:
                 details={"seat": seat, "to_move": mover},
             )
         state = run.state.copy()
+        state.shuffler = run.state.shuffler
         try:
             action = state.apply(text, seat=seat)
         except IllegalActionError as exc:
@@ -425,7 +495,7 @@ class Table:
         events = [
             {"kind": "action", "game": run.number, "seat": seat, "action": str(action), "by": by}
         ]
-        after = Run(run.number, run.dealer, state, [*run.chances])
+        after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
         deals = self._chance_events(after, events)
         return Change(self._numbered(events), deals, after)
 
@@ -443,11 +513,52 @@ class Table:
             return self.run.dealer if loser is None else int(loser)
         return (self.run.dealer + 1) % len(self.seats)
 
+    @staticmethod
+    def check_seed(seed: object) -> str:
+        try:
+            return check_client_seed(seed)
+        except ValueError as exc:
+            raise TableError("malformed", str(exc)) from None
+
+    def seed_change(self, seat: int, seed: object) -> Change | None:
+        """Seat ``seat``'s player gives the seed of its page: a public ``seed`` event, which
+        counts from the next deal on; None if it is the seed the seat already has, or if the
+        table deals nothing from seeds."""
+        self.check_seed(seed)
+        if self.secret is None:
+            # No deck of this table is derived from seeds (a tutorial's are the script's):
+            # the seed is checked, and there is nothing to record.
+            return None
+        if self.seats[seat].kind != HUMAN or self.seats[seat].seed == seed:
+            return None
+        events = [{"kind": "seed", "seat": seat, "seed": seed}]
+        return Change(self._numbered(events), [], self.run)
+
+    def _shuffler(self, number: int, server_seed: str) -> Shuffler:
+        """Game ``number``'s decks, derived from its server seed and the players' seeds as
+        they are when each deck is drawn."""
+
+        def shuffle(label: str, cards: list[int]) -> list[int]:
+            return fair_shuffle(server_seed, self.id, number, label, self.client_seeds(), cards)
+
+        return shuffle
+
     def _start(self, dealer: int) -> Change:
         number = self.games + 1
-        state = self.game_of(dealer).new_state(seed=secrets.randbits(62))
-        run = Run(number, dealer, state)
+        game = self.game_of(dealer)
         events: list[dict[str, Any]] = [{"kind": "game", "game": number, "dealer": dealer}]
+        if self.secret is None:
+            state = game.new_state(seed=secrets.randbits(62))
+            run = Run(number, dealer, state)
+        else:
+            # The first hand is dealt as the state is made: its deck is stacked.
+            server_seed = chain_seed(self.secret, number)
+            shuffle = self._shuffler(number, server_seed)
+            first = [card_text(c) for c in shuffle("hand 1", list(game.pack))]
+            state = game.new_state(seed=secrets.randbits(62), decks=[first])
+            state.shuffler = shuffle
+            run = Run(number, dealer, state, server_seed=server_seed)
+            events[0]["commitment"] = commitment_of(server_seed)
         deals = self._chance_events(run, events)
         return Change(self._numbered(events), deals, run, new_game=True)
 
@@ -465,6 +576,8 @@ class Table:
             if kind == "deck":
                 hand += 1
             chance = Chance(len(run.chances), kind, hand, list(cards), secrets.token_hex(16))
+            if run.server_seed is not None:
+                chance.seeds = self.client_seeds()
             run.chances.append(chance)
             events.append({"kind": "deal", **chance.published(run.number)})
             rows.append(
@@ -480,7 +593,10 @@ class Table:
             )
         result = run.state.result
         if result is not None:
-            events.append({"kind": "over", "game": run.number, "result": _published(result)})
+            over = {"kind": "over", "game": run.number, "result": _published(result)}
+            if run.server_seed is not None:
+                over["server_seed"] = run.server_seed  # the game is over: nothing left hidden
+            events.append(over)
         return rows
 
     @staticmethod
@@ -493,7 +609,13 @@ class Table:
             if not chance.revealed:
                 # A copy: the live run's chances change only when the change is committed.
                 run.chances[index] = shown = Chance(
-                    chance.number, chance.kind, chance.hand, chance.cards, chance.salt, True
+                    chance.number,
+                    chance.kind,
+                    chance.hand,
+                    chance.cards,
+                    chance.salt,
+                    True,
+                    chance.seeds,
                 )
                 events.append(
                     {
@@ -518,6 +640,9 @@ class Table:
         self.current = change.run
         self.events.extend(change.events)
         self.acted.update(e["seat"] for e in change.events if e["kind"] == "action")
+        for item in change.events:
+            if item["kind"] == "seed":
+                self.seats[item["seat"]].seed = item["seed"]
 
     def held_since(self, since: int) -> list[dict[str, Any]] | None:
         """The events after ``since`` if memory holds them all; None if some are in the
@@ -534,7 +659,7 @@ class Table:
             raise TableError("no_game", f"game {number} is not the table's current game")
         if not self.run.state.is_over:
             raise TableError("not_over", "a game is replayed once it is over")
-        return self._replay(number, self.run.dealer, self.run.state.record())
+        return self._replay(self.run)
 
     @classmethod
     def replay_stored(cls, stored: StoredGame) -> dict[str, Any]:
@@ -542,20 +667,20 @@ class Table:
         view after it and every hand shown (nothing is secret once the game is over)."""
         if not 1 <= stored.number <= stored.games:
             raise TableError("no_game", f"this table has played games 1-{stored.games}")
-        table = cls(stored.id, stored.game, stored.options, [])
-        opening = stored.events[0]
-        dealer = int(opening["dealer"])
+        table = cls(stored.id, stored.game, stored.options, [], stored.secret)
         drawn = [
             Chance(row.number, row.kind, row.hand, row.cards.split(), row.salt)
             for row in stored.deals
         ]
-        state = table._replayed(stored.number, dealer, stored.events, drawn)
-        if not state.is_over:
+        run = table._rerun(stored.events, drawn)
+        if not run.state.is_over:
             raise TableError("not_over", "a game is replayed once it is over")
-        return table._replay(stored.number, dealer, state.record())
+        return table._replay(run)
 
-    def _replay(self, number: int, dealer: int, record: Record) -> dict[str, Any]:
-        game = self.game_of(dealer)
+    def _replay(self, run: Run) -> dict[str, Any]:
+        """A finished game step by step, with its ``fair`` block if it was dealt fairly."""
+        record = run.state.record()
+        game = self.game_of(run.dealer)
         state = game.replay(
             Record(record.game, record.options, record.seed, [], record.decks, record.reshuffles)
         )
@@ -564,7 +689,26 @@ class Table:
             seat = state.to_move
             state.apply(text)
             frames.append(self._frame(state, seat, text))
-        return {"game": number, "record": record.to_dict(), "frames": frames}
+        document = record.to_dict()
+        if run.server_seed is not None:
+            document["fair"] = self.fair_block(run)
+        return {"game": run.number, "record": document, "frames": frames}
+
+    def fair_block(self, run: Run) -> dict[str, Any]:
+        """What ``cardtable verify`` needs of a finished game (docs/record.md, ``fair``)."""
+        assert run.server_seed is not None and run.state.is_over
+        decks = [c for c in run.chances if c.kind == "deck"]
+        reshuffles = [c for c in run.chances if c.kind != "deck"]
+        return {
+            "table": self.id,
+            "game": run.number,
+            "commitment": commitment_of(run.server_seed),
+            "server_seed": run.server_seed,
+            "decks": [{"hand": c.hand, "seeds": c.seeds} for c in decks],
+            "reshuffles": [
+                {"number": n, "hand": c.hand, "seeds": c.seeds} for n, c in enumerate(reshuffles)
+            ],
+        }
 
     @staticmethod
     def _frame(state: State, seat: int | None, action: str | None) -> dict[str, Any]:

@@ -97,7 +97,7 @@ class TutorialTable(Table):
         run = self.finished.get(number)
         if run is None:
             return super().replay(number)
-        return self._replay(number, run.dealer, run.state.record())
+        return self._replay(run)
 
     def act(self, seat: int, text: str, by: str, seq: int | None = None) -> Change:
         change = super().act(seat, text, by, seq)  # the engine's verdict comes first

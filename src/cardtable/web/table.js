@@ -24,7 +24,9 @@
  *                        #replay-step; arrow keys step while it is open
  *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt);
  *                        #session: games finished at the table, dd[data-seat] wins (or fools)
- *   #verify              deal commitments: li[data-game][data-hand] .ok / .bad / .pending
+ *   #verify              deal commitments: li[data-game][data-hand] .ok / .bad / .pending;
+ *                        #fair[data-game][data-state=ok|bad|pending]: the game's fair deals
+ *                        (docs/fairness.md), li[data-problem] for each thing that fails
  *   #log                 everything that happened, li per event (data-seq); a page opened
  *                        anew rebuilds it from every event of the table (join with since 0)
  *   #live                aria-live="polite" region: plays, turns, results, in words
@@ -39,6 +41,7 @@ import { initI18n, t, applyI18n, langSelect, cardName } from "./i18n.js";
 import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
 import { h, seatPositions, createdInvite, copyField } from "./common.js";
 import { commitmentOf } from "./sha256.js";
+import { CHAIN_LENGTH, cardIndex, checkSeen, commitmentOfSeed, drawPosition, fairShuffle, freshSeed, packOf } from "./fair.js";
 import { fetchReplay, Replay } from "./replay.js";
 import kow from "./knockout_whist.js";
 import neuf from "./neuf.js";
@@ -55,6 +58,18 @@ const TUTORIAL_PAGE = document.body.classList.contains("tutorial-page");
 let TABLE = TUTORIAL_PAGE ? "" : decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 const FRAG = new URLSearchParams(location.hash.slice(1));
 let TOKEN = FRAG.get("token") || null;
+// This page's own seed for the deals (docs/fairness.md), kept for the seat so that a reload
+// gives the same one; set when the page starts (pageSeed). A tutorial's page has none: its
+// first game's decks are the lesson's script, and nothing is derived from a seed there.
+let MY_SEED = null;
+
+function pageSeed() {
+  if (!TOKEN || TUTORIAL_PAGE) return null;
+  const key = `cardtable.seed.${TABLE}.${FRAG.get("seat")}`;
+  const seed = localStorage.getItem(key) || freshSeed();
+  localStorage.setItem(key, seed);
+  return seed;
+}
 
 /** Tells the page's other modules (tutorial.js) what the table shows or refused. */
 function notify(name, detail) {
@@ -66,10 +81,13 @@ const st = {
   seat: null,
   seq: 0,
   joined: false,
+  joining: false, // a join sent, its snapshot not yet come
   table: null,
   game: null,
   view: null,
   deals: new Map(),
+  fair: new Map(),
+  seedSince: null,
   hints: null,
   waitingKey: null,
   pending: false,
@@ -185,14 +203,21 @@ function send(obj) {
   return true;
 }
 
+function sendJoin(ws) {
+  // A page that has not joined yet asks for every event (since 0), to rebuild the log.
+  const join = { type: "join", token: TOKEN, since: st.joined ? st.seq : 0 };
+  if (MY_SEED) join.seed = MY_SEED;
+  st.joining = true;
+  ws.send(JSON.stringify(join));
+}
+
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(TABLE)}`);
   st.ws = ws;
   setConn("connecting");
   ws.onopen = () => {
-    // A page that has not joined yet asks for every event (since 0), to rebuild the log.
-    ws.send(JSON.stringify({ type: "join", token: TOKEN, since: st.joined ? st.seq : 0 }));
+    sendJoin(ws);
     clearInterval(pinger);
     pinger = setInterval(() => ws.readyState === WebSocket.OPEN && ws.send('{"type":"ping"}'), 25000);
   };
@@ -290,6 +315,12 @@ function onError(msg) {
   showBanner(text, msg.code || "");
   $("banner").dataset.reason = why ? msg.reason : "";
   notify("refused", msg);
+  // A join whose new seed the database could not store yet (busy) joined nothing: it is
+  // sent again in a moment, as a reconnection would.
+  if (msg.code === "unavailable" && st.joining) {
+    const ws = st.ws;
+    setTimeout(() => ws && st.ws === ws && ws.readyState === WebSocket.OPEN && sendJoin(ws), 1000);
+  }
   // Nothing a reconnection would change: the page stops trying. ("unavailable" is not one:
   // a busy database refused one change, and the same move may be sent again.)
   if (msg.code === "replaced" || msg.code === "bad_token" || msg.code === "quarantined") {
@@ -307,13 +338,31 @@ function onSnapshot(msg) {
   st.view = msg.view;
   for (const d of msg.deals || []) storeDeal(d, false);
   catchUp(msg.missed || [], msg.game);
+  // Every deal after the first snapshot holds this page's seed: the server stored it first.
+  if (MY_SEED && st.seedSince === null) st.seedSince = msg.seq;
+  if (msg.fair) {
+    const entry = fairGame(msg.fair.game);
+    entry.commitment = entry.commitment || msg.fair.commitment;
+    if (msg.fair.server_seed && !entry.serverSeed) entry.serverSeed = msg.fair.server_seed;
+  }
+  // A page opened after a deal at which its seat has not acted since sees the hand as dealt.
+  if (!wasJoined && msg.view && GAMES[msg.view.game] && !GAMES[msg.view.game].isOver(msg.view)) {
+    const ofGame = (msg.missed || []).map((m) => m.event || m).filter((ev) => ev.game === msg.game);
+    const at = ofGame.findLastIndex((ev) => ev.kind === "deal" && ev.reshuffle == null);
+    const acted = ofGame.slice(at + 1).some((ev) => ev.kind === "action" && ev.seat === msg.seat);
+    if (at >= 0 && !acted) noteSeen(ofGame[at], msg.view);
+  }
   st.seq = msg.seq;
   st.view = msg.view;
   st.queue = [];
   st.hints = null;
   st.pending = false;
   st.joined = true;
+  st.joining = false;
   st.backoff = 500;
+  const current = st.fair.get(msg.game);
+  if (current && current.serverSeed && current.status === "pending") verifyFair(current, false);
+  renderFair();
   setConn("connected");
   if (!wasJoined) log(st.seat === null ? t("log.watching") : t("log.seated", { name: seatName(st.seat) }));
   render();
@@ -336,6 +385,8 @@ async function pump() {
     st.hints = null;
     st.pending = false;
     const said = noteEvent(ev, msg.seq, before, st.view, true);
+    if (ev.kind === "deal" && ev.reshuffle == null && msg.view) noteSeen(ev, msg.view);
+    if (ev.kind === "action" && before && msg.view) noteDrawn(ev, before, msg.view);
     render();
     if (paced) flyIn(ev, from);
     const turn = turnWords();
@@ -428,15 +479,21 @@ function noteEvent(ev, seq, before, given, live, known = null) {
   switch (ev.kind) {
     case "game":
       st.game = ev.game;
+      if (ev.commitment) fairGame(ev.game).commitment = ev.commitment;
       text = t("log.game", { n: ev.game });
       break;
     case "deal":
       storeDeal({ ...ev, deck: null, salt: null }, live);
+      if (ev.seeds) fairGame(ev.game).draws.push({ hand: ev.hand, reshuffle: ev.reshuffle ?? null, commitment: ev.commitment, seeds: ev.seeds, seq });
       text = t("log.deal", { hand: ev.hand, c: String(ev.commitment).slice(0, 12) });
       break;
     case "reveal":
       storeDeal(ev, live);
+      for (const d of fairGame(ev.game).draws) if (d.commitment === ev.commitment) d.deck = ev.deck;
       text = t("log.reveal", { hand: ev.hand });
+      break;
+    case "seed":
+      text = t("log.seed", { name: seatName(ev.seat) });
       break;
     case "action": {
       if (g && view) text = g.describe(ev, before, view, ctxFor(view));
@@ -458,6 +515,11 @@ function noteEvent(ev, seq, before, given, live, known = null) {
       if (g && view && earlier && ev.result) lines = g.resultOf(ev.result, view, ctxFor(view));
       else if (g && view && g.isOver(view)) lines = g.results(view, ctxFor(view));
       text = [t("game_over"), ...lines].join(" ");
+      if (ev.server_seed) {
+        const entry = fairGame(ev.game);
+        entry.serverSeed = ev.server_seed;
+        verifyFair(entry, live);
+      }
       break;
     }
     default:
@@ -532,6 +594,101 @@ async function verifyDeal(entry, revealedCommitment, live) {
   renderVerify();
 }
 
+// The whole game's deals, once the server seed is revealed (docs/fairness.md): the seed
+// matches the commitment (and the chain: it was the previous game's seed), every deck and
+// reshuffle is the one derived from it and the seeds, this page's seed is in every deal after
+// it was given, and every card this page saw dealt, turned, cut or drawn is where the derived
+// deck puts it.
+function fairGame(game) {
+  let entry = st.fair.get(game);
+  if (!entry) {
+    entry = { game, commitment: null, serverSeed: null, draws: [], seen: [], drawn: [], status: "pending", problems: [] };
+    st.fair.set(game, entry);
+  }
+  return entry;
+}
+
+function noteSeen(ev, view) {
+  if (!view || view.game === undefined) return;
+  fairGame(ev.game).seen.push({ hand: ev.hand, seat: st.seat, view });
+}
+
+// Kryt'-navalivat': the cards this seat drew from the stock in one change (new in its hand,
+// not picked up from the pile), with the stock's size before and after.
+function noteDrawn(ev, before, after) {
+  if (after.game !== "kryt-navalivat" || st.seat === null || typeof before.stock !== "number") return;
+  const had = new Set([...(before.hand || []), ...(before.pile || []).flat(2)].map(String));
+  const cards = (after.hand || []).filter((c) => !had.has(String(c)));
+  if (cards.length && after.stock < before.stock) fairGame(ev.game).drawn.push({ cards, before: before.stock, after: after.stock, view: after });
+}
+
+function verifyFair(entry, live) {
+  const problems = [];
+  const seed = entry.serverSeed;
+  const table = TABLE;
+  if (!/^[0-9a-f]{64}$/.test(seed) || commitmentOfSeed(seed) !== entry.commitment) problems.push(["commitment"]);
+  const before = st.fair.get(entry.game - 1);
+  if (before && before.serverSeed && (entry.game - 1) % CHAIN_LENGTH !== 0 && before.serverSeed !== entry.commitment) problems.push(["chain"]);
+  const game = st.view ? st.view.game : null;
+  const decks = new Map();
+  let reshuffles = 0;
+  if (!problems.length) {
+    for (const d of entry.draws) {
+      const label = d.reshuffle === null ? `hand ${d.hand}` : `reshuffle ${reshuffles++}`;
+      const cards = d.reshuffle === null ? packOf(game) : (d.deck || []).map(cardIndex);
+      const derived = fairShuffle(seed, table, entry.game, label, d.seeds, cards);
+      if (d.reshuffle === null) decks.set(d.hand, derived);
+      if (!d.deck || d.deck.map(cardIndex).join() !== derived.join()) problems.push(["deck", d.hand]);
+      if (MY_SEED && st.seat !== null && d.seq > st.seedSince && d.seeds[st.seat] !== MY_SEED) problems.push(["seed", d.hand]);
+    }
+    for (const seen of entry.seen) {
+      const deck = decks.get(seen.hand);
+      if (deck) for (const what of checkSeen(deck, seen)) problems.push([what, seen.hand]);
+    }
+    const deck = decks.get(1);
+    const start = deck ? 36 - 3 * (st.view ? st.view.players : 0) : 0;
+    for (const drawn of entry.drawn) {
+      const taken = [];
+      for (let k = start - drawn.before; k < start - drawn.after; k++) taken.push(deck[drawPosition(drawn.view, start, k)]);
+      if (drawn.cards.some((c) => !taken.includes(cardIndex(c)))) problems.push(["drawn", 1]);
+    }
+  }
+  entry.problems = problems;
+  entry.checked = { decks: decks.size, seen: entry.seen.length + entry.drawn.length };
+  entry.status = problems.length ? "bad" : "ok";
+  if (live || entry.status === "bad") announce(t(entry.status === "ok" ? "fair.ok_said" : "fair.bad_said", { n: entry.game }));
+  renderFair();
+}
+
+function renderFair() {
+  const box = $("verify");
+  const entry = st.fair.get(st.game);
+  // Made here, inside the box, so not one of the page's fixed elements.
+  let el = box.querySelector("#fair");
+  if (!entry || !entry.commitment) {
+    if (el) el.remove();
+    return;
+  }
+  const words =
+    entry.status === "pending"
+      ? t("fair.pending", { c: entry.commitment.slice(0, 12) })
+      : entry.status === "ok"
+        ? t("fair.ok", { decks: entry.checked.decks, seen: entry.checked.seen })
+        : t("fair.bad");
+  const problems = entry.problems.map(([what, hand]) =>
+    h("li", { dataset: { problem: what, hand: String(hand ?? "") } }, t(`fair.problem.${what}`, { hand: hand ?? "" })),
+  );
+  const fresh = h(
+    "div",
+    { id: "fair", class: `fair ${entry.status}`, dataset: { game: String(entry.game), state: entry.status } },
+    h("p", {}, words),
+    h("ul", {}, ...problems),
+  );
+  if (el) el.replaceWith(fresh);
+  else box.append(fresh);
+  el = fresh;
+}
+
 function renderVerify() {
   const box = $("verify");
   const entries = [...st.deals.values()]
@@ -558,6 +715,7 @@ function renderVerify() {
     h("p", { class: "verify-summary" }, bad ? t("verify.warning", { n: bad }) : t("verify.summary", { ok, n: entries.length })),
     list,
   );
+  renderFair();
 }
 
 // ---------------------------------------------------------------- rendering
@@ -1072,6 +1230,7 @@ async function main() {
     showBanner(t("error.no_table"), "no_table");
     return;
   }
+  MY_SEED = pageSeed();
   $("title").textContent = t("loading");
   setConn("connecting");
   connect();

@@ -245,6 +245,8 @@ class KnockoutWhistState(State):
         or used), which saves most of the shuffling in the small hands."""
         if self.stacked_decks:
             deck = self.stacked_decks.pop(0)
+        elif self.shuffler is not None:
+            deck = self.shuffler(f"hand {self.decks_drawn + 1}", list(PACK))
         else:
             deck = shuffled(self.seed, f"deck {self.decks_drawn}", PACK, settle)
         self.decks_drawn += 1
@@ -260,6 +262,8 @@ class KnockoutWhistState(State):
                     f"{' '.join(card_text(c) for c in order)} is not the set-aside cut cards "
                     f"{' '.join(card_text(c) for c in cards)}"
                 )
+        elif self.shuffler is not None:
+            order = self.shuffler(f"reshuffle {self.reshuffles_drawn}", cards)
         else:
             order = shuffled(self.seed, f"cut {self.reshuffles_drawn}", cards)
         self.reshuffles_drawn += 1

@@ -222,6 +222,8 @@ class NeufState(State):
         with four players, one card each clockwise from the dealer's left (NEUF-8.4)."""
         if self.stacked_decks:
             deck = self.stacked_decks.pop(0)
+        elif self.shuffler is not None:
+            deck = self.shuffler(f"hand {self.decks_drawn + 1}", list(PACK))
         else:
             deck = shuffled(self.seed, f"deck {self.decks_drawn}", PACK)
         self.decks_drawn += 1

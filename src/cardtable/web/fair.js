@@ -1,0 +1,157 @@
+// Fair deals (docs/fairness.md): the page's own implementation of the construction, so that it
+// checks the server without trusting it. Pure JS over sha256.js: crypto.subtle exists only in
+// secure contexts, and a table reached over plain http on a LAN address must check too.
+
+import { sha256Bytes } from "./sha256.js";
+
+/** Games per hash chain of server seeds: game CHAIN_LENGTH + 1 starts a new chain. */
+export const CHAIN_LENGTH = 1000;
+
+const SUITS = "CDHS";
+const RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"];
+const encoder = new TextEncoder();
+
+export function hexBytes(hex) {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
+}
+
+function concat(a, b) {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** HMAC-SHA256 (RFC 2104) of `message` bytes under `key` bytes; the digest's bytes. */
+export function hmacSha256(key, message) {
+  const block = new Uint8Array(64);
+  block.set(key.length > 64 ? hexBytes(sha256Bytes(key)) : key);
+  const inner = hexBytes(sha256Bytes(concat(block.map((b) => b ^ 0x36), message)));
+  return hexBytes(sha256Bytes(concat(block.map((b) => b ^ 0x5c), inner)));
+}
+
+/** The commitment of a server seed (hex): SHA-256 of its 32 bytes, as hex. */
+export function commitmentOfSeed(serverSeed) {
+  return sha256Bytes(hexBytes(serverSeed));
+}
+
+/** Card index (suit * 13 + rank - 2, suits C D H S) of card text such as "10S" or "ts". */
+export function cardIndex(text) {
+  const t = String(text).toUpperCase();
+  const suit = SUITS.indexOf(t.slice(-1));
+  const rankText = t.slice(0, -1) === "T" ? "10" : t.slice(0, -1);
+  const rank = RANKS.indexOf(rankText);
+  return suit < 0 || rank < 0 ? -1 : suit * 13 + rank;
+}
+
+export function cardText(index) {
+  return RANKS[index % 13] + SUITS[Math.floor(index / 13)];
+}
+
+/** The game's pack in card-index order. */
+export function packOf(game) {
+  const all = [...Array(52).keys()];
+  return game === "kryt-navalivat" ? all.filter((c) => c % 13 >= 4) : all;
+}
+
+/** The cards (indices) in the order the construction deals them, index 0 first. */
+export function fairShuffle(serverSeed, table, game, label, seeds, cards) {
+  const key = hexBytes(serverSeed);
+  const prefix = `cardtable-deal:${table}:${game}:${label}:${seeds.map((s) => s ?? "").join(",")}`;
+  let block = 0;
+  let words = [];
+  const next = () => {
+    if (!words.length) {
+      const digest = hmacSha256(key, encoder.encode(`${prefix}:${block++}`));
+      const view = new DataView(digest.buffer);
+      words = [0, 4, 8, 12, 16, 20, 24, 28].map((at) => view.getUint32(at));
+    }
+    return words.shift();
+  };
+  const order = [...cards].sort((a, b) => a - b);
+  for (let i = order.length - 1; i > 0; i--) {
+    const m = i + 1;
+    const limit = 2 ** 32 - (2 ** 32 % m);
+    let word = next();
+    while (word >= limit) word = next();
+    const j = word % m;
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+/** A fresh seed for this page: 16 random bytes, base64url. */
+export function freshSeed() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+// ------------------------------------------------------------ where a deck puts the cards
+
+/** The deck positions (indices into the deck) of the cards `seat` is dealt, and of the
+ * turned card (or -1), as the game's rules deal (SPEC: KOW-2.3, NEUF-2.3 / NEUF-8.4,
+ * KRYT-2), read from the seat's view right after the deal. */
+export function dealtPositions(view, seat) {
+  const n = view.players;
+  const d = view.dealer;
+  const mine = [];
+  let turned = -1;
+  if (view.game === "neuf") {
+    const receivers = n === 3 ? [(d + 1) % 3, (d + 2) % 3, d, -1] : [0, 1, 2, 3].map((i) => (d + 1 + i) % 4);
+    for (let i = 0; i < 52; i++) if (receivers[i % 4] === seat) mine.push(i);
+  } else if (view.game === "kryt-navalivat") {
+    for (let i = 0; i < 3 * n; i++) if ((d + 1 + i) % n === seat) mine.push(i);
+    if (view.trump_mode === "turned") turned = 3 * n;
+  } else {
+    const status = view.statuses;
+    const order = [...Array(n).keys()].map((i) => (d + 1 + i) % n).filter((s) => status[s] !== "out");
+    const dogs = order.filter((s) => status[s] === "dog").length;
+    let pos = 0;
+    if (dogs) {
+      for (let round = 0; round < view.hand_size; round++) {
+        for (const s of order) {
+          if (round === 0 || status[s] !== "dog") {
+            if (s === seat) mine.push(pos);
+            pos += 1;
+          }
+        }
+      }
+    } else {
+      const m = order.length;
+      pos = view.hand_size * m;
+      const at = order.indexOf(seat);
+      if (at >= 0) for (let i = at; i < pos; i += m) mine.push(i);
+    }
+    if (view.hand_number === 1) turned = pos;
+    // The cut cards follow the dealt ones (and a turned card) in the remainder.
+    return { mine, turned, remainder: turned >= 0 ? pos + 1 : pos };
+  }
+  return { mine, turned, remainder: -1 };
+}
+
+/** What a seat saw at a deal, checked against the derived deck (card indices): its own
+ * hand, the turned card, and Knockout Whist's cut cards. A list of what does not match. */
+export function checkSeen(deck, seen) {
+  const wrong = [];
+  const { mine, turned, remainder } = dealtPositions(seen.view, seen.seat);
+  const want = mine.map((p) => deck[p]).sort((a, b) => a - b);
+  const got = (seen.view.hand || []).map(cardIndex).sort((a, b) => a - b);
+  if (seen.seat !== null && want.join() !== got.join()) wrong.push("hand");
+  const shown = seen.view.turned || (seen.view.trump_mode === "turned" ? seen.view.trump_card : null);
+  if (turned >= 0 && shown && deck[turned] !== cardIndex(shown)) wrong.push("turned");
+  const cuts = (seen.view.cuts || []).flat().map(([, card]) => cardIndex(card));
+  if (remainder >= 0 && cuts.length && cuts.length <= deck.length - remainder) {
+    if (cuts.some((c, i) => deck[remainder + i] !== c)) wrong.push("cut");
+  }
+  return wrong;
+}
+
+/** Kryt'-navalivat': the deck positions the stock's draws take, the k-th draw (from 0) of a
+ * stock that began with `start` cards (the turned trump card, lying under it, counted). */
+export function drawPosition(view, start, k) {
+  const dealt = 3 * view.players;
+  if (view.trump_mode !== "turned") return dealt + k;
+  return k < start - 1 ? dealt + 1 + k : dealt;
+}
