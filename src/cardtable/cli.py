@@ -926,8 +926,7 @@ def review_command(
         int | None, typer.Option("--top", "-n", help="List only this many decisions.", min=1)
     ] = None,
 ) -> None:
-    """Judge every decision of one seat in a finished game, the costliest first
-    (docs/review.md)."""
+    """Judge every decision of one seat in a finished game, the costliest first."""
     from cardtable.review import INACCURACY, MISTAKE, ReviewError, review, write_chart
 
     try:
