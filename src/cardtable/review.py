@@ -37,6 +37,7 @@ __all__ = [
     "REVIEW_FORMAT",
     "VERDICTS",
     "ActionValue",
+    "Analyst",
     "Decision",
     "Review",
     "ReviewError",
