@@ -60,7 +60,7 @@ def answer(player: LiveSocket, message: dict[str, Any]) -> dict[str, Any]:
 
 def read_review(player: LiveSocket) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The progress messages and the review that follows them."""
-    progress = []
+    progress: list[dict[str, Any]] = []
     while True:
         frame = player.receive(seconds=60)
         if frame["type"] == "review":
