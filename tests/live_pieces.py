@@ -66,6 +66,8 @@ DOCUMENTED_CODES = frozenset(
         "not_absent",
         "hint_busy",
         "hint_limit",
+        "no_game",
+        "review_busy",
         "unavailable",
         "quarantined",
         "server_error",

@@ -7,6 +7,7 @@
     cardtable verify replay.json
     cardtable arena knockout-whist --players 3 --bots hard,easy,random --games 2000 --workers 2
     cardtable arena neuf --bots hard,easy --games 2000 --per-deal --stop-when-separated 0.5
+    cardtable review game.json --seat 0 --json review.json --chart review.png
 
 Kryt'-navalivat' is played as a session of hands (the fool deals the next); its record
 is the session file, which ``replay`` shows hand by hand.
@@ -41,8 +42,9 @@ from typer.core import TyperCommand, TyperGroup
 
 import cardtable
 from cardtable.bots import BOT_NAMES, Bot, make_bot
+from cardtable.bots.base import UnknownBotError
 from cardtable.core import Game, State
-from cardtable.errors import CardtableError
+from cardtable.errors import CardtableError, InvalidBudgetError
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.kryt_navalivat.session import SESSION_FORMAT, Session
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
@@ -103,7 +105,8 @@ app = typer.Typer(
     cls=_Group,
     help="Play Neuf, Kryt'-navalivat' and Knockout Whist: against bots in the terminal "
     "(play), or with friends and bots at the web table (serve); replay a saved game "
-    "(replay), or rank bots against each other (arena).",
+    "(replay), judge a seat's decisions in a finished game (review), or rank bots against "
+    "each other (arena).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -961,6 +964,137 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
     console.print(f"Results in {result.folder}: {names}.", markup=False, soft_wrap=True)
     if "chart" not in result.files:
         console.print(CHART_MISSING, markup=False, soft_wrap=True)
+
+
+# Game review ------------------------------------------------------------------------------
+
+
+@app.command(cls=_Command, name="review")
+def review_command(
+    file: Annotated[
+        Path, typer.Argument(help="The record of a finished game ('cardtable play --record').")
+    ],
+    seat: Annotated[int, typer.Option("--seat", "-s", help="The seat whose decisions to judge.")],
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the whole review to this JSON file.")
+    ] = None,
+    chart: Annotated[
+        Path | None,
+        typer.Option("--chart", help="Draw the expected return over the game to this PNG."),
+    ] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level",
+            help="The search that judges: expert, hard, medium, or a spec (pimc:deals=50).",
+        ),
+    ] = "expert",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the search's sampling.")] = 0,
+    top: Annotated[
+        int | None, typer.Option("--top", "-n", help="List only this many decisions.", min=1)
+    ] = None,
+) -> None:
+    """Judge every decision of one seat in a finished game, the costliest first."""
+    from cardtable.review import INACCURACY, MISTAKE, ReviewError, review, write_chart
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
+    if _is_session(text):
+        _fail(f"{file} is a session of hands; review one hand's record", DATA_ERROR)
+    try:
+        record = cardtable.load_record(text)
+    except ValueError as exc:
+        _fail(f"{file} is not a record: {exc}", DATA_ERROR)
+    console = _console()
+    bar = ProgressBar(
+        TextColumn("decisions"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
+    task = bar.add_task("decisions", total=None)
+    try:
+        with bar:
+            done = review(
+                record,
+                seat,
+                level=level,
+                rng_seed=seed,
+                progress=lambda n, total: bar.update(task, completed=n, total=total),
+            )
+    except (ReviewError, InvalidBudgetError, UnknownBotError) as exc:
+        _fail(str(exc), USAGE_ERROR)
+    except ValueError as exc:
+        _fail(f"{file} does not replay: {exc}", DATA_ERROR)
+    except KeyboardInterrupt:
+        raise typer.Exit(INTERRUPTED) from None
+    counts = done.counts()
+    said = ", ".join(f"{counts[v]} {v}" for v in ("fine", "inaccuracy", "mistake") if counts[v])
+    console.print(
+        f"{record.game}, seat {seat} of {len(done.returns)}, judged by {level}: "
+        f"{len(done.decisions)} decisions ({said or 'none with a choice'}); "
+        f"return {done.returns[seat]:+.3f}.",
+        markup=False,
+        soft_wrap=True,
+    )
+    console.print(_review_table(done.worst(top)))
+    console.print(
+        f"Loss: the best action's expected return less the chosen one's; "
+        f"inaccuracy from {INACCURACY}, mistake from {MISTAKE}.",
+        markup=False,
+        soft_wrap=True,
+    )
+    if json_out is not None:
+        try:
+            json_out.write_text(done.to_json(indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {json_out}: {exc.strerror or exc}", DATA_ERROR)
+        console.print(f"Review saved to {json_out}.", markup=False, soft_wrap=True)
+    if chart is not None:
+        try:
+            drawn = write_chart(done, chart)
+        except OSError as exc:
+            _fail(f"cannot write {chart}: {exc.strerror or exc}", DATA_ERROR)
+        if drawn:
+            console.print(f"Chart saved to {chart}.", markup=False, soft_wrap=True)
+        else:
+            console.print(REVIEW_CHART_MISSING, markup=False, soft_wrap=True)
+
+
+REVIEW_CHART_MISSING = "the chart needs matplotlib: pip install 'cardtable[arena]'"
+
+
+def _review_table(decisions: list[Any]) -> Any:
+    """The decisions as a Rich table, in the order given."""
+    from rich.table import Table
+
+    table = Table(title="Decisions, the costliest first")
+    for name, justify in (
+        ("move", "right"),
+        ("hand", "right"),
+        ("trick", "right"),
+        ("played", "left"),
+        ("better", "left"),
+        ("loss", "right"),
+        ("verdict", "left"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for d in decisions:
+        table.add_row(
+            str(d.index),
+            "" if d.hand is None else str(d.hand),
+            "" if d.trick is None else str(d.trick),
+            d.chosen,
+            "" if d.best == d.chosen else d.best,
+            "" if d.loss is None else f"{d.loss:.3f}",
+            d.verdict,
+        )
+    return table
 
 
 if __name__ == "__main__":

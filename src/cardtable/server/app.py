@@ -34,6 +34,7 @@ from cardtable.server.collector import scheduled_full_collections
 from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE
 from cardtable.server.hub import DAMAGED, HINTS_PER_MINUTE, QUARANTINED, Connection, Hub
 from cardtable.server.limits import MAX_BODY, BodyLimit, CreationLimit, Limits, client_of
+from cardtable.server.reviews import Reviewer
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
 from cardtable.server.thinking import HINT_NICENESS, pool
@@ -504,6 +505,8 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             await hub.next_game(connection)
         elif kind == "stand_in":
             await hub.stand_in(connection, message.get("seat"))
+        elif kind == "review":
+            await Reviewer.of(hub).ask(connection, message.get("game"))
         elif kind == "ping":
             connection.send({"type": "pong"})
         else:

@@ -39,7 +39,7 @@ from cardtable.core import View
 from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
 from cardtable.server.store import Store
-from cardtable.server.table import BOT, HUMAN, Change, Seat, Table, TableError
+from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
@@ -335,6 +335,16 @@ class Hub:
         except Exception:
             log.exception("replay failed", extra={"table": table_id, "game": number})
             raise TableError(DAMAGED, f"game {number}'s record no longer replays") from None
+
+    async def finished_run(self, table: Table, number: int) -> Run:
+        """Game ``number`` of ``table``, over: from memory (the current game, a tutorial's),
+        else played again from the database."""
+        if number == table.games or not table.stored:
+            return table.finished_run(number)
+        stored = await asyncio.to_thread(self.store.load_game, table.id, number)
+        if stored is None:
+            raise TableError("no_game", f"this table has played games 1-{table.games}")
+        return (await asyncio.to_thread(Table.run_stored, stored))[1]
 
     def _stored_replay(self, table_id: str, number: int) -> dict[str, Any] | None:
         stored = self.store.load_game(table_id, number)

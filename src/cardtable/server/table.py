@@ -661,10 +661,18 @@ class Table:
             raise TableError("not_over", "a game is replayed once it is over")
         return self._replay(self.run)
 
+    def finished_run(self, number: int) -> Run:
+        """Game ``number`` held in memory (the current one), once it is over (earlier
+        games: :meth:`run_stored`)."""
+        if number != self.games:
+            raise TableError("no_game", f"game {number} is not the table's current game")
+        if not self.run.state.is_over:
+            raise TableError("not_over", "a game is reviewed once it is over")
+        return self.run
+
     @classmethod
-    def replay_stored(cls, stored: StoredGame) -> dict[str, Any]:
-        """A finished game of the database step by step: every action with the spectator's
-        view after it and every hand shown (nothing is secret once the game is over)."""
+    def run_stored(cls, stored: StoredGame) -> tuple[Table, Run]:
+        """A finished game of the database, played again from its events and deals."""
         if not 1 <= stored.number <= stored.games:
             raise TableError("no_game", f"this table has played games 1-{stored.games}")
         table = cls(stored.id, stored.game, stored.options, [], stored.secret)
@@ -675,6 +683,13 @@ class Table:
         run = table._rerun(stored.events, drawn)
         if not run.state.is_over:
             raise TableError("not_over", "a game is replayed once it is over")
+        return table, run
+
+    @classmethod
+    def replay_stored(cls, stored: StoredGame) -> dict[str, Any]:
+        """A finished game of the database step by step: every action with the spectator's
+        view after it and every hand shown (nothing is secret once the game is over)."""
+        table, run = cls.run_stored(stored)
         return table._replay(run)
 
     def _replay(self, run: Run) -> dict[str, Any]:

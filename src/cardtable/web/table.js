@@ -19,7 +19,8 @@
  *                        (data-seat, data-awaited): #waiting-text, #waiting-invite (the
  *                        creator's browser: input.link, button.copy), #stand-in-btn
  *   #last-trick-btn      toggles #last-trick (KOW, Neuf)
- *   #results             shown when the game is over; #next-game, #replay-open, #replay-game
+ *   #results             shown when the game is over; #next-game, #replay-open, #replay-game,
+ *                        #review-open (a seat's "Review my game": review.js has its hooks)
  *   #replay-bar          replay controls: #replay-first/-prev/-next/-last/-exit, #replay-pos,
  *                        #replay-step; arrow keys step while it is open
  *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt);
@@ -43,6 +44,7 @@ import { h, seatPositions, createdInvite, copyField } from "./common.js";
 import { commitmentOf } from "./sha256.js";
 import { CHAIN_LENGTH, cardIndex, checkSeen, commitmentOfSeed, drawPosition, fairShuffle, freshSeed, packOf } from "./fair.js";
 import { fetchReplay, Replay } from "./replay.js";
+import { initReview, askReview, onReviewMessage, renderReview } from "./review.js";
 import kow from "./knockout_whist.js";
 import neuf from "./neuf.js";
 import kryt from "./kryt.js";
@@ -277,6 +279,10 @@ function onMessage(msg) {
       break;
     case "lesson":
       notify("lesson", msg);
+      break;
+    case "review_progress":
+    case "review":
+      onReviewMessage(msg);
       break;
     default:
       break;
@@ -753,6 +759,7 @@ function render() {
   renderResults(v, g, ctx);
   renderVerify();
   renderReplayBar();
+  renderReview();
   notify("rendered", { view: v, seq: st.seq, myTurn, table: st.table });
 }
 
@@ -1126,6 +1133,7 @@ function renderResults(v, g, ctx) {
   if (!over) return;
   $("results-lines").replaceChildren(...g.results(v, ctx).map((line) => h("li", {}, line)));
   $("next-game").hidden = st.seat === null;
+  $("review-open").hidden = st.seat === null;
   const sel = $("replay-game");
   const games = (st.table && st.table.games) || st.game || 1;
   const want = [...Array(games).keys()].map((i) => String(i + 1));
@@ -1197,6 +1205,8 @@ function wire() {
   $("replay-next").addEventListener("click", () => st.replay && st.replay.step(1));
   $("replay-last").addEventListener("click", () => st.replay && st.replay.go(st.replay.frames.length - 1));
   $("replay-exit").addEventListener("click", closeReplay);
+  initReview({ send, openReplay, replay: () => st.replay, words: actionWords });
+  $("review-open").addEventListener("click", () => askReview(Number($("replay-game").value || st.game)));
   const noAnim = $("no-anim");
   noAnim.checked = localStorage.getItem("cardtable.noanim") === "1";
   noAnim.addEventListener("change", () => {
