@@ -49,3 +49,73 @@ def test_a_game_in_progress_is_not_in_the_tally() -> None:
     table, _finals = _play_games("knockout-whist", 3, 1, seed=3)
     table.commit(table.next_game())
     assert [r["game"] for r in table.describe()["results"]] == [1]
+
+
+RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+
+
+def _taker(plays: list[tuple[int, str]], trump: str | None) -> int:
+    """KOW-4.3, NEUF-4.3: the highest trump in the trick, else the highest card of the suit
+    led (A high); a knock plays no card."""
+    cards = [(seat, card[:-1], card[-1]) for seat, card in plays if card != "knock"]
+    suit = trump if any(s == trump for _, _, s in cards) else cards[0][2]
+    return max((RANKS.index(r), seat) for seat, r, s in cards if s == suit)[1]
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "seed"),
+    [("knockout-whist", 3, 5), ("knockout-whist", 5, 6), ("neuf", 4, 7), ("neuf", 3, 8)],
+)
+def test_an_action_that_completes_a_trick_says_who_took_it(
+    game: str, players: int, seed: int
+) -> None:
+    """docs/server.md, the ``action`` event's ``won``: every action that completes a trick
+    names the seat that took it by KOW-4.3 / NEUF-4.3, computed here from the plays of the
+    events alone and the trump; no other action has it. The game's ``over`` event holds its
+    final view as a spectator sees it."""
+    seats = [{"kind": "human"} for _ in range(players)]
+    table, _tokens, change = Table.open(game, {}, seats)
+    table.commit(change)
+    rng = random.Random(seed)
+    plays: list[tuple[int, str]] = []
+    said = 0
+    while not table.state.is_over:
+        view = table.state.view(None)
+        mover = table.state.to_move
+        assert mover is not None
+        action = str(rng.choice(table.state.legal_actions()))
+        change = table.act(mover, action, "human", table.seq)
+        table.commit(change)
+        event = change.events[0]
+        assert event["action"] == action
+        if action.startswith("play "):
+            plays.append((mover, action.split()[1]))
+        elif action == "knock":
+            plays.append((mover, "knock"))  # a dog keeps its card (KOW-6.3): no card
+        if "won" not in event:
+            # No trick done: the plays so far are still open on the table.
+            assert table.state.view(None)["trick"] == [list(p) for p in plays], (
+                event,
+                plays,
+                table.state.view(None),
+            )
+            continue
+        trump = None if view["trump"] in (None, "NT") else view["trump"]
+        assert event["won"] == _taker(plays, trump), (event, plays, trump)
+        plays = []
+        said += 1
+    finals = table.state.view(None)
+    tricks = (
+        sum(8 - k for k in range(1, finals["hand_number"] + 1))
+        if game == "knockout-whist"
+        else sum(sum(row["tricks"]) for row in finals["ledger"])
+    )
+    assert said == tricks
+    over = next(e for e in table.events if e["kind"] == "over")
+    assert over["final"] == finals and "hand" not in over["final"]
+
+
+def test_kryt_actions_take_no_trick() -> None:
+    """Kryt'-navalivat' is not played in tricks: none of its actions says who took one."""
+    table, _finals = _play_games("kryt-navalivat", 3, 1, seed=4)
+    assert not [e for e in table.events if "won" in e]

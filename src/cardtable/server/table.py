@@ -29,6 +29,7 @@ from cardtable.errors import CardtableError, IllegalActionError
 from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
 from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.server.store import DealRow, SeatRow, StoredGame, StoredTable
+from cardtable.server.tricks import trick_taken
 
 __all__ = [
     "BOT",
@@ -492,9 +493,19 @@ class Table:
             raise TableError("illegal", str(exc), reason=exc.reason, details=exc.details) from exc
         except CardtableError as exc:
             raise TableError("invalid_action", str(exc)) from exc
-        events = [
-            {"kind": "action", "game": run.number, "seat": seat, "action": str(action), "by": by}
-        ]
+        event = {
+            "kind": "action",
+            "game": run.number,
+            "seat": seat,
+            "action": str(action),
+            "by": by,
+        }
+        # The trick it completed, if any, and who took it: a page rebuilding its log from the
+        # events alone needs it for the tricks its view no longer holds (earlier hands).
+        won = trick_taken(self.game_name, run.state.view(None), state.view(None))
+        if won is not None:
+            event["won"] = won
+        events: list[dict[str, Any]] = [event]
         after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
         deals = self._chance_events(after, events)
         return Change(self._numbered(events), deals, after)
@@ -594,6 +605,9 @@ class Table:
         result = run.state.result
         if result is not None:
             over = {"kind": "over", "game": run.number, "result": _published(result)}
+            # The game's end as a watcher sees it (who went out when, the final scores), so
+            # that a log rebuilt from the events tells it as a page watching it live told it.
+            over["final"] = run.state.view(None)
             if run.server_seed is not None:
                 over["server_seed"] = run.server_seed  # the game is over: nothing left hidden
             events.append(over)

@@ -408,7 +408,8 @@ async function pump() {
 
 // Events missed while away, or on a page opened anew every event of the table, come bare:
 // the snapshot's view is the state after them. Each is logged as it was when it happened;
-// which trick a play won is read from the view's tricks (this hand's and the one before).
+// which trick a play won its event says (`won`), and for events stored before they said so
+// it is read from the view's tricks (this hand's and the one before).
 function catchUp(missed, gameNo) {
   const events = missed.map((m) => m.event || m).filter((ev) => ev && ev.seq > st.seq);
   const won = trickWinners(events, gameNo, st.view);
@@ -505,8 +506,12 @@ function noteEvent(ev, seq, before, given, live, known = null) {
       if (g && view) text = g.describe(ev, before, view, ctxFor(view));
       else text = `${seatName(ev.seat)}: ${ev.action}`;
       if (ev.by === "stand-in") text += ` ${t("log.by_stand_in")}`;
-      // The play that completes a trick also says who took it.
-      if (g && g.hasTricks && before && view && before.trick.length && !view.trick.length) {
+      // The play that completes a trick also says who took it: the event says so (the same
+      // words live and in a log rebuilt from the events); an event stored before events
+      // said so is read from the views.
+      if (typeof ev.won === "number") {
+        text += ` ${t("won_trick", { name: seatName(ev.won) })}.`;
+      } else if (g && g.hasTricks && before && view && before.trick.length && !view.trick.length) {
         const last = g.lastTrick(view);
         if (last) text += ` ${t("won_trick", { name: seatName(last.winner) })}.`;
       } else if (known && known.won !== undefined) {
@@ -517,8 +522,11 @@ function noteEvent(ev, seq, before, given, live, known = null) {
     case "over": {
       // An earlier game's end is told from its result; the view is of a later game.
       const earlier = known && known.game !== ev.game;
+      // The event's own final view (a watcher's) tells it the same live and in a log rebuilt
+      // later; an event stored before events held it is told from its result or the view.
       let lines = [];
-      if (g && view && earlier && ev.result) lines = g.resultOf(ev.result, view, ctxFor(view));
+      if (g && ev.final) lines = g.results(ev.final, ctxFor(ev.final));
+      else if (g && view && earlier && ev.result) lines = g.resultOf(ev.result, view, ctxFor(view));
       else if (g && view && g.isOver(view)) lines = g.results(view, ctxFor(view));
       text = [t("game_over"), ...lines].join(" ");
       if (ev.server_seed) {
