@@ -110,11 +110,34 @@ impl Key {
             0
         };
         Key {
-            hands: deal.hands,
+            hands: relative(&deal.hands),
             leader: deal.leader,
             won,
         }
     }
+}
+
+/// The hands with each suit's cards still held renumbered from the bottom: a card's rank
+/// among those left is all that matters once the cards below and between are played, so
+/// deals that differ only in which low cards went are one entry.
+fn relative(hands: &[CardSet; 4]) -> [CardSet; 4] {
+    let mut out = [0; 4];
+    let held = hands.iter().fold(0, |m, &h| m | h);
+    for (s, &mask) in SUIT_MASKS.iter().enumerate() {
+        let mut rest = held & mask;
+        let mut next = 13 * s as u32;
+        while rest != 0 {
+            let card = rest & rest.wrapping_neg();
+            rest ^= card;
+            for (o, &h) in out.iter_mut().zip(hands) {
+                if h & card != 0 {
+                    *o |= 1 << next;
+                }
+            }
+            next += 1;
+        }
+    }
+    out
 }
 
 /// Every seat's utility: tricks still to come for its side (the tricks so far left out).
@@ -909,6 +932,104 @@ mod tests {
                     assert_eq!(state.current_trick(), vec![]);
                 }
             }
+        }
+    }
+
+    /// A whole deal from its first lead: a new game's first deal, every seat keeping.
+    fn first_lead(players: usize, seed: u64) -> Neuf {
+        let mut state: Neuf = new_game(&options(players, false), i128::from(seed));
+        while state.phase == Phase::Exchange {
+            state.apply(KEEP);
+        }
+        state
+    }
+
+    /// What each part of the paranoid search buys on whole deals, and max-n's growth with
+    /// the tricks left. Run by hand, in release:
+    /// `cargo test --release -p cardtable-core neuf::solver::tests::measure -- --ignored --nocapture`
+    #[test]
+    #[ignore]
+    fn measure() {
+        let deals: u64 = std::env::var("NEUF_DEALS").map_or(20, |v| v.parse().unwrap());
+        let report = |name: &str, mut times: Vec<f64>, mut nodes: Vec<u64>| {
+            times.sort_by(f64::total_cmp);
+            nodes.sort_unstable();
+            let p99 = times[((times.len() as f64 * 0.99) as usize).min(times.len() - 1)];
+            eprintln!(
+                "{name:<34} median {:>9.2} ms  p99 {:>9.2} ms  max {:>9.2} ms  nodes {:>10}",
+                1e3 * times[times.len() / 2],
+                1e3 * p99,
+                1e3 * times[times.len() - 1],
+                nodes[nodes.len() / 2]
+            );
+        };
+        let variants = [
+            ("paranoid, everything", ALL),
+            ("  no MTD(f): full window", Features { mtdf: false, ..ALL }),
+            (
+                "  no quick tricks",
+                Features {
+                    quick: false,
+                    ..ALL
+                },
+            ),
+            (
+                "  no move ordering",
+                Features {
+                    order: false,
+                    ..ALL
+                },
+            ),
+            (
+                "  no equivalent cards",
+                Features {
+                    merge: false,
+                    ..ALL
+                },
+            ),
+        ];
+        let skip: Vec<String> = std::env::var("NEUF_SKIP")
+            .map(|v| v.split(',').map(String::from).collect())
+            .unwrap_or_default();
+        for players in [3, 4] {
+            eprintln!("{players} players, {deals} whole deals from the first lead");
+            for (name, features) in variants {
+                if skip
+                    .iter()
+                    .any(|s| !s.is_empty() && name.contains(s.as_str()))
+                {
+                    continue;
+                }
+                let (mut times, mut nodes) = (Vec::new(), Vec::new());
+                for seed in 0..deals {
+                    let state = first_lead(players, seed);
+                    let began = std::time::Instant::now();
+                    let solved = state.solve_with(Model::Paranoid, features).unwrap();
+                    times.push(began.elapsed().as_secs_f64());
+                    nodes.push(solved.nodes);
+                }
+                report(name, times, nodes);
+            }
+        }
+        for left in 4..=7u8 {
+            let (mut times, mut nodes) = (Vec::new(), Vec::new());
+            for seed in 0..deals {
+                let mut state = first_lead(3, seed);
+                let mut rng = PlayoutRng::seed_from_u64(seed);
+                while state.finished_tricks() < usize::from(TRICKS - left) {
+                    let action = state.random_action(&mut rng);
+                    state.apply(action);
+                }
+                let began = std::time::Instant::now();
+                let solved = state.solve(Model::MaxN).unwrap();
+                times.push(began.elapsed().as_secs_f64());
+                nodes.push(solved.nodes);
+            }
+            report(
+                &format!("max-n, 3 players, {left} tricks left"),
+                times,
+                nodes,
+            );
         }
     }
 }
