@@ -1011,7 +1011,8 @@ mod tests {
                 report(name, times, nodes);
             }
         }
-        for left in 4..=7u8 {
+        let most: u8 = std::env::var("NEUF_MAX_N_LEFT").map_or(7, |v| v.parse().unwrap());
+        for left in 4..=most {
             let (mut times, mut nodes) = (Vec::new(), Vec::new());
             for seed in 0..deals {
                 let mut state = first_lead(3, seed);
