@@ -955,9 +955,33 @@ mod tests {
         state
     }
 
+    /// The nodes and table entries of each of the first deals (a look at the slow ones).
+    #[test]
+    #[ignore]
+    fn worst() {
+        for seed in 0..100 {
+            let state = first_lead(3, seed);
+            let began = std::time::Instant::now();
+            let root = state.to_move().unwrap();
+            let mut solver = Solver::new(3, root, ALL);
+            let deal = Deal::new(&state);
+            solver.root_values(&deal, Model::Paranoid);
+            let t = began.elapsed().as_secs_f64();
+            if t > 0.3 {
+                eprintln!(
+                    "{seed} {t:.2}s nodes {} entries {}",
+                    solver.nodes,
+                    solver.paranoid.len()
+                );
+            }
+        }
+    }
+
     /// What each part of the paranoid search buys on whole deals, and max-n's growth with
     /// the tricks left. Run by hand, in release:
-    /// `cargo test --release -p cardtable-core neuf::solver::tests::measure -- --ignored --nocapture`
+    /// `cargo test --release -p cardtable-core --lib neuf::solver::tests::measure -- --ignored
+    /// --nocapture`, with `NEUF_DEALS` deals (20), `NEUF_PLAYERS` (`3,4`), `NEUF_SKIP`
+    /// (variants whose names hold any of these words) and `NEUF_MAX_N_LEFT` (7).
     #[test]
     #[ignore]
     fn measure() {
@@ -1002,7 +1026,10 @@ mod tests {
         let skip: Vec<String> = std::env::var("NEUF_SKIP")
             .map(|v| v.split(',').map(String::from).collect())
             .unwrap_or_default();
-        for players in [3, 4] {
+        let tables: Vec<usize> = std::env::var("NEUF_PLAYERS").map_or(vec![3, 4], |v| {
+            v.split(',').map(|p| p.parse().unwrap()).collect()
+        });
+        for players in tables {
             eprintln!("{players} players, {deals} whole deals from the first lead");
             for (name, features) in variants {
                 if skip
