@@ -1087,11 +1087,13 @@ impl NeufState {
     /// The exact solver, every hand (and the spare) as this state holds them: each legal
     /// action's value for the seat to move, its side's tricks over its quota this deal
     /// (NEUF-5.2; under NEUF-8.3 a game won at once is worth more than any tricks), under
-    /// `model` (`"max-n"`: every seat for itself; `"paranoid"`: the others against it; the
-    /// same with four players), ascending by action, and the nodes searched. In the
+    /// `model` (`"paranoid"`, the default: the others against it; `"max-n"`: every seat
+    /// for itself, which cannot prune and is too slow for more than the last tricks of a
+    /// 3-player deal; the same with four players), ascending by action, and the nodes
+    /// searched. In the
     /// exchange, EXCHANGE and KEEP are each valued by solving the deal that follows, the
     /// later seats deciding by the guided policy's rule. The GIL is released meanwhile.
-    #[pyo3(signature = (model = "max-n"))]
+    #[pyo3(signature = (model = "paranoid"))]
     fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
         let model = solver_model(py, model)?;
         let state = &self.inner;
@@ -1110,10 +1112,11 @@ impl NeufState {
 impl NeufGame {
     /// Perfect-information Monte Carlo for the seat whose view (JSON text) this is, on its
     /// turn, as Knockout Whist's `judge`: deals sampled from what it knows, each solved
-    /// exactly under `model`; the chosen action, each legal action's mean value, the deals
-    /// solved and the seconds taken. `belief` is accepted for the same signature: Neuf has
-    /// no inference yet, so every deal weighs alike.
-    #[pyo3(signature = (view, deals = None, seconds = None, model = "max-n", seed = 0, threads = 1, belief = 0.0))]
+    /// exactly under `model` (paranoid by default, as `solve`); the chosen action, each
+    /// legal action's mean value, the deals solved and the seconds taken. `belief` is
+    /// checked for the same signature, but Neuf has no inference yet: every deal weighs
+    /// alike.
+    #[pyo3(signature = (view, deals = None, seconds = None, model = "paranoid", seed = 0, threads = 1, belief = 0.0))]
     #[allow(clippy::too_many_arguments)]
     fn judge(
         &self,

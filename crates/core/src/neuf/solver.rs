@@ -955,28 +955,6 @@ mod tests {
         state
     }
 
-    /// The nodes and table entries of each of the first deals (a look at the slow ones).
-    #[test]
-    #[ignore]
-    fn worst() {
-        for seed in 0..100 {
-            let state = first_lead(3, seed);
-            let began = std::time::Instant::now();
-            let root = state.to_move().unwrap();
-            let mut solver = Solver::new(3, root, ALL);
-            let deal = Deal::new(&state);
-            solver.root_values(&deal, Model::Paranoid);
-            let t = began.elapsed().as_secs_f64();
-            if t > 0.3 {
-                eprintln!(
-                    "{seed} {t:.2}s nodes {} entries {}",
-                    solver.nodes,
-                    solver.paranoid.len()
-                );
-            }
-        }
-    }
-
     /// What each part of the paranoid search buys on whole deals, and max-n's growth with
     /// the tricks left. Run by hand, in release:
     /// `cargo test --release -p cardtable-core --lib neuf::solver::tests::measure -- --ignored
