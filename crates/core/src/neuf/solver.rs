@@ -946,6 +946,32 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_exchange_is_worth_the_best_lead_of_the_deal_that_follows() {
+        // NEUF-3.1, NEUF-4.1: the first to decide leads, so its value of EXCHANGE or KEEP
+        // is its best card's after the later seats decide by the policy's rule.
+        for seed in [1] {
+            let state: Neuf = new_game(&options(3, false), seed);
+            let solved = state.solve(Model::Paranoid).unwrap();
+            assert_eq!(
+                solved.values.iter().map(|v| v.0).collect::<Vec<_>>(),
+                [EXCHANGE, KEEP]
+            );
+            for &(action, value) in &solved.values {
+                let mut after = state.clone();
+                after.apply(action);
+                while after.phase == Phase::Exchange {
+                    let choice = after.exchange_choice(&mut Unblurred);
+                    after.apply(choice);
+                }
+                assert_eq!(after.to_move(), state.to_move());
+                let lead = after.solve(Model::Paranoid).unwrap();
+                let best = lead.values.iter().map(|v| v.1).fold(f64::MIN, f64::max);
+                assert_eq!(value, best, "seed {seed}, action {action}");
+            }
+        }
+    }
+
     /// A whole deal from its first lead: a new game's first deal, every seat keeping.
     fn first_lead(players: usize, seed: u64) -> Neuf {
         let mut state: Neuf = new_game(&options(players, false), i128::from(seed));
