@@ -35,7 +35,8 @@
 //!   the lower is searched and the other gets its value.
 //! - **Quick tricks**: at a trick start, the leader's sure winners (its cards above every
 //!   other card of their suit, trumps first, side suits while no opponent can ruff them)
-//!   bound its team's tricks from below, and the other team's from above.
+//!   bound its team's tricks from below, and the other team's from above; and a seat's
+//!   trumps above every other seat's each take a trick whoever leads.
 //! - **Move ordering**: a leader's sure winners first; a follower whose team holds the
 //!   trick plays low, else the cheapest card that takes it.
 //! - The last trick is played out without a search.
@@ -436,10 +437,11 @@ impl Solver {
             !self.side & ((1 << deal.players) - 1)
         };
         let sure = sure_tricks(deal, leader, team);
+        let players = (1 << deal.players) - 1;
         if ours {
-            (sure, left)
+            (sure, left - trump_winners(deal, !self.side & players))
         } else {
-            (0, left - sure)
+            (trump_winners(deal, self.side), left - sure)
         }
     }
 
@@ -666,6 +668,35 @@ fn representatives(deal: &Deal, legal: CardSet) -> CardSet {
         previous = Some(card);
     }
     kept
+}
+
+/// The tricks `team` surely takes whoever leads: a trump above every other seat's wins the
+/// trick it is played to, and a seat plays one card a trick, so each of a seat's trumps
+/// above all others' (only one seat holds any) is a trick (NEUF-4.3; every card is played
+/// by the end of the deal, NEUF-4.4).
+fn trump_winners(deal: &Deal, team: u8) -> i32 {
+    if deal.trump == NO_TRUMP {
+        return 0;
+    }
+    let trumps = SUIT_MASKS[deal.trump as usize];
+    let held = deal.hands.iter().fold(0, |m, &h| m | h) & trumps;
+    if held == 0 {
+        return 0;
+    }
+    let top = 63 - held.leading_zeros();
+    let holder = (0..deal.players)
+        .find(|&s| deal.hands[s as usize] >> top & 1 == 1)
+        .expect("a held trump has a holder");
+    if team >> holder & 1 == 0 {
+        return 0;
+    }
+    let mine = deal.hands[holder as usize] & trumps;
+    let theirs = held & !mine;
+    if theirs == 0 {
+        return mine.count_ones() as i32;
+    }
+    let their_top = 63 - theirs.leading_zeros();
+    (mine >> (their_top + 1)).count_ones() as i32
 }
 
 /// The tricks `leader`'s team surely takes from here, `leader` to lead: its cards above
