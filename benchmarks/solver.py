@@ -17,7 +17,15 @@ search (50,000 ISMCTS iterations with guided rollouts) from the same leader's vi
 solve times read as a fraction of one ``hard`` decision. Then the ``expert`` level (PIMC,
 up to 200 deals, 0.9 s at most) is timed on the decisions of seeded games.
 
-Neuf and Kryt'-navalivat' have no exact solver yet.
+Neuf's rows solve whole first deals (13 tricks, every card known, each seat keeping its
+hand, from the first lead; ``_core.NeufState.solve``) under ``paranoid`` (the others, or
+the other partnership, against the leader: MTD(f) over alpha-beta), at 3 players and in
+the 4-player partnership game (where max-n is the same search, so one row; a tenth as many
+deals, each taking seconds). Max-n cannot prune, and a
+whole 3-player deal is far beyond it: its row solves the last ``NEUF_MAX_N_TRICKS`` tricks
+of those deals (the first tricks played by each seat's lowest legal card).
+
+Kryt'-navalivat' has no exact solver yet.
 """
 
 from __future__ import annotations
@@ -35,11 +43,17 @@ from typing import Any
 import cardtable
 from cardtable import compiled
 from cardtable._core import KnockoutWhist as CoreKnockoutWhist
+from cardtable._core import Neuf as CoreNeuf
 from cardtable.bots import make_bot
 from cardtable.bots.base import LEVELS
+from cardtable.core import State
 
 MODELS = ("max-n", "paranoid")
+NEUF_KEEP = 53
 PLAYERS = (2, 3, 4)
+NEUF_PLAYERS = (3, 4)
+NEUF_MAX_N_TRICKS = 7
+"""The tricks left when Neuf's max-n row starts solving."""
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -85,6 +99,45 @@ def solve_row(players: int, hands: int) -> dict[str, Any]:
     return row
 
 
+def neuf_first_lead(players: int, seed: int) -> State:
+    """A Neuf game's first deal at its first lead, each seat keeping its hand."""
+    state = cardtable.make("neuf", players=players).new_state(seed=seed)
+    while state.view(None)["phase"] == "exchange":
+        state.apply_id(NEUF_KEEP)
+    return state
+
+
+def neuf_row(players: int, hands: int, model: str) -> dict[str, Any]:
+    """Solve times and nodes of ``hands`` Neuf deals at ``players`` players under ``model``:
+    whole deals from the first lead, or for max-n with 3 players their last
+    :data:`NEUF_MAX_N_TRICKS` tricks."""
+    game = cardtable.make("neuf", players=players)
+    twin = compiled.core_game(game, always=True)
+    assert isinstance(twin, CoreNeuf)
+    tricks = NEUF_MAX_N_TRICKS if model == "max-n" and players == 3 else 13
+    times: list[float] = []
+    nodes: list[int] = []
+    for seed in range(hands):
+        state = neuf_first_lead(players, seed)
+        while 13 - sum(state.view(None)["tricks_won"]) > tricks or state.view(None)["trick"]:
+            state.apply_id(min(state.legal_action_ids()))
+        position = twin.state_from_position(state.position())
+        start = time.perf_counter()
+        _, searched = position.solve(model)
+        times.append(time.perf_counter() - start)
+        nodes.append(searched)
+    return {
+        "players": players,
+        "model": model,
+        "tricks": tricks,
+        "hands": hands,
+        "median_seconds": statistics.median(times),
+        "p99_seconds": percentile(times, 0.99),
+        "max_seconds": max(times),
+        "median_nodes": statistics.median(nodes),
+    }
+
+
 def expert_row(games: int, spec: str = "expert") -> dict[str, Any]:
     """The ``expert`` level's (or ``spec``'s) time per decision over seeded 3-player games
     (two or more legal actions), the other seats played by ``easy``."""
@@ -115,13 +168,29 @@ def expert_row(games: int, spec: str = "expert") -> dict[str, Any]:
     }
 
 
-def measure(hands: int, games: int, expert: str = "expert") -> dict[str, Any]:
+def measure(
+    hands: int,
+    games: int,
+    expert: str = "expert",
+    neuf_hands: int | None = None,
+    neuf_players: Sequence[int] = NEUF_PLAYERS,
+) -> dict[str, Any]:
+    """The report: ``hands`` Knockout Whist hands a row, ``neuf_hands`` Neuf deals a row at
+    3 players (a tenth as many at 4, whose deals take seconds each), the expert level over
+    ``games`` games."""
+    neuf_hands = hands if neuf_hands is None else neuf_hands
     return {
         "benchmark": "solver",
         "baseline": "the hard level's decision from the same leader's view",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
         "knockout_whist": [solve_row(players, hands) for players in PLAYERS],
+        "neuf": [
+            neuf_row(players, neuf_hands if players == 3 else max(1, neuf_hands // 10), model)
+            for players in neuf_players
+            # With four, max-n is paranoid's search (two partnerships): one row.
+            for model in (MODELS if players == 3 else ("paranoid",))
+        ],
         "expert": expert_row(games, expert),
     }
 
@@ -141,6 +210,20 @@ def render(report: dict[str, Any]) -> str:
                 f"{1000 * cell['p99_seconds']:>9.2f} {1000 * cell['max_seconds']:>9.2f} "
                 f"{cell['median_nodes']:>10.0f} {cell['median_over_hard']:>8.3f}"
             )
+    lines.append(
+        "Neuf: a first deal solved from its first lead, every card known (ms); "
+        f"max-n at 3 players: the last {NEUF_MAX_N_TRICKS} tricks"
+    )
+    lines.append(
+        f"{'players':>8} {'model':>9} {'tricks':>7} {'median':>9} {'p99':>9} {'max':>9} "
+        f"{'nodes':>10}"
+    )
+    for cell in report["neuf"]:
+        lines.append(
+            f"{cell['players']:>8} {cell['model']:>9} {cell['tricks']:>7} "
+            f"{1000 * cell['median_seconds']:>9.2f} {1000 * cell['p99_seconds']:>9.2f} "
+            f"{1000 * cell['max_seconds']:>9.2f} {cell['median_nodes']:>10.0f}"
+        )
     expert = report["expert"]
     lines.append(
         f"expert ({expert['spec']}), {expert['decisions']} decisions: median "
@@ -154,11 +237,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="20 hands a row: a fast look")
     parser.add_argument("--hands", type=int, default=500, help="hands solved a row")
+    parser.add_argument(
+        "--neuf-hands", type=int, default=None, help="Neuf deals a row (default: --hands)"
+    )
     parser.add_argument("--games", type=int, default=5, help="games timing the expert level")
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
     args = parser.parse_args(argv)
     hands, games = (20, 1) if args.quick else (args.hands, args.games)
-    report = measure(hands, games)
+    neuf_hands = args.neuf_hands if args.neuf_hands is not None else hands
+    report = measure(hands, games, neuf_hands=neuf_hands)
     print(render(report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

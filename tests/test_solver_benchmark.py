@@ -13,7 +13,7 @@ bench = load_script("benchmarks/solver.py")
 
 
 def test_the_report_has_every_row_and_model() -> None:
-    report = bench.measure(hands=2, games=1, expert="pimc:deals=3")
+    report = bench.measure(hands=2, games=1, expert="pimc:deals=3", neuf_players=(3,))
     rows = report["knockout_whist"]
     assert [row["players"] for row in rows] == list(bench.PLAYERS)
     for row in rows:
@@ -27,6 +27,15 @@ def test_the_report_has_every_row_and_model() -> None:
     assert three["paranoid"]["median_nodes"] < three["max-n"]["median_nodes"]
     expert = report["expert"]
     assert expert["spec"] == "pimc:deals=3" and expert["decisions"] > 0
+    # Neuf at 3 players (a 4-player deal takes seconds): a whole deal under paranoid, the
+    # last tricks under max-n.
+    neuf = {cell["model"]: cell for cell in report["neuf"]}
+    assert [cell["players"] for cell in report["neuf"]] == [3, 3]
+    assert neuf["paranoid"]["tricks"] == 13 and neuf["max-n"]["tricks"] == bench.NEUF_MAX_N_TRICKS
+    for cell in neuf.values():
+        assert cell["hands"] == 2 and 0 < cell["median_seconds"] <= cell["max_seconds"]
+        assert cell["median_nodes"] >= 1
+    assert "Neuf" in bench.render(report)
     assert "max-n" in bench.render(report)
 
 

@@ -200,13 +200,34 @@ class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]):
         taken."""
 
 @final
-class NeufState(_State): ...
+class NeufState(_State):
+    def solve(self, model: str = "paranoid") -> tuple[list[tuple[int, float]], int]:
+        """The exact solver with every hand (and the spare) as this state holds them: each
+        legal action's value for the seat to move, its side's tricks over its quota this
+        deal (NEUF-5.2), ascending, and the nodes searched; ``model`` is ``"paranoid"`` or
+        ``"max-n"`` (too slow for more than a deal's last tricks at 3 players; the same as
+        paranoid with four). In the exchange, EXCHANGE and KEEP are valued by solving the
+        deal that follows, the later seats deciding by rule."""
 
 @final
 class NeufBatch(_Batch[NeufState]): ...
 
 @final
-class Neuf(_Game[NeufState, NeufBatch]): ...
+class Neuf(_Game[NeufState, NeufBatch]):
+    def judge(
+        self,
+        view: str,
+        deals: int | None = None,
+        seconds: float | None = None,
+        model: str = "paranoid",
+        seed: int = 0,
+        threads: int = 1,
+        belief: float = 0.0,
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+        """Perfect-information Monte Carlo for the seat whose view (JSON) this is (paranoid
+        by default, as ``solve``), every deal weighing alike (``belief`` is checked, but
+        Neuf has no inference yet): the chosen action, each legal action's deals and mean
+        value, the deals solved and the seconds taken."""
 
 @final
 class KrytNavalivatState(_State): ...

@@ -1085,6 +1085,104 @@ impl KnockoutWhistGame {
     }
 }
 
+// Neuf's exact solver, bound outside the macro as Knockout Whist's is.
+#[pymethods]
+impl NeufState {
+    /// The exact solver, every hand (and the spare) as this state holds them: each legal
+    /// action's value for the seat to move, its side's tricks over its quota this deal
+    /// (NEUF-5.2; under NEUF-8.3 a game won at once is worth more than any tricks), under
+    /// `model` (`"paranoid"`, the default: the others against it; `"max-n"`: every seat
+    /// for itself, which cannot prune and is too slow for more than the last tricks of a
+    /// 3-player deal; the same with four players), ascending by action, and the nodes
+    /// searched. In the
+    /// exchange, EXCHANGE and KEEP are each valued by solving the deal that follows, the
+    /// later seats deciding by the guided policy's rule. The GIL is released meanwhile.
+    #[pyo3(signature = (model = "paranoid"))]
+    fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
+        let model = solver_model(py, model)?;
+        let state = &self.inner;
+        match py.allow_threads(|| state.solve(model)) {
+            Some(solution) => Ok((solution.values, solution.nodes)),
+            None => Err(cardtable_error(
+                py,
+                "IllegalActionError",
+                "the game is over; there is nothing to solve".into(),
+            )),
+        }
+    }
+}
+
+#[pymethods]
+impl NeufGame {
+    /// Perfect-information Monte Carlo for the seat whose view (JSON text) this is, on its
+    /// turn, as Knockout Whist's `judge`: deals sampled from what it knows, each solved
+    /// exactly under `model` (paranoid by default, as `solve`); the chosen action, each
+    /// legal action's mean value, the deals solved and the seconds taken. `belief` is
+    /// checked for the same signature, but Neuf has no inference yet: every deal weighs
+    /// alike.
+    #[pyo3(signature = (view, deals = None, seconds = None, model = "paranoid", seed = 0, threads = 1, belief = 0.0))]
+    #[allow(clippy::too_many_arguments)]
+    fn judge(
+        &self,
+        py: Python<'_>,
+        view: &str,
+        deals: Option<u64>,
+        seconds: Option<f64>,
+        model: &str,
+        seed: u64,
+        threads: usize,
+        belief: f64,
+    ) -> PyResult<SearchOutcome> {
+        let knowledge = knowledge_of::<Neuf>(py, &self.options, view)?;
+        judge_outcome::<Neuf>(
+            py,
+            &knowledge,
+            pimc::Settings {
+                deals,
+                seconds,
+                model: solver_model(py, model)?,
+                belief,
+                threads,
+            },
+            seed,
+        )
+    }
+}
+
+/// PIMC's judgement in the shape of `search`'s outcome, every deal counting as a visit of
+/// every action.
+fn judge_outcome<G>(
+    py: Python<'_>,
+    knowledge: &G::Knowledge,
+    settings: pimc::Settings<G::Model>,
+    seed: u64,
+) -> PyResult<SearchOutcome>
+where
+    G: pimc::Solve,
+    G::Knowledge: Sync,
+{
+    let judged = py.allow_threads(|| {
+        let mut rng = PlayoutRng::seed_from_u64(seed);
+        pimc::judge::<G>(knowledge, &mut rng, &settings)
+    });
+    let judged = judged.map_err(|e| match e {
+        search::SearchError::Settings(why) => cardtable_error(py, "InvalidBudgetError", why),
+        search::SearchError::NotTheTurn(why) => cardtable_error(py, "CardtableError", why),
+    })?;
+    let visits = judged
+        .values
+        .iter()
+        .map(|&(a, _)| (a, judged.deals as u32))
+        .collect();
+    Ok((
+        judged.action,
+        visits,
+        judged.values.into_iter().collect(),
+        judged.deals,
+        judged.seconds,
+    ))
+}
+
 /// The generator seed of game `index` of a batch reset with base seed `seed`.
 #[pyfunction]
 fn game_seed(seed: u64, index: usize) -> u64 {

@@ -41,10 +41,10 @@ class Bot(Protocol):
 # 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
 #
 # ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) where the game has an
-# exact solver in the core, Knockout Whist so far: up to 100 deals, each solved exactly with
-# the other seats taken to play against the bot (paranoid), in at most 0.9 s a decision
-# (``docs/bots.md`` has the measurements behind each choice). A game without a solver plays
-# ``hard`` at that level.
+# exact solver in the core fast enough for it, Knockout Whist so far: up to 100 deals, each
+# solved exactly with the other seats taken to play against the bot (paranoid), in at most
+# 0.9 s a decision (``docs/bots.md`` has the measurements behind each choice). Another game
+# plays ``hard`` at that level.
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
@@ -118,7 +118,7 @@ def make_bot(spec: str, game_name: str) -> Bot:
         if arguments:
             raise UnknownBotError(f"the level {kind!r} takes no parameters; use 'ismcts:…'")
         level = LEVELS[kind]
-        if level.startswith("pimc:") and game_name not in _solved_games():
+        if level.startswith("pimc:") and game_name not in _expert_games():
             level = LEVELS["hard"]
         bot = make_bot(level, game_name)
         bot.name = kind
@@ -158,6 +158,12 @@ def _solved_games() -> frozenset[str]:
     from cardtable.bots.pimc import SOLVED_GAMES
 
     return SOLVED_GAMES
+
+
+def _expert_games() -> frozenset[str]:
+    from cardtable.bots.pimc import EXPERT_GAMES
+
+    return EXPERT_GAMES
 
 
 def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, Any]:

@@ -5,7 +5,8 @@ Each decision samples deals consistent with what the seat knows (the core's dete
 the same as search's), solves each deal exactly with every card in view
 (``crates/core/src/<game>/solver.rs``) and plays the action with the best mean value over
 the deals. It is the method of the strongest programs for trick games (GIB in Bridge).
-Only Knockout Whist has a solver so far; ``expert`` elsewhere is ``hard``'s search.
+Knockout Whist and Neuf have solvers so far. ``expert`` is PIMC only where a decision fits
+its time (:data:`EXPERT_GAMES`); elsewhere it is ``hard``'s search.
 
 The solver exists only in the core, so a PIMC bot uses the core whatever
 ``CARDTABLE_CORE`` says, and needs it built.
@@ -16,27 +17,58 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cardtable import compiled
 from cardtable.bots.ismcts import SearchResult
 from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError, InvalidPositionError
 
-__all__ = ["MODELS", "SOLVED_GAMES", "CheaterBot", "PimcBot"]
+if TYPE_CHECKING:
+    from cardtable._core import KnockoutWhist, Neuf
 
-SOLVED_GAMES = frozenset({"knockout-whist"})
+__all__ = ["DEFAULT_MODELS", "EXPERT_GAMES", "MODELS", "SOLVED_GAMES", "CheaterBot", "PimcBot"]
+
+SOLVED_GAMES = frozenset({"knockout-whist", "neuf"})
 """The games with an exact solver in the core."""
+
+EXPERT_GAMES = frozenset({"knockout-whist"})
+"""The games whose ``expert`` level is PIMC. A whole Neuf deal takes the solver about a
+tenth of a second with three players (over a second now and then) and seconds with four
+(``benchmarks/solver.py``), so PIMC cannot keep to the level's 0.9 s early in a deal:
+Neuf's ``expert`` stays ``hard`` until the solver is faster."""
 
 MODELS = ("max-n", "paranoid")
 """How the solver takes the other seats to play: each for itself, or all against the seat."""
 
+DEFAULT_MODELS = {"knockout-whist": "max-n", "neuf": "paranoid"}
+"""Each solved game's model when none is given: max-n where it is fast enough; Neuf's
+max-n cannot prune, and takes far too long over more than the last few tricks of a deal."""
+
+
+def check_model(model: str | None) -> None:
+    """Refuses a model that is not one of :data:`MODELS` (``None``: the game's default)."""
+    if model is not None and model not in MODELS:
+        raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+
+
+def solved_twin(game: Game) -> KnockoutWhist | Neuf:
+    """The core's twin of ``game``, which must be one with an exact solver."""
+    from cardtable._core import KnockoutWhist, Neuf  # the core is needed here alone
+
+    twin = compiled.core_game(game, always=True)
+    if not isinstance(twin, KnockoutWhist | Neuf):
+        raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
+    return twin
+
 
 class PimcBot:
     """A bot that plays by PIMC: ``deals`` and ``seconds`` bound each decision (at least one
-    is needed); ``model`` is one of :data:`MODELS`; ``belief`` weighs each deal by how well
-    it explains the other seats' plays this hand, each seat taken to play the game's guided
-    policy with that probability (0: every deal alike); ``threads`` solve deals side by
-    side."""
+    is needed); ``model`` is one of :data:`MODELS` (by default the game's,
+    :data:`DEFAULT_MODELS`); ``belief`` weighs each deal by how well it explains the other
+    seats' plays this hand, each seat taken to play the game's guided policy with that
+    probability (0: every deal alike; Neuf has no inference yet); ``threads`` solve deals
+    side by side."""
 
     def __init__(
         self,
@@ -44,7 +76,7 @@ class PimcBot:
         *,
         deals: int | None = None,
         seconds: float | None = None,
-        model: str = "max-n",
+        model: str | None = None,
         belief: float = 0.0,
         threads: int = 1,
     ) -> None:
@@ -54,8 +86,7 @@ class PimcBot:
             raise InvalidBudgetError(f"deals must be a whole number, 1 or more, not {deals!r}")
         if seconds is not None and not 0 < seconds < float("inf"):
             raise InvalidBudgetError(f"seconds must be a positive number, not {seconds!r}")
-        if model not in MODELS:
-            raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+        check_model(model)
         if not 0 <= belief < 1:
             raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
         if isinstance(threads, bool) or threads < 1:
@@ -102,16 +133,12 @@ class PimcBot:
         hints' sake and changes nothing: every deal values every action."""
         if game.name not in SOLVED_GAMES:
             raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
-        from cardtable._core import KnockoutWhist
-
-        twin = compiled.core_game(game, always=True)
-        if not isinstance(twin, KnockoutWhist):  # the one solved game so far
-            raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
+        twin = solved_twin(game)
         number, visits, values, deals, seconds = twin.judge(
             json.dumps(view),
             deals=self.deals,
             seconds=self.seconds,
-            model=self.model,
+            model=self.model or DEFAULT_MODELS[game.name],
             seed=rng.getrandbits(64),
             threads=self.threads,
             belief=self.belief,
@@ -129,9 +156,8 @@ class CheaterBot:
 
     sees_everything = True
 
-    def __init__(self, name: str = "cheater", *, model: str = "max-n") -> None:
-        if model not in MODELS:
-            raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+    def __init__(self, name: str = "cheater", *, model: str | None = None) -> None:
+        check_model(model)
         self.name = name
         self.model = model
 
@@ -142,14 +168,12 @@ class CheaterBot:
         self, state: State, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
         """The solver's best action on ``state`` itself."""
-        from cardtable._core import KnockoutWhist
-
         if len(legal_actions) == 1:
             return legal_actions[0]
-        twin = compiled.core_game(state.game, always=True)
-        if not isinstance(twin, KnockoutWhist):
-            raise InvalidBudgetError(f"there is no exact solver for {state.game.name} yet")
-        values, _ = twin.state_from_position(state.position()).solve(self.model)
+        twin = solved_twin(state.game)
+        values, _ = twin.state_from_position(state.position()).solve(
+            self.model or DEFAULT_MODELS[state.game.name]
+        )
         best = max(value for _, value in values)
         number = min(action for action, value in values if value == best)
         action = state.game.actions[number]

@@ -12,11 +12,13 @@
 
 mod knowledge;
 mod ledger;
+mod local;
 pub mod observation;
 mod options;
 mod position;
 mod rollout;
 mod rules;
+mod solver;
 mod tricks;
 
 use std::sync::Arc;
@@ -31,6 +33,7 @@ use crate::notation::{action_words, PositionError};
 pub use knowledge::Knowledge;
 pub use ledger::{quota, winning_sides, Sheet, MAX_ROWS, START_SCORE, TRICKS};
 pub use options::{trump_of, Options, Trump, NO_TRUMP, SEQUENCE_NAMES};
+pub use solver::{Model, Solution, LOSS, WIN};
 use tricks::Plays;
 
 /// Take the current spare and put this hand down in its place (NEUF-3.2).

@@ -165,7 +165,7 @@ impl Neuf {
     /// NEUF-3.2: exchange when the hand looks like fewer tricks than the quota; after an
     /// earlier exchange the spare is a hand someone put down as weak (NEUF-3.3), so only a
     /// weaker hand still is given up for it. One draw blurs the estimate by ±½.
-    fn exchange_choice<D: Draw>(&self, draw: &mut D) -> usize {
+    pub(super) fn exchange_choice<D: Draw>(&self, draw: &mut D) -> usize {
         let estimate = expected_tricks(self.hands[self.to_move as usize], self.trump);
         let bar = if self.exchanged != 0 { 2.5 } else { 3.5 };
         if estimate + draw.draw() - 0.5 < bar {
