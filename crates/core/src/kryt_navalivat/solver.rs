@@ -61,7 +61,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxBuildHasher;
 
-use super::{KrytNavalivat, Mode, BEAT, COVER, LEAD, MAX_SEATS, NONE, TAKE};
+use super::{KrytNavalivat, Mode, BEAT, COVER, MAX_SEATS, NONE, TAKE};
 use crate::cards::{Card, CardSet};
 use crate::game::{ActionMask, Game};
 
@@ -212,9 +212,10 @@ impl Entry {
 }
 
 /// The horizon [`KrytNavalivat::solve`] searches to, in actions (a beat and its cover
-/// count two): most 2-player endgames of 14 cards or fewer end within it when one side
-/// can force the end.
-pub const HORIZON: u16 = 40;
+/// count two). Each two more multiply the work by about ten on real endgames: at 10 a
+/// 2-player endgame of 14 cards solves in milliseconds (`benchmarks/solver.py`), at 12 the
+/// slowest take seconds, as a pick-up of a long pile makes a hand of twenty cards.
+pub const HORIZON: u16 = 10;
 
 struct Solver {
     /// The seat whose value the search maximises.
@@ -357,7 +358,7 @@ fn ordered(state: &KrytNavalivat, hint: u8) -> Vec<usize> {
     // Fewer cards in the pack beat a stronger card.
     let weakness = |card: Card| std::cmp::Reverse(beaters[card as usize].count_ones());
     let rank = |action: usize| {
-        if action == TAKE || action > TAKE {
+        if action >= TAKE {
             return (3, std::cmp::Reverse(0));
         }
         let card = super::beating::card_of(action % 36);
@@ -368,7 +369,6 @@ fn ordered(state: &KrytNavalivat, hint: u8) -> Vec<usize> {
         } else {
             2
         };
-        debug_assert!(action >= LEAD);
         (class, weakness(card))
     };
     let mut moves: Vec<usize> = actions(state.legal()).collect();
@@ -381,9 +381,7 @@ mod tests {
     use super::*;
     use crate::cards::bit;
     use crate::game::{new_game, OptionValue, PlayoutRng};
-    use crate::kryt_navalivat::beating::{
-        card_of, NO_SUIT, PACK_36, PERMANENT_ANTI, PERMANENT_TRUMP,
-    };
+    use crate::kryt_navalivat::beating::{NO_SUIT, PACK_36, PERMANENT_ANTI, PERMANENT_TRUMP};
     use crate::kryt_navalivat::Options;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
@@ -700,30 +698,119 @@ mod tests {
     }
 
     #[test]
-    #[ignore]
-    fn probe_sizes() {
-        let h: u16 = std::env::var("H").unwrap().parse().unwrap();
-        let mut rng = PlayoutRng::seed_from_u64(5);
-        for cards in [6, 10, 14] {
-            let mut times = Vec::new();
-            let mut nodes = Vec::new();
-            let mut zeros = 0;
-            while times.len() < 40 {
-                let Some(state) = endgame(&mut rng, 2, cards) else {
-                    continue;
-                };
-                let t = std::time::Instant::now();
-                let solved = state.solve_within(Model::Paranoid, h).unwrap();
-                times.push(t.elapsed().as_secs_f64());
-                nodes.push(solved.nodes);
-                zeros += solved.values.iter().filter(|v| v.1 == 0.0).count();
+    fn the_search_tries_exactly_the_engine_s_legal_actions() {
+        // The solver's moves are the engine's own (legal and play on copies); its order
+        // is a permutation of them, with the hint first when it is legal, at every step
+        // of real endgames of two and three players, both trump modes (KRYT-4, KRYT-8).
+        let mut rng = PlayoutRng::seed_from_u64(3);
+        let mut steps = 0;
+        while steps < 5000 {
+            let players = rng.random_range(2..=4);
+            let cards = rng.random_range(4..=14);
+            let Some(mut state) = endgame(&mut rng, players, cards) else {
+                continue;
+            };
+            while state.to_move().is_some() && steps < 5000 {
+                let legal = state.legal_mask();
+                let hint = actions(legal).last().unwrap() as u8;
+                let order = ordered(&state, hint);
+                assert_eq!(order[0], usize::from(hint));
+                let mut sorted = order.clone();
+                sorted.sort();
+                assert_eq!(sorted, actions(legal).collect::<Vec<_>>());
+                assert_eq!(ordered(&state, u8::MAX).len(), order.len());
+                let action = state.random_action(&mut rng);
+                state.apply(action);
+                steps += 1;
             }
-            times.sort_by(f64::total_cmp);
-            nodes.sort();
-            eprintln!(
-                "H {h} cards {cards}: median {:.6} max {:.6} nodes median {} max {} zeros {zeros}",
-                times[20], times[39], nodes[20], nodes[39]
-            );
+        }
+    }
+
+    #[test]
+    fn the_table_s_key_tells_positions_apart_exactly() {
+        // Two positions of one endgame share a key exactly when they hold the same hands
+        // and pile, in the same mode, with the same seat to move: what the rest of the
+        // hand depends on.
+        let mut rng = PlayoutRng::seed_from_u64(4);
+        for _ in 0..40 {
+            let players = rng.random_range(2..=3);
+            let Some(start) = endgame(&mut rng, players, 10) else {
+                continue;
+            };
+            let mut seen: Vec<KrytNavalivat> = Vec::new();
+            for _ in 0..20 {
+                let mut state = start.clone();
+                for _ in 0..rng.random_range(0..12) {
+                    if state.to_move().is_none() {
+                        break;
+                    }
+                    let action = state.random_action(&mut rng);
+                    state.apply(action);
+                }
+                seen.push(state);
+            }
+            for a in &seen {
+                for b in &seen {
+                    let same = a.hands == b.hands
+                        && a.pile() == b.pile()
+                        && a.mode == b.mode
+                        && a.to_move == b.to_move;
+                    assert_eq!(
+                        Key::of(a) == Key::of(b),
+                        same,
+                        "{} / {}",
+                        a.position(),
+                        b.position()
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_solver_refuses_what_it_cannot_solve() {
+        let mut rng = PlayoutRng::seed_from_u64(8);
+        // KRYT-9: while the stock has cards the next draws are unknown (36 cards less 3
+        // a seat, the turned one included).
+        let state: KrytNavalivat = new_game(&options(2, false), 1);
+        assert_eq!(state.solve(Model::Paranoid), Err(Unsolvable::StockLeft(30)));
+        assert!(crate::pimc::Solve::solve_values(&state, Model::MaxN).is_none());
+        let three = loop {
+            if let Some(state) = endgame(&mut rng, 3, 9) {
+                break state;
+            }
+        };
+        assert_eq!(three.solve(Model::MaxN), Err(Unsolvable::MaxN(3)));
+        assert!(three.solve(Model::Paranoid).is_ok());
+        let mut over = three;
+        while over.to_move().is_some() {
+            let action = over.random_action(&mut rng);
+            over.apply(action);
+        }
+        assert_eq!(over.solve(Model::Paranoid), Err(Unsolvable::Over));
+    }
+
+    #[test]
+    fn an_immediate_end_is_valued_as_the_engine_s_returns() {
+        // KRYT-7.2, KRYT-7.3: an action that ends the hand is worth the mover's return,
+        // whatever the horizon.
+        let mut rng = PlayoutRng::seed_from_u64(6);
+        let mut ends = 0;
+        while ends < 200 {
+            let players = rng.random_range(2..=3);
+            let cards = rng.random_range(2..=5);
+            let Some(state) = endgame(&mut rng, players, cards) else {
+                continue;
+            };
+            let seat = state.to_move().unwrap();
+            let solved = state.solve_within(Model::Paranoid, 1).unwrap();
+            for (action, value) in solved.values {
+                let mut child = state.clone();
+                child.apply(action);
+                let want = child.returns().map_or(0.0, |r| r[seat]);
+                assert_eq!(value, want, "{action} in {}", state.position());
+                ends += usize::from(child.returns().is_some());
+            }
         }
     }
 }
