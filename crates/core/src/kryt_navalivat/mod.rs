@@ -19,6 +19,7 @@ pub mod observation;
 mod options;
 mod position;
 mod rollout;
+mod solver;
 mod state;
 
 use crate::cards::{Card, CardSet};
@@ -30,6 +31,7 @@ use crate::notation::PositionError;
 
 pub use knowledge::Knowledge;
 pub use options::{Options, TrumpMode};
+pub use solver::{Model, Solution, Unsolvable};
 pub use state::{action_text, parse_action};
 
 /// The first lead action (`lead 6C`).
