@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -31,11 +31,19 @@ FAST = 0.5  # seconds: an answer that did not wait on the database
 FINISH_SECONDS = 120.0
 
 
+class Holder(threading.Thread):
+    """The thread holding the lock; ``release`` lets it go before its time is up."""
+
+    def __init__(self, hold: Callable[[], None]) -> None:
+        super().__init__(target=hold, name="lock-holder")
+        self.release = threading.Event()
+
+
 @contextmanager
-def locked(database: Path, seconds: float) -> Iterator[threading.Thread]:
+def locked(database: Path, seconds: float) -> Iterator[Holder]:
     """Another connection (of its own, as another process's would be) holds the database's
-    write lock for ``seconds`` from when the block begins; the block's end waits for the
-    lock to go."""
+    write lock for ``seconds`` from when the block begins, or until the block sets the
+    holder's ``release``; the block's end waits for the lock to go."""
     taken = threading.Event()
 
     def hold() -> None:
@@ -43,12 +51,12 @@ def locked(database: Path, seconds: float) -> Iterator[threading.Thread]:
         try:
             connection.execute("BEGIN EXCLUSIVE")
             taken.set()
-            time.sleep(seconds)
+            holder.release.wait(seconds)
             connection.execute("COMMIT")
         finally:
             connection.close()
 
-    holder = threading.Thread(target=hold, name="lock-holder")
+    holder = Holder(hold)
     holder.start()
     assert taken.wait(30), "the lock was not taken"
     try:

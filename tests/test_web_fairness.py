@@ -211,13 +211,15 @@ def test_a_page_whose_seed_cannot_be_stored_yet_joins_once_it_can(
     with served(tmp_path) as base:
         opened = open_table(base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
         with context(chromium) as made:
-            # Longer than the server's patience with a commit (5 s, docs/server.md).
-            with locked(tmp_path / "table.db", 8.0):
+            # Held past the server's patience with a commit (5 s, docs/server.md) until the
+            # page has been refused, however slowly the browser starts.
+            with locked(tmp_path / "table.db", 60.0) as holder:
                 page = open_page(made, invite(base, opened, 0))
                 expect(page.locator("#banner")).to_have_attribute(
-                    "data-code", "unavailable", timeout=8000
+                    "data-code", "unavailable", timeout=50_000
                 )
                 assert page.get_attribute("#conn", "data-state") != "connected"
+                holder.release.set()
             page.wait_for_selector("#conn[data-state='connected']")
             page.wait_for_selector("#seats .seat")
             seed = page.evaluate(
