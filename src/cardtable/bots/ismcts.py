@@ -232,7 +232,49 @@ def guided_rollout(game_name: str) -> Rollout:
     return policy
 
 
-class IsmctsBot:
+class Analyst:
+    """A bot that chooses by analysing the seat's view: each legal action valued
+    (:meth:`analyse`, a subclass's), the best played. The analysis of the last choice is
+    kept in ``last``; hints and game reviews call :meth:`analyse` themselves."""
+
+    name: str
+    last: SearchResult | None
+    _games: dict[str, Game]
+
+    def game_of(self, view: View) -> Game:
+        """The game a view belongs to, rebuilt from its name and options (kept for reuse)."""
+        from cardtable import make
+
+        key = json.dumps([view.get("game"), view.get("options")], sort_keys=True)
+        game = self._games.get(key)
+        if game is None:
+            options = view.get("options")
+            if not isinstance(view.get("game"), str) or not isinstance(options, dict):
+                raise InvalidPositionError("a view names its game and options")
+            game = self._games[key] = make(view["game"], **options)
+        return game
+
+    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
+        if not legal_actions:
+            raise ValueError(f"seat {view.get('seat')} has no legal action to choose from")
+        if len(legal_actions) == 1:
+            return legal_actions[0]
+        game = self.game_of(view)
+        self.last = self.analyse(game, view, rng, stop_early=True)
+        action = game.actions[self.last.action]
+        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
+            raise ValueError(
+                f"{self.name} chose {action}, which is not among {list(legal_actions)}"
+            )
+        return action
+
+    def analyse(
+        self, game: Game, view: View, rng: random.Random, *, stop_early: bool
+    ) -> SearchResult:
+        raise NotImplementedError
+
+
+class IsmctsBot(Analyst):
     """A bot that searches with ISMCTS from the seat's view (see :func:`search`).
 
     ``iterations`` and ``seconds`` bound each decision (at least one is needed);
@@ -281,31 +323,6 @@ class IsmctsBot:
         self.solve = solve
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
-
-    def game_of(self, view: View) -> Game:
-        """The game a view belongs to, rebuilt from its name and options (kept for reuse)."""
-        from cardtable import make
-
-        key = json.dumps([view.get("game"), view.get("options")], sort_keys=True)
-        game = self._games.get(key)
-        if game is None:
-            options = view.get("options")
-            if not isinstance(view.get("game"), str) or not isinstance(options, dict):
-                raise InvalidPositionError("a view names its game and options")
-            game = self._games[key] = make(view["game"], **options)
-        return game
-
-    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        if not legal_actions:
-            raise ValueError(f"seat {view.get('seat')} has no legal action to choose from")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        game = self.game_of(view)
-        self.last = self.analyse(game, view, rng, stop_early=True)
-        action = game.actions[self.last.action]
-        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
-            raise ValueError(f"search chose {action}, which is not among {list(legal_actions)}")
-        return action
 
     def analyse(
         self, game: Game, view: View, rng: random.Random, *, stop_early: bool

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable import compiled
-from cardtable.bots.ismcts import SearchResult
+from cardtable.bots.ismcts import Analyst, SearchResult
 from cardtable.core import Action, Game, State, View
-from cardtable.errors import InvalidBudgetError, InvalidPositionError
+from cardtable.errors import InvalidBudgetError
 
 if TYPE_CHECKING:
     from cardtable._core import KnockoutWhist, Neuf
@@ -62,7 +62,7 @@ def solved_twin(game: Game) -> KnockoutWhist | Neuf:
     return twin
 
 
-class PimcBot:
+class PimcBot(Analyst):
     """A bot that plays by PIMC: ``deals`` and ``seconds`` bound each decision (at least one
     is needed); ``model`` is one of :data:`MODELS` (by default the game's,
     :data:`DEFAULT_MODELS`); ``belief`` weighs each deal by how well it explains the other
@@ -99,31 +99,6 @@ class PimcBot:
         self.threads = threads
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
-
-    def game_of(self, view: View) -> Game:
-        """The game a view belongs to, rebuilt from its name and options (kept for reuse)."""
-        from cardtable import make
-
-        key = json.dumps([view.get("game"), view.get("options")], sort_keys=True)
-        game = self._games.get(key)
-        if game is None:
-            options = view.get("options")
-            if not isinstance(view.get("game"), str) or not isinstance(options, dict):
-                raise InvalidPositionError("a view names its game and options")
-            game = self._games[key] = make(view["game"], **options)
-        return game
-
-    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        if not legal_actions:
-            raise ValueError(f"seat {view.get('seat')} has no legal action to choose from")
-        if len(legal_actions) == 1:
-            return legal_actions[0]
-        game = self.game_of(view)
-        self.last = self.analyse(game, view, rng, stop_early=True)
-        action = game.actions[self.last.action]
-        if action not in legal_actions:  # the view and the legal list disagree: a caller's bug
-            raise ValueError(f"PIMC chose {action}, which is not among {list(legal_actions)}")
-        return action
 
     def analyse(
         self, game: Game, view: View, rng: random.Random, *, stop_early: bool = True
