@@ -476,14 +476,7 @@ macro_rules! bind_game {
                     let mut rng = PlayoutRng::seed_from_u64(seed);
                     search::search::<$game>(&knowledge, &mut rng, &settings)
                 });
-                let found = found.map_err(|e| match e {
-                    search::SearchError::Settings(why) => {
-                        cardtable_error(py, "InvalidBudgetError", why)
-                    }
-                    search::SearchError::NotTheTurn(why) => {
-                        cardtable_error(py, "CardtableError", why)
-                    }
-                })?;
+                let found = found.map_err(|e| search_error(py, e))?;
                 Ok((
                     found.action,
                     found.visits.into_iter().collect(),
@@ -1020,14 +1013,8 @@ impl KnockoutWhistState {
     fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
         let model = solver_model(py, model)?;
         let state = &self.inner;
-        match py.allow_threads(|| state.solve(model)) {
-            Some(solution) => Ok((solution.values, solution.nodes)),
-            None => Err(cardtable_error(
-                py,
-                "IllegalActionError",
-                "the game is over; there is nothing to solve".into(),
-            )),
-        }
+        let solution = py.allow_threads(|| state.solve(model).map(|s| (s.values, s.nodes)));
+        solved(py, solution)
     }
 }
 
@@ -1054,34 +1041,18 @@ impl KnockoutWhistGame {
         belief: f64,
     ) -> PyResult<SearchOutcome> {
         let knowledge = knowledge_of::<KnockoutWhist>(py, &self.options, view)?;
-        let settings = pimc::Settings {
-            deals,
-            seconds,
-            model: solver_model(py, model)?,
-            belief,
-            threads,
-        };
-        let judged = py.allow_threads(|| {
-            let mut rng = PlayoutRng::seed_from_u64(seed);
-            pimc::judge::<KnockoutWhist>(&knowledge, &mut rng, &settings)
-        });
-        let judged = judged.map_err(|e| match e {
-            search::SearchError::Settings(why) => cardtable_error(py, "InvalidBudgetError", why),
-            search::SearchError::NotTheTurn(why) => cardtable_error(py, "CardtableError", why),
-        })?;
-        // The shape of `search`'s outcome, every deal counting as a visit of every action.
-        let visits = judged
-            .values
-            .iter()
-            .map(|&(a, _)| (a, judged.deals as u32))
-            .collect();
-        Ok((
-            judged.action,
-            visits,
-            judged.values.into_iter().collect(),
-            judged.deals,
-            judged.seconds,
-        ))
+        judge_outcome::<KnockoutWhist>(
+            py,
+            &knowledge,
+            pimc::Settings {
+                deals,
+                seconds,
+                model: solver_model(py, model)?,
+                belief,
+                threads,
+            },
+            seed,
+        )
     }
 }
 
@@ -1101,14 +1072,8 @@ impl NeufState {
     fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
         let model = solver_model(py, model)?;
         let state = &self.inner;
-        match py.allow_threads(|| state.solve(model)) {
-            Some(solution) => Ok((solution.values, solution.nodes)),
-            None => Err(cardtable_error(
-                py,
-                "IllegalActionError",
-                "the game is over; there is nothing to solve".into(),
-            )),
-        }
+        let solution = py.allow_threads(|| state.solve(model).map(|s| (s.values, s.nodes)));
+        solved(py, solution)
     }
 }
 
@@ -1149,6 +1114,31 @@ impl NeufGame {
     }
 }
 
+/// A solver's answer for Python: each legal action's value and the nodes searched, or
+/// `IllegalActionError` when the game is over.
+fn solved(
+    py: Python<'_>,
+    solution: Option<(Vec<(usize, f64)>, u64)>,
+) -> PyResult<(Vec<(usize, f64)>, u64)> {
+    match solution {
+        Some(solution) => Ok(solution),
+        None => Err(cardtable_error(
+            py,
+            "IllegalActionError",
+            "the game is over; there is nothing to solve".into(),
+        )),
+    }
+}
+
+/// A search's or PIMC's refusal as Python's exception: bad settings are an
+/// `InvalidBudgetError`, a seat whose turn it is not a `CardtableError`.
+fn search_error(py: Python<'_>, error: search::SearchError) -> PyErr {
+    match error {
+        search::SearchError::Settings(why) => cardtable_error(py, "InvalidBudgetError", why),
+        search::SearchError::NotTheTurn(why) => cardtable_error(py, "CardtableError", why),
+    }
+}
+
 /// PIMC's judgement in the shape of `search`'s outcome, every deal counting as a visit of
 /// every action.
 fn judge_outcome<G>(
@@ -1165,10 +1155,7 @@ where
         let mut rng = PlayoutRng::seed_from_u64(seed);
         pimc::judge::<G>(knowledge, &mut rng, &settings)
     });
-    let judged = judged.map_err(|e| match e {
-        search::SearchError::Settings(why) => cardtable_error(py, "InvalidBudgetError", why),
-        search::SearchError::NotTheTurn(why) => cardtable_error(py, "CardtableError", why),
-    })?;
+    let judged = judged.map_err(|e| search_error(py, e))?;
     let visits = judged
         .values
         .iter()
