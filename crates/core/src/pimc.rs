@@ -19,7 +19,7 @@ use std::time::Instant;
 use rand::{Rng, SeedableRng};
 
 use crate::game::{Determinize, PlayoutRng};
-use crate::search::SearchError;
+use crate::search::{check_seconds, SearchError};
 
 /// A game whose positions, with every card known, can be solved exactly.
 pub trait Solve: Determinize {
@@ -106,13 +106,7 @@ fn check<M>(settings: &Settings<M>) -> Result<(), SearchError> {
             "deals must be a positive whole number, not 0".into(),
         ));
     }
-    if let Some(s) = settings.seconds {
-        if !s.is_finite() || s <= 0.0 {
-            return Err(SearchError::Settings(format!(
-                "seconds must be a positive number, not {s}"
-            )));
-        }
-    }
+    check_seconds(settings.seconds)?;
     if settings.threads == 0 {
         return Err(SearchError::Settings("threads must be at least 1".into()));
     }

@@ -124,14 +124,17 @@ pub fn check_budget(budget: &Budget) -> Result<(), SearchError> {
             "iterations must be a positive whole number, not 0".into(),
         ));
     }
-    if let Some(s) = budget.seconds {
-        if !s.is_finite() || s <= 0.0 {
-            return Err(SearchError::Settings(format!(
-                "seconds must be a positive number, not {s}"
-            )));
-        }
+    check_seconds(budget.seconds)
+}
+
+/// A time budget, when there is one, is a positive number of seconds.
+pub fn check_seconds(seconds: Option<f64>) -> Result<(), SearchError> {
+    match seconds {
+        Some(s) if !s.is_finite() || s <= 0.0 => Err(SearchError::Settings(format!(
+            "seconds must be a positive number, not {s}"
+        ))),
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 /// Searches for the knower of `knowledge`, whose turn it must be.
