@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
@@ -185,6 +186,10 @@ def bots(count: int, level: str = "easy") -> list[dict[str, Any]]:
 # ---------------------------------------------------------------- a seat played from Python
 
 
+# The least time between a test seat's messages: under the server's 20 a second.
+MESSAGE_GAP = 0.06
+
+
 class Seat:
     """One seat over the websocket, the protocol of docs/server.md, without a browser. It acts
     only at the end of a change (an action that ends a hand brings its reveal and the next
@@ -195,6 +200,7 @@ class Seat:
         self.opened = ExitStack()
         self.socket: ClientConnection = self.opened.enter_context(connect(url, open_timeout=10))
         self.socket.send(json.dumps({"type": "join", "token": token, "since": None}))
+        self.sent = time.monotonic()
         snapshot = self.read("snapshot")
         self.seat: int = snapshot["seat"]
         self.seq: int = snapshot["seq"]
@@ -229,9 +235,13 @@ class Seat:
         self.settle_on({self.seat})
 
     def act(self, action: str) -> None:
-        """Plays `action` and reads to the end of the change it makes."""
+        """Plays `action` and reads to the end of the change it makes, no faster than the
+        server's flood limit allows (20 messages a second, docs/server.md): on a fast
+        machine a seat playing against instant bots would otherwise be refused."""
         assert action in self.view["legal_actions"], (action, self.view["legal_actions"])
+        time.sleep(max(0.0, self.sent + MESSAGE_GAP - time.monotonic()))
         self.socket.send(json.dumps({"type": "action", "action": action, "seq": self.seq}))
+        self.sent = time.monotonic()
         self.action_of(self.seat)
 
     def action_of(self, seat: int) -> dict[str, Any]:
