@@ -104,9 +104,10 @@ def kryt_endgame(rng: random.Random, cards: int) -> State | None:
     for _ in range(2000):  # the bots may pass cards to and fro for ever (K-14)
         if state.is_over:
             return None
-        held = sum(state.view(0)["hand_sizes"])
-        if state.stock_count == 0 and held <= cards:
-            return state if held == cards and state.mode != "cover" else None
+        view = state.view(0)  # counts and the mode are public (KRYT-9)
+        held = sum(view["hand_sizes"])
+        if view["stock"] == 0 and held <= cards:
+            return state if held == cards and view["mode"] != "cover" else None
         seat = state.to_move
         assert seat is not None
         state.apply(bot.choose(state.view(seat), state.legal_actions(), rng))

@@ -40,8 +40,9 @@ def endgame(seed: int, players: int = 2, cards: int = 8) -> State:
         for _ in range(2000):  # bots may pass cards to and fro for ever (K-14)
             if state.is_over:
                 break
-            held = sum(state.view(0)["hand_sizes"])
-            if state.stock_count == 0 and held <= cards and state.mode != "cover":
+            view = state.view(0)  # counts and the mode are public (KRYT-9)
+            held = sum(view["hand_sizes"])
+            if view["stock"] == 0 and held <= cards and view["mode"] != "cover":
                 return state
             seat = state.to_move
             assert seat is not None
