@@ -25,7 +25,11 @@ deals, each taking seconds). Max-n cannot prune, and a
 whole 3-player deal is far beyond it: its row solves the last ``NEUF_MAX_N_TRICKS`` tricks
 of those deals (the first tricks played by each seat's lowest legal card).
 
-Kryt'-navalivat' has no exact solver yet.
+Kryt'-navalivat' is solved in its endgame alone (the stock empty, every card known to both
+of 2 players): ``endgame_row`` times ``_core.KrytNavalivatState.solve`` at its default
+horizon on endgames of 6, 10 and 14 cards left in both hands together, reached by the
+heuristic bots from seeded deals, and counts the actions whose value is proven (a forced
+loss or win within the horizon) rather than 0.
 """
 
 from __future__ import annotations
@@ -43,6 +47,7 @@ from typing import Any
 import cardtable
 from cardtable import compiled
 from cardtable._core import KnockoutWhist as CoreKnockoutWhist
+from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable._core import Neuf as CoreNeuf
 from cardtable.bots import make_bot
 from cardtable.bots.base import LEVELS
@@ -54,6 +59,7 @@ PLAYERS = (2, 3, 4)
 NEUF_PLAYERS = (3, 4)
 NEUF_MAX_N_TRICKS = 7
 """The tricks left when Neuf's max-n row starts solving."""
+ENDGAME_CARDS = (6, 10, 14)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -138,6 +144,58 @@ def neuf_row(players: int, hands: int, model: str) -> dict[str, Any]:
     }
 
 
+def kryt_endgame(rng: random.Random, cards: int) -> State | None:
+    """A 2-player Kryt'-navalivat' hand played by the heuristic bots until the stock is
+    empty and the hands hold ``cards`` cards together; ``None`` when the hand skips past
+    that count, ends or runs long first."""
+    game = cardtable.make("kryt-navalivat", players=2)
+    bot = make_bot("heuristic", "kryt-navalivat")
+    state = game.new_state(seed=rng.randrange(1 << 30))
+    for _ in range(2000):  # the bots may pass cards to and fro for ever (K-14)
+        if state.is_over:
+            return None
+        view = state.view(0)  # counts and the mode are public (KRYT-9)
+        held = sum(view["hand_sizes"])
+        if view["stock"] == 0 and held <= cards:
+            return state if held == cards and view["mode"] != "cover" else None
+        seat = state.to_move
+        assert seat is not None
+        state.apply(bot.choose(state.view(seat), state.legal_actions(), rng))
+    return None
+
+
+def endgame_row(cards: int, endgames: int) -> dict[str, Any]:
+    """Solve times and nodes of ``endgames`` 2-player Kryt'-navalivat' endgames of
+    ``cards`` cards, and the share of actions whose value is proven."""
+    game = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(game, always=True)
+    assert isinstance(twin, CoreKrytNavalivat)
+    rng = random.Random(cards)
+    times: list[float] = []
+    nodes: list[int] = []
+    proven = actions = 0
+    while len(times) < endgames:
+        state = kryt_endgame(rng, cards)
+        if state is None:
+            continue
+        position = twin.state_from_position(state.position())
+        start = time.perf_counter()
+        values, searched = position.solve()
+        times.append(time.perf_counter() - start)
+        nodes.append(searched)
+        proven += sum(value != 0.0 for _, value in values)
+        actions += len(values)
+    return {
+        "cards": cards,
+        "endgames": endgames,
+        "median_seconds": statistics.median(times),
+        "p99_seconds": percentile(times, 0.99),
+        "max_seconds": max(times),
+        "median_nodes": statistics.median(nodes),
+        "proven_share": proven / actions,
+    }
+
+
 def expert_row(games: int, spec: str = "expert") -> dict[str, Any]:
     """The ``expert`` level's (or ``spec``'s) time per decision over seeded 3-player games
     (two or more legal actions), the other seats played by ``easy``."""
@@ -191,6 +249,7 @@ def measure(
             # With four, max-n is paranoid's search (two partnerships): one row.
             for model in (MODELS if players == 3 else ("paranoid",))
         ],
+        "kryt_endgames": [endgame_row(cards, hands) for cards in ENDGAME_CARDS],
         "expert": expert_row(games, expert),
     }
 
@@ -223,6 +282,17 @@ def render(report: dict[str, Any]) -> str:
             f"{cell['players']:>8} {cell['model']:>9} {cell['tricks']:>7} "
             f"{1000 * cell['median_seconds']:>9.2f} {1000 * cell['p99_seconds']:>9.2f} "
             f"{1000 * cell['max_seconds']:>9.2f} {cell['median_nodes']:>10.0f}"
+        )
+    lines.append(
+        "Kryt'-navalivat': a 2-player endgame solved, stock empty (ms); "
+        "proven = actions valued -1 or 1, not 0"
+    )
+    lines.append(f"{'cards':>8} {'median':>9} {'p99':>9} {'max':>9} {'nodes':>10} {'proven':>8}")
+    for row in report["kryt_endgames"]:
+        lines.append(
+            f"{row['cards']:>8} {1000 * row['median_seconds']:>9.2f} "
+            f"{1000 * row['p99_seconds']:>9.2f} {1000 * row['max_seconds']:>9.2f} "
+            f"{row['median_nodes']:>10.0f} {row['proven_share']:>8.2f}"
         )
     expert = report["expert"]
     lines.append(

@@ -1,8 +1,9 @@
 """Smoke test for ``benchmarks/solver.py``: tiny sizes, no timing asserted.
 
 It checks that the benchmark solves whole first hands under both models at every player
-count it reports, measures its ``hard`` baseline in the same run, and times the expert
-level's real decisions. Speed is the benchmark's business, not the tests'.
+count it reports and Kryt'-navalivat' endgames of every size it reports, measures its
+``hard`` baseline in the same run, and times the expert level's real decisions. Speed is
+the benchmark's business, not the tests'.
 """
 
 from __future__ import annotations
@@ -25,6 +26,14 @@ def test_the_report_has_every_row_and_model() -> None:
     # A full 3-player hand: alpha-beta on the paranoid tree visits fewer nodes than max-n.
     three = rows[list(bench.PLAYERS).index(3)]
     assert three["paranoid"]["median_nodes"] < three["max-n"]["median_nodes"]
+    # Kryt'-navalivat's endgames: a row per size of endgame, each solved and timed.
+    endgames = report["kryt_endgames"]
+    assert [row["cards"] for row in endgames] == list(bench.ENDGAME_CARDS)
+    for row in endgames:
+        assert row["endgames"] == 2
+        assert 0 < row["median_seconds"] <= row["max_seconds"]
+        assert row["median_nodes"] >= 1 and 0 <= row["proven_share"] <= 1
+    assert "Kryt'-navalivat'" in bench.render(report)
     expert = report["expert"]
     assert expert["spec"] == "pimc:deals=3" and expert["decisions"] > 0
     # Neuf at 3 players (a 4-player deal takes seconds): a whole deal under paranoid, the

@@ -18,7 +18,9 @@ use cardtable_core::game::{
 };
 use cardtable_core::rollout::{Guided, Script};
 use cardtable_core::vector::{self, Agents, Autoreset, BatchError, Opponent};
-use cardtable_core::{knockout_whist, pimc, search, KnockoutWhist, KrytNavalivat, Neuf, Observe};
+use cardtable_core::{
+    knockout_whist, kryt_navalivat, pimc, search, KnockoutWhist, KrytNavalivat, Neuf, Observe,
+};
 use rand::SeedableRng;
 
 /// A `cardtable.errors` exception with `message`, so that Python callers catch the same
@@ -1001,8 +1003,8 @@ fn solver_model(py: Python<'_>, name: &str) -> PyResult<knockout_whist::Model> {
     }
 }
 
-// Knockout Whist alone has an exact solver so far, so these are bound to it outside the
-// macro.
+// Each game's solver has its own shape (Kryt'-navalivat's a horizon, Neuf's an exchange),
+// so the solvers are bound outside the macro.
 #[pymethods]
 impl KnockoutWhistState {
     /// The exact solver, every hand as this state holds it: each legal action's value for
@@ -1168,6 +1170,43 @@ where
         judged.deals,
         judged.seconds,
     ))
+}
+
+#[pymethods]
+impl KrytNavalivatState {
+    /// The exact endgame solver, every hand as this state holds it, once the stock is
+    /// empty: each legal action's value for the seat to move (its return: -1 the fool,
+    /// 1/(n-1) not, 0 a draw or no end within `horizon` actions) under `model` (`"max-n"`
+    /// with two players, where it is the same game as `"paranoid"`; `"paranoid"`: the
+    /// others against it), ascending by action, and the nodes searched. The GIL is
+    /// released meanwhile.
+    #[pyo3(signature = (model = "max-n", horizon = i64::from(kryt_navalivat::HORIZON)))]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        model: &str,
+        horizon: i64,
+    ) -> PyResult<(Vec<(usize, f64)>, u64)> {
+        let model = solver_model(py, model)?;
+        let horizon = match u16::try_from(horizon) {
+            Ok(h) if h >= 1 => h,
+            _ => {
+                return Err(cardtable_error(
+                    py,
+                    "InvalidBudgetError",
+                    format!("horizon must be a whole number of actions, 1 to 65535, not {horizon}"),
+                ))
+            }
+        };
+        let state = &self.inner;
+        match py.allow_threads(|| state.solve_within(model, horizon)) {
+            Ok(solution) => Ok((solution.values, solution.nodes)),
+            Err(why @ kryt_navalivat::Unsolvable::MaxN(_)) => {
+                Err(cardtable_error(py, "InvalidBudgetError", why.to_string()))
+            }
+            Err(why) => Err(cardtable_error(py, "IllegalActionError", why.to_string())),
+        }
+    }
 }
 
 /// The generator seed of game `index` of a batch reset with base seed `seed`.

@@ -31,7 +31,7 @@ use crate::notation::PositionError;
 
 pub use knowledge::Knowledge;
 pub use options::{Options, TrumpMode};
-pub use solver::{Model, Solution, Unsolvable};
+pub use solver::{Model, Solution, Unsolvable, HORIZON};
 pub use state::{action_text, parse_action};
 
 /// The first lead action (`lead 6C`).

@@ -65,15 +65,9 @@ use super::{KrytNavalivat, Mode, BEAT, COVER, MAX_SEATS, NONE, TAKE};
 use crate::cards::{Card, CardSet};
 use crate::game::{ActionMask, Game};
 
-/// How the seats other than the one to move are assumed to play.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Model {
-    /// Every seat for itself: with two players the same game as paranoid; undefined with
-    /// more (see the module's text).
-    MaxN,
-    /// The others together against the seat to move.
-    Paranoid,
-}
+/// How the seats other than the one to move are assumed to play: Knockout Whist's models
+/// (max-n is undefined here with more than two players; see the module's text).
+pub use crate::knockout_whist::Model;
 
 /// Why a position is not solved.
 #[derive(Debug, Clone, PartialEq, Eq)]
