@@ -8,6 +8,8 @@
 #   benchmarks/strength.sh 3      # queue 3: one more idea, once queue 2 is done
 #   benchmarks/strength.sh 4 &    # queue 4: expert against hard, hard against the cheater
 #   benchmarks/strength.sh 5 &    # queue 5: expert against the cheater
+#   benchmarks/strength.sh 6 &    # queue 6: Neuf's expert against hard
+#   benchmarks/strength.sh 7 &    # queue 7: Kryt'-navalivat's expert against hard
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -40,7 +42,7 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers 1)
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers 1 --per-deal)
 
-case ${1:?queue 1 to 5} in
+case ${1:?queue 1 to 7} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -92,5 +94,16 @@ case ${1:?queue 1 to 5} in
   ;;
 5)
   table knockout-whist-3-expert-cheater knockout-whist -p 3 --bots expert,cheater --games 1200 "${rate[@]}"
+  ;;
+6)
+  # Neuf's expert (hard's search, then PIMC over its last 8 tricks) against hard, one deal
+  # a game scored per deal. Timed first: 0.11 s a decision at the median against easy.
+  table neuf-3-expert-hard-per-deal neuf -p 3 --bots expert,hard,hard --games 1000 "${score[@]}"
+  ;;
+7)
+  # Kryt'-navalivat's expert (hard's search, then the exact endgame once the stock is
+  # empty) against hard. A game of two searchers runs to about 110 decisions at about
+  # 0.12 s each: 1,000 games ask for about 3.5 core-hours unless the rule stops them.
+  table kryt-navalivat-2-expert-hard kryt-navalivat -p 2 --bots expert,hard --games 1000 "${rate[@]}"
   ;;
 esac

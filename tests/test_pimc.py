@@ -16,10 +16,11 @@ import pytest
 import cardtable
 from cardtable import compiled
 from cardtable._core import KnockoutWhist as CoreKnockoutWhist
+from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable.bots import make_bot
 from cardtable.bots.base import LEVELS, UnknownBotError
-from cardtable.bots.ismcts import IsmctsBot
-from cardtable.bots.pimc import PimcBot
+from cardtable.bots.ismcts import IsmctsBot, SearchResult
+from cardtable.bots.pimc import EXPERT_ENDGAME, PimcBot, endgame_choice
 from cardtable.core import Game, State
 from cardtable.errors import IllegalActionError, InvalidBudgetError
 
@@ -137,19 +138,116 @@ def test_pimc_budgets_are_checked() -> None:
         make_bot("pimc:deals=3,model=hopeful", "knockout-whist")
 
 
-def test_expert_is_pimc_where_a_solver_exists_and_hard_elsewhere() -> None:
+def test_expert_is_pimc_in_every_game_from_its_endgame() -> None:
     expert = make_bot("expert", "knockout-whist")
-    assert isinstance(expert, PimcBot) and expert.name == "expert"
-    for game in ("neuf", "kryt-navalivat"):
-        fallback = make_bot("expert", game)
+    assert isinstance(expert, PimcBot) and expert.name == "expert" and expert.cards is None
+    for game, cards in EXPERT_ENDGAME.items():
+        late = make_bot("expert", game)
+        assert isinstance(late, PimcBot) and late.name == "expert" and late.cards == cards
+        # Before the endgame it is hard's search, with hard's budget.
+        search = late.search(cardtable.make(game))
         hard = make_bot(LEVELS["hard"], game)
-        assert isinstance(fallback, IsmctsBot) and isinstance(hard, IsmctsBot)
-        assert fallback.name == "expert"
-        assert (fallback.iterations, fallback.seconds) == (hard.iterations, hard.seconds)
-    # Neuf has a solver, too slow yet for the level's time: PIMC by name only.
-    assert isinstance(make_bot("pimc:deals=5", "neuf"), PimcBot)
-    with pytest.raises(UnknownBotError, match="no exact solver"):
-        make_bot("pimc:deals=5", "kryt-navalivat")
+        assert isinstance(search, IsmctsBot) and isinstance(hard, IsmctsBot)
+        assert (search.iterations, search.seconds) == (hard.iterations, hard.seconds)
+    with pytest.raises(InvalidBudgetError, match="cards"):
+        make_bot("pimc:deals=5,cards=0", "neuf")
+
+
+def test_neufs_expert_searches_early_in_a_deal_and_solves_its_last_tricks() -> None:
+    """NEUF-5: the deal's first decisions go to hard's search, its last 8 tricks to PIMC
+    (every deal values every action)."""
+    neuf = cardtable.make("neuf", players=3)
+    bot = make_bot("expert", "neuf")
+    assert isinstance(bot, PimcBot)
+    rng = random.Random(3)
+    state = neuf.new_state(seed=3)
+    seen = {"search": 0, "pimc": 0}
+    while not state.is_over and state.view(None)["deal_number"] == 1:
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        legal = state.legal_actions()
+        action = bot.choose(view, legal, rng)
+        if len(legal) > 1:
+            assert bot.last is not None
+            if bot.solves(neuf, view):
+                assert view["phase"] == "play" and sum(view["hand_sizes"]) <= 24
+                assert set(bot.last.visits.values()) == {bot.last.iterations}  # a visit a deal
+                seen["pimc"] += 1
+            else:
+                assert bot.last.iterations > 100  # the search's iterations, not deals
+                seen["search"] += 1
+        state.apply(action)
+    assert seen["search"] > 0 and seen["pimc"] > 0
+
+
+def kryt_endgames(count: int) -> list[State]:
+    """2-player Kryt'-navalivat' hands played by the heuristic bots until the stock is empty
+    with at most 18 cards in the hands and a choice to make."""
+    kryt = cardtable.make("kryt-navalivat", players=2)
+    heuristic = make_bot("heuristic", "kryt-navalivat")
+    found: list[State] = []
+    rng = random.Random(11)
+    while len(found) < count:
+        state = kryt.new_state(seed=rng.randrange(1 << 30))
+        for _ in range(400):
+            if state.is_over:
+                break
+            view = state.view(None)
+            if view["stock"] == 0 and sum(view["hand_sizes"]) <= 18:
+                if len(state.legal_actions()) > 1:
+                    found.append(state)
+                break
+            seat = state.to_move
+            assert seat is not None
+            state.apply(heuristic.choose(state.view(seat), state.legal_actions(), rng))
+    return found
+
+
+def test_kryts_expert_plays_proven_wins_and_avoids_proven_losses() -> None:
+    """KRYT-9: with the stock empty both hands are known to both of 2 players, so the
+    expert's endgame is the exact solver's within its horizon, checked against the solver
+    on the true state: a proven win when there is one, never a proven loss while another
+    action is not one."""
+    kryt = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(kryt, always=True)
+    assert isinstance(twin, CoreKrytNavalivat)
+    bot = make_bot("expert", "kryt-navalivat")
+    assert isinstance(bot, PimcBot)
+    tested = 0
+    for number, state in enumerate(kryt_endgames(12)):
+        seat = state.to_move
+        assert seat is not None
+        values = dict(twin.state_from_position(state.position()).solve()[0])
+        action = bot.choose(state.view(seat), state.legal_actions(), random.Random(number))
+        chosen = kryt.action_to_int(action)
+        best = max(values.values())
+        if best > 0:
+            assert values[chosen] == best
+            tested += 1
+        elif min(values.values()) < 0 and 0 in values.values():
+            assert values[chosen] == 0
+            tested += 1
+    assert tested > 0  # the endgames put at least one of the rules to the test
+
+
+def searched(action: int, visits: dict[int, int]) -> SearchResult:
+    values = {number: number / 10 for number in visits}
+    return SearchResult(action, visits, values, sum(visits.values()), 0.0)
+
+
+def test_the_endgame_choice_combines_proofs_with_the_search() -> None:
+    search = searched(2, {1: 10, 2: 50, 3: 40})
+    # A proven win is played whatever the search preferred; open actions keep its values.
+    assert endgame_choice({1: [1.0], 2: [0.0], 3: [0.0]}, search) == (1, {1: 1.0, 2: 0.2, 3: 0.3})
+    # Nothing proven: the search's choice stands.
+    assert endgame_choice({1: [0.0], 2: [0.0], 3: [0.0]}, search)[0] == 2
+    # The search's choice is proven lost: the most visited open action instead.
+    assert endgame_choice({1: [0.0], 2: [-1.0], 3: [0.0]}, search)[0] == 3
+    # Every action lost: the search's choice.
+    assert endgame_choice({1: [-1.0], 2: [-1.0], 3: [-1.0]}, search)[0] == 2
+    # A value that differs between deals is no proof.
+    assert endgame_choice({1: [0.5, 0.0], 2: [-1.0, 0.0], 3: [0.0, 0.0]}, search)[0] == 2
 
 
 def test_a_pimc_bot_plays_a_whole_game_legally() -> None:

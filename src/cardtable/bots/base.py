@@ -40,11 +40,12 @@ class Bot(Protocol):
 # keeps for comparison), under 0.1 s a decision on a 2-core machine, and never longer than
 # 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
 #
-# ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) where the game has an
-# exact solver in the core fast enough for it, Knockout Whist so far: up to 100 deals, each
-# solved exactly with the other seats taken to play against the bot (paranoid), in at most
-# 0.9 s a decision (``docs/bots.md`` has the measurements behind each choice). Another game
-# plays ``hard`` at that level.
+# ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) over the core's exact
+# solvers: up to 100 deals, each solved exactly with the other seats taken to play against
+# the bot (paranoid), in at most 0.9 s a decision. Where a game's solver cannot take a whole
+# hand in that time (Neuf's early in a deal, Kryt'-navalivat's before the stock is empty),
+# ``hard``'s search plays until the endgame of ``pimc.EXPERT_ENDGAME`` (``docs/bots.md`` has the
+# measurements behind each choice).
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
@@ -88,6 +89,7 @@ _PIMC_PARAMETERS: dict[str, type] = {
     "model": str,
     "belief": float,
     "threads": int,
+    "cards": int,
 }
 
 
@@ -120,6 +122,8 @@ def make_bot(spec: str, game_name: str) -> Bot:
         level = LEVELS[kind]
         if level.startswith("pimc:") and game_name not in _expert_games():
             level = LEVELS["hard"]
+        elif level.startswith("pimc:") and game_name in _expert_endgame():
+            level += f",cards={_expert_endgame()[game_name]}"
         bot = make_bot(level, game_name)
         bot.name = kind
         return bot
@@ -135,10 +139,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
 
         return IsmctsBot(spec, **_parameters(spec, arguments, _ISMCTS_PARAMETERS))
     if kind == "cheater":
-        from cardtable.bots.pimc import CheaterBot
+        from cardtable.bots.pimc import CHEATER_GAMES, CheaterBot
 
-        if game_name not in _solved_games():
-            raise UnknownBotError(f"there is no exact solver for {game_name!r} yet")
+        if game_name not in CHEATER_GAMES:
+            raise UnknownBotError(f"there is no exact solver for whole hands of {game_name!r}")
         return CheaterBot(spec, **_parameters(spec, arguments, {"model": str}))
     if kind == "pimc":
         from cardtable.bots.pimc import PimcBot
@@ -164,6 +168,12 @@ def _expert_games() -> frozenset[str]:
     from cardtable.bots.pimc import EXPERT_GAMES
 
     return EXPERT_GAMES
+
+
+def _expert_endgame() -> dict[str, int]:
+    from cardtable.bots.pimc import EXPERT_ENDGAME
+
+    return EXPERT_ENDGAME
 
 
 def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, Any]:

@@ -5,8 +5,18 @@ Each decision samples deals consistent with what the seat knows (the core's dete
 the same as search's), solves each deal exactly with every card in view
 (``crates/core/src/<game>/solver.rs``) and plays the action with the best mean value over
 the deals. It is the method of the strongest programs for trick games (GIB in Bridge).
-Knockout Whist and Neuf have solvers so far. ``expert`` is PIMC only where a decision fits
-its time (:data:`EXPERT_GAMES`); elsewhere it is ``hard``'s search.
+
+Every game has a solver, but not over a whole game: Knockout Whist's solves a hand in
+milliseconds, Neuf's a whole deal in a tenth of a second (over a second now and then), and
+Kryt'-navalivat's only the endgame, once the stock is empty. So a PIMC bot may be given
+``cards``: it plays ``hard``'s search until at most that many cards are left in all hands
+(and, in Kryt'-navalivat', the stock is empty), and PIMC from there
+(:data:`EXPERT_ENDGAME` gives ``expert``'s threshold per game).
+
+Kryt'-navalivat's solver proves a value within its horizon or returns 0 (a draw, or no end
+in sight), so its PIMC keeps ``hard``'s search beside it: a proven win is played, a proven
+loss never chosen while another action is not one, and among the rest ``hard``'s choice
+stands (:func:`endgame_choice`).
 
 The solver exists only in the core, so a PIMC bot uses the core whatever
 ``CARDTABLE_CORE`` says, and needs it built.
@@ -16,6 +26,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -25,25 +36,48 @@ from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError
 
 if TYPE_CHECKING:
-    from cardtable._core import KnockoutWhist, Neuf
+    from cardtable._core import KnockoutWhist, KrytNavalivat, Neuf
 
-__all__ = ["DEFAULT_MODELS", "EXPERT_GAMES", "MODELS", "SOLVED_GAMES", "CheaterBot", "PimcBot"]
+__all__ = [
+    "CHEATER_GAMES",
+    "DEFAULT_MODELS",
+    "EXPERT_ENDGAME",
+    "EXPERT_GAMES",
+    "MODELS",
+    "SOLVED_GAMES",
+    "CheaterBot",
+    "PimcBot",
+    "endgame_choice",
+]
 
-SOLVED_GAMES = frozenset({"knockout-whist", "neuf"})
-"""The games with an exact solver in the core."""
+SOLVED_GAMES = frozenset({"knockout-whist", "neuf", "kryt-navalivat"})
+"""The games with an exact solver in the core (Kryt'-navalivat's for the endgame alone)."""
 
-EXPERT_GAMES = frozenset({"knockout-whist"})
-"""The games whose ``expert`` level is PIMC. A whole Neuf deal takes the solver about a
-tenth of a second with three players (over a second now and then) and seconds with four
-(``benchmarks/solver.py``), so PIMC cannot keep to the level's 0.9 s early in a deal:
-Neuf's ``expert`` stays ``hard`` until the solver is faster."""
+CHEATER_GAMES = frozenset({"knockout-whist", "neuf"})
+"""The games whose solver takes any position of a hand, as the cheater needs (Kryt'-
+navalivat's needs the stock empty)."""
+
+EXPERT_GAMES = SOLVED_GAMES
+"""The games whose ``expert`` level is PIMC (from :data:`EXPERT_ENDGAME`'s point where it
+has one)."""
+
+EXPERT_ENDGAME = {"neuf": 24, "kryt-navalivat": 18}
+"""The cards left in all hands from which ``expert`` turns from ``hard``'s search to PIMC,
+per game (none: every decision). Neuf: the last 8 tricks of a 3-player deal, which 100
+paranoid solves take 2 ms at the median and 0.19 s at the 99th percentile (a whole deal's
+solve alone: 0.07 s at the median, 1 s at the 99th percentile, too slow for 100 deals in
+0.9 s). Kryt'-navalivat': endgames of 18 cards, solved in 1 ms at the median and 0.04 s at
+worst over 20 endgames (22 cards: 1.2 s at worst); ``docs/bots.md`` has the commands."""
+
 
 MODELS = ("max-n", "paranoid")
 """How the solver takes the other seats to play: each for itself, or all against the seat."""
 
-DEFAULT_MODELS = {"knockout-whist": "max-n", "neuf": "paranoid"}
+DEFAULT_MODELS = {"knockout-whist": "max-n", "neuf": "paranoid", "kryt-navalivat": "max-n"}
 """Each solved game's model when none is given: max-n where it is fast enough; Neuf's
-max-n cannot prune, and takes far too long over more than the last few tricks of a deal."""
+max-n cannot prune, and takes far too long over more than the last few tricks of a deal.
+Kryt'-navalivat's max-n is two players' exact game; with more it falls back to paranoid
+(:meth:`PimcBot.model_for`)."""
 
 
 def check_model(model: str | None) -> None:
@@ -52,12 +86,12 @@ def check_model(model: str | None) -> None:
         raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
 
 
-def solved_twin(game: Game) -> KnockoutWhist | Neuf:
+def solved_twin(game: Game) -> KnockoutWhist | Neuf | KrytNavalivat:
     """The core's twin of ``game``, which must be one with an exact solver."""
-    from cardtable._core import KnockoutWhist, Neuf  # the core is needed here alone
+    from cardtable._core import KnockoutWhist, KrytNavalivat, Neuf  # the core is needed here
 
     twin = compiled.core_game(game, always=True)
-    if not isinstance(twin, KnockoutWhist | Neuf):
+    if not isinstance(twin, KnockoutWhist | Neuf | KrytNavalivat):
         raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
     return twin
 
@@ -67,8 +101,10 @@ class PimcBot(Analyst):
     is needed); ``model`` is one of :data:`MODELS` (by default the game's,
     :data:`DEFAULT_MODELS`); ``belief`` weighs each deal by how well it explains the other
     seats' plays this hand, each seat taken to play the game's guided policy with that
-    probability (0: every deal alike; Neuf has no inference yet); ``threads`` solve deals
-    side by side."""
+    probability (0: every deal alike; Knockout Whist alone has inference); ``threads`` solve
+    deals side by side; ``cards``, when given, leaves every decision with more cards than
+    that in all hands (or, in Kryt'-navalivat', any card in the stock) to ``hard``'s
+    search."""
 
     def __init__(
         self,
@@ -79,6 +115,7 @@ class PimcBot(Analyst):
         model: str | None = None,
         belief: float = 0.0,
         threads: int = 1,
+        cards: int | None = None,
     ) -> None:
         if deals is None and seconds is None:
             raise InvalidBudgetError("give a budget: deals, seconds or both")
@@ -91,34 +128,128 @@ class PimcBot(Analyst):
             raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
         if isinstance(threads, bool) or threads < 1:
             raise InvalidBudgetError(f"threads must be a whole number, 1 or more, not {threads!r}")
+        if cards is not None and (isinstance(cards, bool) or cards < 1):
+            raise InvalidBudgetError(f"cards must be a whole number, 1 or more, not {cards!r}")
         self.name = name
         self.deals = deals
         self.seconds = seconds
         self.model = model
         self.belief = belief
         self.threads = threads
+        self.cards = cards
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
+        self._search: Analyst | None = None
+
+    def model_for(self, game: Game) -> str:
+        """The model this bot solves ``game``'s deals under: its own, else the game's
+        default; Kryt'-navalivat's max-n is defined for two players alone, so with more it
+        is paranoid."""
+        model = self.model or DEFAULT_MODELS[game.name]
+        if game.name == "kryt-navalivat" and game.num_players > 2 and self.model is None:
+            return "paranoid"
+        return model
+
+    def solves(self, game: Game, view: View) -> bool:
+        """Whether this decision is PIMC's (else ``hard``'s search takes it)."""
+        if game.name == "kryt-navalivat" and view.get("stock") != 0:
+            return False  # the solver needs the stock empty
+        if game.name == "neuf" and view.get("phase") != "play":
+            return False  # the exchange is valued by solving whole deals: too slow
+        return self.cards is None or sum(view["hand_sizes"]) <= self.cards
+
+    def search(self, game: Game) -> Analyst:
+        """``hard``'s search, for the decisions before the endgame."""
+        if self._search is None:
+            from cardtable.bots.base import LEVELS, make_bot
+
+            search = make_bot(LEVELS["hard"], game.name)
+            assert isinstance(search, Analyst)
+            self._search = search
+        return self._search
 
     def analyse(
         self, game: Game, view: View, rng: random.Random, *, stop_early: bool = True
     ) -> SearchResult:
         """Every legal action's mean value over the sampled deals (each deal counts as a
         visit of every action); seeded from ``rng``. ``stop_early`` is accepted for the
-        hints' sake and changes nothing: every deal values every action."""
+        hints' sake and changes nothing: every deal values every action. Before the
+        endgame (``cards``) it is ``hard``'s search."""
         if game.name not in SOLVED_GAMES:
             raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
+        if not self.solves(game, view):
+            return self.search(game).analyse(game, view, rng, stop_early=stop_early)
+        from cardtable._core import KrytNavalivat
+
         twin = solved_twin(game)
+        if isinstance(twin, KrytNavalivat):
+            return self._endgame(twin, game, view, rng, stop_early=stop_early)
         number, visits, values, deals, seconds = twin.judge(
             json.dumps(view),
             deals=self.deals,
             seconds=self.seconds,
-            model=self.model or DEFAULT_MODELS[game.name],
+            model=self.model_for(game),
             seed=rng.getrandbits(64),
             threads=self.threads,
             belief=self.belief,
         )
         return SearchResult(number, visits, values, deals, seconds)
+
+    def _endgame(
+        self,
+        twin: KrytNavalivat,
+        game: Game,
+        view: View,
+        rng: random.Random,
+        *,
+        stop_early: bool,
+    ) -> SearchResult:
+        """Kryt'-navalivat' with the stock empty: the deals consistent with the view (one,
+        with two players: every card is then known) solved within the solver's horizon,
+        and ``hard``'s search for what the solver leaves open (:func:`endgame_choice`)."""
+        began = time.perf_counter()
+        deals = 1 if game.num_players == 2 else (self.deals or 100)
+        positions = twin.sample_positions(json.dumps(view), deals, rng.getrandbits(64))
+        solved: dict[int, list[float]] = {}
+        for position in positions:
+            solution, _ = twin.state_from_position(position).solve(self.model_for(game))
+            for number, value in solution:
+                solved.setdefault(number, []).append(value)
+            if self.seconds is not None and time.perf_counter() - began > self.seconds:
+                break
+        searched = self.search(game).analyse(game, view, rng, stop_early=stop_early)
+        action, values = endgame_choice(solved, searched)
+        return SearchResult(
+            action,
+            searched.visits,
+            values,
+            searched.iterations,
+            time.perf_counter() - began,
+        )
+
+
+def endgame_choice(
+    solved: dict[int, list[float]], searched: SearchResult
+) -> tuple[int, dict[int, float]]:
+    """The action to play and each action's value, from the solver's values of each action
+    over the deals (``solved``) and a search of the same decision: an action proven, with
+    the same nonzero value in every deal, is worth that value (1/(n-1) a win, -1 the fool);
+    the others are worth the search's estimate. A proven win is played; otherwise the
+    search's choice stands unless it is proven lost while another action is not, and then
+    the most visited of those others is played."""
+    proven = {
+        number: deal_values[0]
+        for number, deal_values in solved.items()
+        if deal_values[0] != 0 and all(value == deal_values[0] for value in deal_values)
+    }
+    values = {number: proven.get(number, searched.values.get(number, 0.0)) for number in solved}
+    wins = [number for number, value in proven.items() if value > 0]
+    if wins:
+        return max(wins, key=lambda number: (proven[number], -number)), values
+    open_actions = [number for number in solved if proven.get(number, 0.0) == 0]
+    if searched.action in open_actions or not open_actions:
+        return searched.action, values
+    return max(open_actions, key=lambda number: (searched.visits.get(number, 0), -number)), values
 
 
 class CheaterBot:
