@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -237,7 +238,8 @@ def measure(
     3 players (a tenth as many at 4, whose deals take seconds each), the expert level over
     ``games`` games."""
     neuf_hands = hands if neuf_hands is None else neuf_hands
-    return {
+    load_at_start = os.getloadavg()[0]
+    report = {
         "benchmark": "solver",
         "baseline": "the hard level's decision from the same leader's view",
         "python": sys.version.split()[0],
@@ -252,6 +254,9 @@ def measure(
         "kryt_endgames": [endgame_row(cards, hands) for cards in ENDGAME_CARDS],
         "expert": expert_row(games, expert),
     }
+    # Other work on the machine inflates the times (not the nodes): the report says how much.
+    report["load_average_1min"] = {"start": load_at_start, "end": os.getloadavg()[0]}
+    return report
 
 
 def render(report: dict[str, Any]) -> str:
