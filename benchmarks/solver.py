@@ -6,6 +6,7 @@ Run it from the repository root::
     .venv/bin/python benchmarks/solver.py                 # 500 hands a row
     .venv/bin/python benchmarks/solver.py --quick         # 20 hands a row: a fast look
     .venv/bin/python benchmarks/solver.py --json benchmarks/results/solver.json
+    .venv/bin/python benchmarks/solver.py --only kryt-navalivat   # one game's rows alone
 
 Each row solves full first hands of Knockout Whist (7 cards each, every card known, from
 the hand's first lead) dealt from seeds 0, 1, 2, …: every legal action of the leader valued
@@ -61,6 +62,7 @@ NEUF_PLAYERS = (3, 4)
 NEUF_MAX_N_TRICKS = 7
 """The tricks left when Neuf's max-n row starts solving."""
 ENDGAME_CARDS = (6, 10, 14)
+GAMES = ("knockout-whist", "neuf", "kryt-navalivat")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -233,78 +235,93 @@ def measure(
     expert: str = "expert",
     neuf_hands: int | None = None,
     neuf_players: Sequence[int] = NEUF_PLAYERS,
+    only: Sequence[str] = GAMES,
 ) -> dict[str, Any]:
-    """The report: ``hands`` Knockout Whist hands a row, ``neuf_hands`` Neuf deals a row at
-    3 players (a tenth as many at 4, whose deals take seconds each), the expert level over
-    ``games`` games."""
+    """The report: ``hands`` Knockout Whist hands a row and the expert level over ``games``
+    games, ``neuf_hands`` Neuf deals a row at 3 players (a tenth as many at 4, whose deals
+    take seconds each), ``hands`` Kryt'-navalivat' endgames a row; the games in ``only``."""
     neuf_hands = hands if neuf_hands is None else neuf_hands
     load_at_start = os.getloadavg()[0]
-    report = {
+    report: dict[str, Any] = {
         "benchmark": "solver",
         "baseline": "the hard level's decision from the same leader's view",
         "python": sys.version.split()[0],
         "machine": platform.machine(),
-        "knockout_whist": [solve_row(players, hands) for players in PLAYERS],
-        "neuf": [
+    }
+    if "knockout-whist" in only:
+        report["knockout_whist"] = [solve_row(players, hands) for players in PLAYERS]
+    if "neuf" in only:
+        report["neuf"] = [
             neuf_row(players, neuf_hands if players == 3 else max(1, neuf_hands // 10), model)
             for players in neuf_players
             # With four, max-n is paranoid's search (two partnerships): one row.
             for model in (MODELS if players == 3 else ("paranoid",))
-        ],
-        "kryt_endgames": [endgame_row(cards, hands) for cards in ENDGAME_CARDS],
-        "expert": expert_row(games, expert),
-    }
+        ]
+    if "kryt-navalivat" in only:
+        report["kryt_endgames"] = [endgame_row(cards, hands) for cards in ENDGAME_CARDS]
+    if "knockout-whist" in only:
+        report["expert"] = expert_row(games, expert)
     # Other work on the machine inflates the times (not the nodes): the report says how much.
     report["load_average_1min"] = {"start": load_at_start, "end": os.getloadavg()[0]}
     return report
 
 
 def render(report: dict[str, Any]) -> str:
-    lines = [
-        "Knockout Whist: a full first hand solved, every card known (ms); "
-        "hard = one hard decision from the same view",
-        f"{'players':>8} {'model':>9} {'median':>9} {'p99':>9} {'max':>9} "
-        f"{'nodes':>10} {'x hard':>8}",
-    ]
-    for row in report["knockout_whist"]:
-        for model in MODELS:
-            cell = row[model]
+    """The report as text tables, a table for each game measured."""
+    lines: list[str] = []
+    if "knockout_whist" in report:
+        lines.append(
+            "Knockout Whist: a full first hand solved, every card known (ms); "
+            "hard = one hard decision from the same view"
+        )
+        lines.append(
+            f"{'players':>8} {'model':>9} {'median':>9} {'p99':>9} {'max':>9} "
+            f"{'nodes':>10} {'x hard':>8}"
+        )
+        for row in report["knockout_whist"]:
+            for model in MODELS:
+                cell = row[model]
+                lines.append(
+                    f"{row['players']:>8} {model:>9} {1000 * cell['median_seconds']:>9.2f} "
+                    f"{1000 * cell['p99_seconds']:>9.2f} {1000 * cell['max_seconds']:>9.2f} "
+                    f"{cell['median_nodes']:>10.0f} {cell['median_over_hard']:>8.3f}"
+                )
+    if "neuf" in report:
+        lines.append(
+            "Neuf: a first deal solved from its first lead, every card known (ms); "
+            f"max-n at 3 players: the last {NEUF_MAX_N_TRICKS} tricks"
+        )
+        lines.append(
+            f"{'players':>8} {'model':>9} {'tricks':>7} {'median':>9} {'p99':>9} {'max':>9} "
+            f"{'nodes':>10}"
+        )
+        for cell in report["neuf"]:
             lines.append(
-                f"{row['players']:>8} {model:>9} {1000 * cell['median_seconds']:>9.2f} "
-                f"{1000 * cell['p99_seconds']:>9.2f} {1000 * cell['max_seconds']:>9.2f} "
-                f"{cell['median_nodes']:>10.0f} {cell['median_over_hard']:>8.3f}"
+                f"{cell['players']:>8} {cell['model']:>9} {cell['tricks']:>7} "
+                f"{1000 * cell['median_seconds']:>9.2f} {1000 * cell['p99_seconds']:>9.2f} "
+                f"{1000 * cell['max_seconds']:>9.2f} {cell['median_nodes']:>10.0f}"
             )
-    lines.append(
-        "Neuf: a first deal solved from its first lead, every card known (ms); "
-        f"max-n at 3 players: the last {NEUF_MAX_N_TRICKS} tricks"
-    )
-    lines.append(
-        f"{'players':>8} {'model':>9} {'tricks':>7} {'median':>9} {'p99':>9} {'max':>9} "
-        f"{'nodes':>10}"
-    )
-    for cell in report["neuf"]:
+    if "kryt_endgames" in report:
         lines.append(
-            f"{cell['players']:>8} {cell['model']:>9} {cell['tricks']:>7} "
-            f"{1000 * cell['median_seconds']:>9.2f} {1000 * cell['p99_seconds']:>9.2f} "
-            f"{1000 * cell['max_seconds']:>9.2f} {cell['median_nodes']:>10.0f}"
+            "Kryt'-navalivat': a 2-player endgame solved, stock empty (ms); "
+            "proven = actions valued -1 or 1, not 0"
         )
-    lines.append(
-        "Kryt'-navalivat': a 2-player endgame solved, stock empty (ms); "
-        "proven = actions valued -1 or 1, not 0"
-    )
-    lines.append(f"{'cards':>8} {'median':>9} {'p99':>9} {'max':>9} {'nodes':>10} {'proven':>8}")
-    for row in report["kryt_endgames"]:
         lines.append(
-            f"{row['cards']:>8} {1000 * row['median_seconds']:>9.2f} "
-            f"{1000 * row['p99_seconds']:>9.2f} {1000 * row['max_seconds']:>9.2f} "
-            f"{row['median_nodes']:>10.0f} {row['proven_share']:>8.2f}"
+            f"{'cards':>8} {'median':>9} {'p99':>9} {'max':>9} {'nodes':>10} {'proven':>8}"
         )
-    expert = report["expert"]
-    lines.append(
-        f"expert ({expert['spec']}), {expert['decisions']} decisions: median "
-        f"{expert['median_seconds']:.3f} s, p99 {expert['p99_seconds']:.3f} s, "
-        f"max {expert['max_seconds']:.3f} s"
-    )
+        for row in report["kryt_endgames"]:
+            lines.append(
+                f"{row['cards']:>8} {1000 * row['median_seconds']:>9.2f} "
+                f"{1000 * row['p99_seconds']:>9.2f} {1000 * row['max_seconds']:>9.2f} "
+                f"{row['median_nodes']:>10.0f} {row['proven_share']:>8.2f}"
+            )
+    if "expert" in report:
+        expert = report["expert"]
+        lines.append(
+            f"expert ({expert['spec']}), {expert['decisions']} decisions: median "
+            f"{expert['median_seconds']:.3f} s, p99 {expert['p99_seconds']:.3f} s, "
+            f"max {expert['max_seconds']:.3f} s"
+        )
     return "\n".join(lines)
 
 
@@ -317,10 +334,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--games", type=int, default=5, help="games timing the expert level")
     parser.add_argument("--json", metavar="FILE", help="also write the report as JSON")
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=GAMES,
+        help="measure this game alone (repeat for more; default: every game)",
+    )
     args = parser.parse_args(argv)
     hands, games = (20, 1) if args.quick else (args.hands, args.games)
     neuf_hands = args.neuf_hands if args.neuf_hands is not None else hands
-    report = measure(hands, games, neuf_hands=neuf_hands)
+    report = measure(hands, games, neuf_hands=neuf_hands, only=args.only or GAMES)
     print(render(report))
     if args.json:
         with open(args.json, "w", encoding="utf-8") as out:

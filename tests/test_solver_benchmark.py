@@ -53,3 +53,11 @@ def test_percentiles_take_the_nearest_rank() -> None:
     assert bench.percentile(values, 0.5) == 51.0
     assert bench.percentile(values, 0.99) == 100.0
     assert bench.percentile([3.0], 0.99) == 3.0
+
+
+def test_one_games_rows_alone() -> None:
+    report = bench.measure(hands=2, games=1, only=("kryt-navalivat",))
+    assert "kryt_endgames" in report
+    assert not {"knockout_whist", "neuf", "expert"} & report.keys()
+    text = bench.render(report)
+    assert "Kryt'-navalivat'" in text and "Knockout Whist" not in text
