@@ -91,6 +91,11 @@ def test_a_preset_message_appears_at_the_others_in_their_language(
         menu.locator("button[data-message='good_game']").click()
         expect(menu).to_be_hidden()
 
+        # For a moment (4 s), by the seat's box too.
+        for page, lang in ((watcher_fa, "fa"), (bo, "ru")):
+            expect(page.locator("#table-area .chat-bubble[data-seat='0']")).to_have_text(
+                words(lang)["chat"]["messages"]["good_game"]
+            )
         for page, lang in ((ana, "en"), (bo, "ru"), (watcher_fr, "fr"), (watcher_fa, "fa")):
             item = page.locator("#chat-log li[data-message='good_game'][data-seat='0']")
             expect(item).to_have_count(1)

@@ -5,7 +5,7 @@
  *
  * Hooks: #chat; #chat-open (the menu's button; hidden for a watcher), #chat-menu
  * button[data-message="good_game"], #chat-log li[data-seat][data-message] (newest first; its
- * words in span.words).
+ * words in span.words); for a moment, #table-area .chat-bubble[data-seat] by the seat's box.
  */
 
 import { t } from "./i18n.js";
@@ -84,6 +84,25 @@ export function onChatMessage(msg) {
   while (list.childElementCount > KEPT) list.lastElementChild.remove();
   $("chat-empty").hidden = true;
   page.announce(t("chat.said", { name, message: words }));
+  bubble(msg.seat, words);
+}
+
+const BUBBLE_MS = 4000;
+
+/** The message for a moment beside its seat's box (the seat boxes are redrawn often, so the
+ * bubble sits in the table area, where the box is). Said already in the live region. */
+function bubble(seat, words) {
+  const area = $("table-area");
+  const box = document.querySelector(`#seats .seat[data-seat="${seat}"]`);
+  if (!area || !box) return;
+  for (const old of area.querySelectorAll(`.chat-bubble[data-seat="${seat}"]`)) old.remove();
+  const note = h("div", { class: "chat-bubble", "aria-hidden": "true", dir: document.documentElement.dir || "ltr", dataset: { seat: String(seat) } }, words);
+  note.style.left = box.style.left;
+  note.style.top = box.style.top;
+  // Above a box in the lower half of the table, below one in the upper half: inside the area.
+  if (parseFloat(box.style.top) < 40) note.classList.add("below");
+  area.append(note);
+  setTimeout(() => note.remove(), BUBBLE_MS);
 }
 
 /** Shows the menu's button to a seated player only. */
