@@ -30,6 +30,7 @@ import cardtable
 from cardtable.bots.base import LEVELS
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
+from cardtable.server.chat import Chat
 from cardtable.server.collector import scheduled_full_collections
 from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE
 from cardtable.server.hub import DAMAGED, HINTS_PER_MINUTE, QUARANTINED, Connection, Hub
@@ -507,6 +508,8 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             await hub.stand_in(connection, message.get("seat"))
         elif kind == "review":
             await Reviewer.of(hub).ask(connection, message.get("game"))
+        elif kind == "chat":
+            Chat.of(hub).say(connection, message.get("id"))
         elif kind == "ping":
             connection.send({"type": "pong"})
         else:

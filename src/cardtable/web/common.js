@@ -115,15 +115,18 @@ export function createdTables() {
   }
 }
 
-/** Keeps a created table's invitations: `answer` is the server's, `request` what was sent. */
-export function rememberCreated(answer, request) {
+/** Keeps a created table's invitations: `answer` is the server's, `request` what was sent;
+ * `mine` is the seat this browser takes (the lobby's "rejoin" link). */
+export function rememberCreated(answer, request, mine = null) {
   const seats = answer.seats.map((s) => ({
     seat: s.seat,
     kind: s.kind,
     name: s.kind === "human" ? request.seats[s.seat].name : null,
+    level: s.kind === "bot" ? s.level || null : null,
     invite: s.invite || null,
   }));
-  const entry = { table: answer.table, game: request.game, at: Date.now(), spectate: answer.spectate, seats };
+  const own = mine ?? (seats.find((s) => s.invite) || {}).seat ?? null;
+  const entry = { table: answer.table, game: request.game, at: Date.now(), spectate: answer.spectate, seats, mine: own };
   const list = [entry, ...createdTables().filter((x) => x.table !== answer.table)].slice(0, CREATED_KEPT);
   try {
     localStorage.setItem(CREATED, JSON.stringify(list));
@@ -137,6 +140,113 @@ export function createdInvite(table, seat) {
   const entry = createdTables().find((x) => x.table === table);
   const found = entry && Array.isArray(entry.seats) ? entry.seats.find((s) => s && s.seat === seat) : null;
   return found && typeof found.invite === "string" ? new URL(found.invite, location.origin).href : null;
+}
+
+// ---------------------------------------------------------------- tables this browser joined
+
+// The seats this browser has taken, newest first: each with its own link (the token is in
+// its fragment), so that closing the tab never loses a seat. The lobby lists these with the
+// tables created here.
+const JOINED = "cardtable.joined";
+
+export function joinedTables() {
+  try {
+    const list = JSON.parse(localStorage.getItem(JOINED) || "[]");
+    return Array.isArray(list) ? list.filter((x) => x && typeof x.table === "string" && typeof x.link === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keeps the seat `seat` of `table`, reached at `link` (path and fragment), playing `game`. */
+export function rememberJoined(table, seat, link, game) {
+  const old = joinedTables().find((x) => x.table === table);
+  const entry = { table, seat, link, game, at: old ? old.at : Date.now() };
+  const list = [entry, ...joinedTables().filter((x) => x.table !== table)].slice(0, CREATED_KEPT);
+  try {
+    localStorage.setItem(JOINED, JSON.stringify(list));
+  } catch {
+    // Storage full or refused: the seat's link is still in the address bar.
+  }
+}
+
+/** Every table this browser created or joined, newest first: {table, game, at, link (the
+ * seat's own, or null), seat, created (the creation's entry, or null)}. */
+export function knownTables() {
+  const byId = new Map();
+  for (const c of createdTables()) {
+    const mine = c.seats && c.seats.find((s) => s && s.seat === c.mine && s.invite);
+    byId.set(c.table, { table: c.table, game: c.game, at: c.at, link: mine ? mine.invite : null, seat: mine ? mine.seat : null, created: c });
+  }
+  for (const j of joinedTables()) {
+    const known = byId.get(j.table);
+    if (known) Object.assign(known, { link: j.link, seat: j.seat, at: Math.min(known.at, j.at) });
+    else byId.set(j.table, { table: j.table, game: j.game, at: j.at, link: j.link, seat: j.seat, created: null });
+  }
+  return [...byId.values()].sort((a, b) => b.at - a.at);
+}
+
+/** Forgets a table: its seat's link and the invitations kept for it. */
+export function forgetTable(table) {
+  try {
+    localStorage.setItem(CREATED, JSON.stringify(createdTables().filter((x) => x.table !== table)));
+    localStorage.setItem(JOINED, JSON.stringify(joinedTables().filter((x) => x.table !== table)));
+  } catch {
+    // Nothing kept could be rewritten: nothing to forget either.
+  }
+}
+
+// ---------------------------------------------------------------- seat badges
+
+/** A seat's round badge: a bot glyph for a bot, else the initials of the name (its first
+ * letter, and the first of its last word: "Ana Lima" AL, "Player 2" P2), in any script. The
+ * colour comes from the seat number, so a seat keeps it in every language and window. The
+ * name is written beside it: the badge is hidden from screen readers. */
+export function avatar(seat, name, bot) {
+  const node = h("span", { class: `avatar${bot ? " bot" : ""}`, "aria-hidden": "true", dataset: { seat: String(seat) } });
+  node.style.backgroundColor = `hsl(${(seat * 137 + 200) % 360} 50% 30%)`;
+  if (bot) node.append(botGlyph());
+  else node.append(h("bdi", {}, initials(name)));
+  return node;
+}
+
+function firstLetter(word) {
+  if (typeof Intl !== "undefined" && Intl.Segmenter) {
+    for (const { segment } of new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(word)) return segment;
+  }
+  return Array.from(word)[0] || "";
+}
+
+export function initials(name) {
+  const words = String(name || "").trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return "?";
+  const first = firstLetter(words[0]).toLocaleUpperCase();
+  if (words.length === 1) return first;
+  const last = words[words.length - 1];
+  return first + (/^\d+$/.test(last) ? last : firstLetter(last).toLocaleUpperCase());
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+/** A robot's head, drawn: the same in every font and language. */
+function botGlyph() {
+  return svg(
+    "svg",
+    { viewBox: "0 0 24 24", width: "18", height: "18", class: "bot-glyph", focusable: "false" },
+    svg("line", { x1: 12, y1: 2.5, x2: 12, y2: 6, stroke: "currentColor", "stroke-width": 1.8 }),
+    svg("circle", { cx: 12, cy: 2.5, r: 1.6, fill: "currentColor" }),
+    svg("rect", { x: 4, y: 6, width: 16, height: 13, rx: 3.5, fill: "none", stroke: "currentColor", "stroke-width": 1.8 }),
+    svg("circle", { cx: 9, cy: 11.5, r: 1.8, fill: "currentColor" }),
+    svg("circle", { cx: 15, cy: 11.5, r: 1.8, fill: "currentColor" }),
+    svg("line", { x1: 9, y1: 15.5, x2: 15, y2: 15.5, stroke: "currentColor", "stroke-width": 1.8, "stroke-linecap": "round" }),
+  );
 }
 
 /** Copies a read-only field's text; the button says so for a moment. */

@@ -5,11 +5,16 @@
  * .invite[data-seat="N"] / .invite[data-spectate] (input.link, button.copy), #go-seat,
  * #banner, #lang. The invitations of each table created here are kept in this browser
  * (common.js, rememberCreated), so that the table page can show its creator an awaited
- * seat's link.
+ * seat's link. #play-now-buttons button[data-play-now="neuf"]: one human seat and bots, straight
+ * to the table. "Your tables" (the tables this browser created or joined) is mine.js.
  */
 
 import { initI18n, t, applyI18n, langSelect } from "./i18n.js";
 import { h, copyField, rememberCreated } from "./common.js";
+import { initMine, renderMine } from "./mine.js";
+
+// "Play now": the bots' level, the one the lobby offers first.
+const PLAY_NOW_LEVEL = "medium";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -149,7 +154,7 @@ function inviteRow(label, url, data) {
   return h("div", { class: "invite", dataset: data }, h("span", { class: "who" }, label), input, button, open);
 }
 
-function showCreated(answer, request) {
+function showCreated(answer, request, mine = null) {
   const box = $("invites");
   box.replaceChildren();
   const abs = (path) => new URL(path, location.origin).href;
@@ -162,8 +167,8 @@ function showCreated(answer, request) {
   }
   box.append(inviteRow(t("lobby.spectate"), abs(answer.spectate), { spectate: "" }));
   const go = $("go-seat");
-  const seat0 = answer.seats.find((s) => s.seat === 0 && s.invite);
-  const target = seat0 || first;
+  const own = answer.seats.find((s) => s.seat === (mine ?? 0) && s.invite);
+  const target = own || first;
   go.href = target ? target.invite : answer.spectate;
   go.textContent = target ? t("lobby.go_seat", { n: target.seat + 1 }) : t("lobby.go_watch");
   $("created").hidden = false;
@@ -186,6 +191,7 @@ async function submit(e) {
     if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
     rememberCreated(answer, body);
     showCreated(answer, body);
+    renderMine();
   } catch (err) {
     showBanner(`${t("lobby.create_failed")}: ${err.message}`);
   } finally {
@@ -198,6 +204,14 @@ async function main() {
   applyI18n();
   langSelect($("lang"));
   $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  // The tables kept in this browser are listed even if the list of games fails to load.
+  initMine({
+    created: (answer, request, mine) => {
+      rememberCreated(answer, request, mine);
+      showCreated(answer, request, mine);
+    },
+    failed: showBanner,
+  });
   try {
     const res = await fetch("/api/games");
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
@@ -207,13 +221,54 @@ async function main() {
     return;
   }
   const sel = $("game");
-  for (const g of games) sel.append(h("option", { value: g.name }, t(`games.${g.name}`) === `games.${g.name}` ? g.title : t(`games.${g.name}`)));
+  for (const g of games) sel.append(h("option", { value: g.name }, gameTitle(g)));
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && games.some((g) => g.name === wanted)) sel.value = wanted;
   sel.addEventListener("change", renderGame);
   $("players").addEventListener("change", renderSeats);
   $("create").addEventListener("submit", submit);
   renderGame();
+  renderPlayNow();
+}
+
+function gameTitle(g) {
+  const s = t(`games.${g.name}`);
+  return s === `games.${g.name}` ? g.title : s;
+}
+
+// One click to a game against bots: the game's default number of players, one person (this
+// browser) and the rest bots, its options as they come; the page goes straight to the seat.
+function renderPlayNow() {
+  const box = $("play-now-buttons");
+  box.replaceChildren(
+    ...games.map((g) => {
+      const button = h("button", { type: "button", class: "primary", dataset: { playNow: g.name } }, t("lobby.play_now", { game: gameTitle(g) }));
+      button.addEventListener("click", () => playNow(g, button));
+      return button;
+    }),
+  );
+}
+
+async function playNow(g, button) {
+  $("banner").hidden = true;
+  const seats = [{ kind: "human", name: t("lobby.player") }];
+  for (let s = 1; s < g.players.default; s++) seats.push({ kind: "bot", level: PLAY_NOW_LEVEL });
+  const body = { game: g.name, options: {}, seats };
+  button.disabled = true;
+  try {
+    const res = await fetch("/api/tables", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+    rememberCreated(answer, body, 0);
+    location.assign(answer.seats[0].invite);
+  } catch (err) {
+    showBanner(`${t("lobby.play_now_failed")}: ${err.message}`);
+    button.disabled = false;
+  }
 }
 
 main();

@@ -19,8 +19,12 @@
  *                        (data-seat, data-awaited): #waiting-text, #waiting-invite (the
  *                        creator's browser: input.link, button.copy), #stand-in-btn
  *   #last-trick-btn      toggles #last-trick (KOW, Neuf)
- *   #results             shown when the game is over; #next-game, #replay-open, #replay-game,
- *                        #review-open (a seat's "Review my game": review.js has its hooks)
+ *   #results             shown when the game is over; #next-game ("Play again": the next game
+ *                        at this table, same seats), #replay-open, #replay-game, #review-open
+ *                        (a seat's "Review my game": review.js has its hooks); #results-board:
+ *                        places, tricks per hand, Neuf's chart (results.js has its hooks)
+ *   #chat                preset messages (chat.js has its hooks)
+ *   .seat .avatar        each seat's round badge: initials, or .bot's glyph
  *   #replay-bar          replay controls: #replay-first/-prev/-next/-last/-exit, #replay-pos,
  *                        #replay-step; arrow keys step while it is open
  *   #info                trump, hand/deal number, #scores and #ledger (Neuf), stock (Kryt);
@@ -40,7 +44,9 @@
 
 import { initI18n, t, applyI18n, langSelect, cardName } from "./i18n.js";
 import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
-import { h, seatPositions, createdInvite, copyField } from "./common.js";
+import { h, seatPositions, createdInvite, copyField, rememberJoined, avatar } from "./common.js";
+import { initChat, onChatMessage, renderChat } from "./chat.js";
+import { noteForResults, renderBoard } from "./results.js";
 import { commitmentOf } from "./sha256.js";
 import { CHAIN_LENGTH, cardIndex, checkSeen, commitmentOfSeed, drawPosition, fairShuffle, freshSeed, packOf } from "./fair.js";
 import { fetchReplay, Replay } from "./replay.js";
@@ -284,6 +290,9 @@ function onMessage(msg) {
     case "review":
       onReviewMessage(msg);
       break;
+    case "chat":
+      onChatMessage(msg);
+      break;
     default:
       break;
   }
@@ -371,6 +380,8 @@ function onSnapshot(msg) {
   renderFair();
   setConn("connected");
   if (!wasJoined) log(st.seat === null ? t("log.watching") : t("log.seated", { name: seatName(st.seat) }));
+  // The lobby lists the seats this browser has taken, with their links (common.js).
+  if (TOKEN && !TUTORIAL_PAGE && st.seat !== null) rememberJoined(TABLE, st.seat, location.pathname + location.hash, msg.table.game);
   render();
   announceTurn(true);
 }
@@ -539,6 +550,7 @@ function noteEvent(ev, seq, before, given, live, known = null) {
     default:
       text = JSON.stringify(ev);
   }
+  noteForResults(ev);
   log(text, seq, `ev-${ev.kind}`);
   return text;
 }
@@ -768,6 +780,7 @@ function render() {
   renderVerify();
   renderReplayBar();
   renderReview();
+  renderChat();
   notify("rendered", { view: v, seq: st.seq, myTurn, table: st.table });
 }
 
@@ -838,7 +851,7 @@ function renderSeats(v, g, ctx) {
     const dot = human
       ? h("span", { class: `dot ${info && info.connected ? "on" : "off"}`, title: t(info && info.connected ? "connected" : "disconnected") })
       : h("span", { class: "dot bot", title: t("bot") });
-    const name = h("div", { class: "seat-name" }, dot, h("span", { class: "n" }, seatName(s)));
+    const name = h("div", { class: "seat-name" }, avatar(s, seatName(s), !human), dot, h("span", { class: "n" }, seatName(s)));
     if (s === st.seat && !st.replay) name.append(h("span", { class: "you" }, t("you")));
     const count = v.hand_sizes ? v.hand_sizes[s] : 0;
     const meta = h(
@@ -1140,6 +1153,8 @@ function renderResults(v, g, ctx) {
   box.hidden = !over;
   if (!over) return;
   $("results-lines").replaceChildren(...g.results(v, ctx).map((line) => h("li", {}, line)));
+  const board = $("results-board");
+  if (board) renderBoard(board, { view: v, table: st.table, gameNo: st.game, name: seatName, mySeat: st.seat });
   $("next-game").hidden = st.seat === null;
   $("review-open").hidden = st.seat === null;
   const sel = $("replay-game");
@@ -1214,6 +1229,13 @@ function wire() {
   $("replay-last").addEventListener("click", () => st.replay && st.replay.go(st.replay.frames.length - 1));
   $("replay-exit").addEventListener("click", closeReplay);
   initReview({ send, openReplay, replay: () => st.replay, words: actionWords });
+  initChat({
+    send,
+    name: seatName,
+    isBot: (seat) => Boolean(st.table && st.table.seats && st.table.seats[seat] && st.table.seats[seat].kind === "bot"),
+    announce,
+    seated: () => st.seat !== null && !TUTORIAL_PAGE,
+  });
   $("review-open").addEventListener("click", () => askReview(Number($("replay-game").value || st.game)));
   const noAnim = $("no-anim");
   noAnim.checked = localStorage.getItem("cardtable.noanim") === "1";
