@@ -145,12 +145,14 @@ def seen_until(page: Page, check: str, arg: Any, failure: str) -> None:
         assert time.monotonic() < deadline, failure
 
 
-# Counts every animation a page starts: the Web Animations API and CSS transitions.
+# Counts every animation a page starts: the Web Animations API ("id: class" of what moves;
+# motion.js names its motions play, gather, deal, pick-up, draw) and CSS transitions.
 COUNT_MOTION = """
 window.__motions = [];
 const nativeAnimate = Element.prototype.animate;
 Element.prototype.animate = function (...args) {
-  window.__motions.push(String(this.getAttribute('class') || this.tagName));
+  const id = args[1] && typeof args[1] === 'object' && args[1].id ? args[1].id : '';
+  window.__motions.push(`${id}: ${this.getAttribute('class') || this.tagName}`);
   return nativeAnimate.apply(this, args);
 };
 document.addEventListener('transitionrun', (e) => window.__motions.push('transition'), true);
@@ -179,33 +181,85 @@ def motion_table(base: str) -> str:
     return invite(base, opened, 0)
 
 
-def test_a_played_card_travels_and_a_won_trick_is_gathered(
+def click_a_move(page: Page, rng: random.Random) -> None:
+    """Clicks a random legal card (its first action when it has several), else a random
+    action button, and waits for the page to log what follows."""
+    seq = last_seq(page)
+    legal = page.locator("#hand .card-btn.legal")
+    if legal.count():
+        legal.nth(rng.randrange(legal.count())).click()
+        menu = page.locator("#card-menu:not([hidden]) button[data-action]")
+        if menu.count():
+            menu.first.click()
+    else:
+        actions = page.locator("#actions button[data-action]:not([data-action='take'])")
+        if not actions.count():
+            actions = page.locator("#actions button[data-action]")
+        actions.nth(rng.randrange(actions.count())).click()
+    wait_past(page, seq)
+
+
+def test_a_played_card_travels_a_won_trick_is_gathered_and_a_hand_is_dealt(
     web_base: str, chromium: Browser
 ) -> None:
     """With motion on, a card played from the hand flies to the middle while the page already
-    shows it there (the state is never held back for the motion), and a finished trick is
-    carried to its winner by copies in an aria-hidden layer that go away afterwards."""
+    shows it there (the state is never held back for the motion); a finished trick is
+    carried to its winner by copies in an aria-hidden layer that go away afterwards; the
+    next hand's cards come from the dealer's seat."""
     rng = random.Random(3)
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
     with context(chromium, motion=True) as made:
         made.add_init_script(COUNT_MOTION)
-        page = seated_page(made, motion_table(web_base))
+        page = seated_page(made, invite(web_base, opened, 0))
         expect(page.locator("#turn.mine")).to_be_visible()
         card = page.locator("#hand .card-btn.legal").first.get_attribute("data-card")
         page.locator(f"#hand .card-btn[data-card='{card}']").click()
-        # In flight and in place at once: looked at again and again until seen, since a
-        # flight is over in a third of a second.
+        # In flight and in place at once.
         in_flight = (
-            "card => document.getAnimations().length > 0"
+            "card => document.getAnimations().some((a) => a.id === 'play')"
             " && document.querySelector(`#center .card[data-card='${card}']`) !== null"
         )
         seen_until(page, in_flight, card, "no card was seen in flight")
         play_until_a_trick_is_won(page, rng)
-        gathered = "() => window.__motions.some((m) => m.includes('ghost'))"
+        gathered = "() => window.__motions.some((m) => m.startsWith('gather: card ghost'))"
         seen_until(page, gathered, None, "no trick gathered")
         assert page.get_attribute("#motion-layer", "aria-hidden") == "true"
         # The copies leave once their flight is over; the trick stays on show.
         expect(page.locator("#motion-layer .ghost")).to_have_count(0)
         expect(page.locator("#center .trick .card").first).to_be_visible()
+        # On to the second hand's deal.
+        for _ in range(40):
+            if page.evaluate("window.__motions.some((m) => m.startsWith('deal: card-btn'))"):
+                break
+            expect(page.locator("#turn.mine")).to_be_visible()
+            click_a_move(page, rng)
+        assert page.evaluate("window.__motions.some((m) => m.startsWith('deal: card-btn'))")
+
+
+def test_a_kryt_pick_up_goes_from_the_pile_to_the_hand(web_base: str, chromium: Browser) -> None:
+    """Kryt'-navalivat' with motion on: the cards a pick-up takes fly from the pile into the
+    hand that takes them."""
+    rng = random.Random(11)
+    opened = open_table(web_base, "kryt-navalivat", [{"kind": "human", "name": "Ana"}, *bots(2)])
+    with context(chromium, motion=True) as made:
+        made.add_init_script(COUNT_MOTION)
+        page = seated_page(made, invite(web_base, opened, 0))
+        took = False
+        for _ in range(60):
+            expect(page.locator("#turn.mine, #results:not([hidden])").first).to_be_visible()
+            if page.locator("#results:not([hidden])").count():
+                break
+            take = page.locator("#actions button[data-action='take']")
+            if take.count() and page.locator("#center .pile .card.would-take").count():
+                seq = last_seq(page)
+                take.click()
+                wait_past(page, seq)
+                took = True
+                break
+            click_a_move(page, rng)
+        assert took, "no pick-up came"
+        moved = "() => window.__motions.some((m) => m.startsWith('pick-up: card-btn'))"
+        seen_until(page, moved, None, "the picked-up cards did not fly to the hand")
 
 
 def motions_of_a_trick(made: BrowserContext, link: str) -> list[str]:

@@ -83,18 +83,18 @@ function ghost(card, rect) {
   return node;
 }
 
-function fly(node, from, to, { delay = 0, duration = FLY_MS, scale = 0.85, fade = false, fill = "none" } = {}) {
+function fly(node, from, to, { id, delay = 0, duration = FLY_MS, scale = 0.85, fade = false, fill = "none" } = {}) {
   if (!node.animate) return null;
   const a = centre(from);
   const b = centre(to);
   const start = { transform: `translate(${a.x - b.x}px, ${a.y - b.y}px) scale(${scale})`, opacity: fade ? 1 : 0.6 };
   const end = { transform: "none", opacity: 1 };
-  return node.animate([start, end], { duration, delay, easing: EASE, fill });
+  return node.animate([start, end], { id, duration, delay, easing: EASE, fill });
 }
 
 /** A copy of a card carried from `from` to `to`, fading as it arrives, then removed. It
  * waits `delay` ms where it starts (shown), or, with `hidden`, unseen. */
-function carry(card, from, to, { delay = 0, duration = GATHER_MS, hidden = false } = {}) {
+function carry(card, from, to, { id, delay = 0, duration = GATHER_MS, hidden = false } = {}) {
   const node = ghost(card, from);
   const a = centre(from);
   const b = centre(to);
@@ -104,7 +104,7 @@ function carry(card, from, to, { delay = 0, duration = GATHER_MS, hidden = false
   const frames = hidden
     ? [{ opacity: 0, offset: 0 }, { opacity: 0, offset: w }, { transform: "none", opacity: 1, offset: w }, gone]
     : [{ transform: "none", opacity: 1, offset: 0 }, { transform: "none", opacity: 1, offset: w }, gone];
-  const anim = node.animate(frames, { duration: total, easing: "ease-in", fill: "both" });
+  const anim = node.animate(frames, { id, duration: total, easing: "ease-in", fill: "both" });
   const drop = () => node.remove();
   anim.onfinish = drop;
   anim.oncancel = drop;
@@ -114,7 +114,7 @@ function carry(card, from, to, { delay = 0, duration = GATHER_MS, hidden = false
 function playedCard(ev, seen) {
   const card = ev.action.split(" ")[1];
   const dest = [...document.querySelectorAll(`#center [data-card="${card}"]`)].pop();
-  if (dest && seen.from) fly(dest, seen.from, dest.getBoundingClientRect());
+  if (dest && seen.from) fly(dest, seen.from, dest.getBoundingClientRect(), { id: "play" });
 }
 
 function lastOf(list) {
@@ -138,7 +138,7 @@ function gather(winner) {
   if (!to || !cards.length) return;
   const wait = FLY_MS + 120;
   for (const el of cards) {
-    carry(el.dataset.card, el.getBoundingClientRect(), to, { delay: wait, hidden: true });
+    carry(el.dataset.card, el.getBoundingClientRect(), to, { id: "gather", delay: wait, hidden: true });
     const total = wait + GATHER_MS + 250;
     el.animate(
       [
@@ -148,7 +148,7 @@ function gather(winner) {
         { opacity: 0, offset: (wait + GATHER_MS) / total },
         { opacity: 1, offset: 1 },
       ],
-      { duration: total },
+      { id: "gather", duration: total },
     );
   }
 }
@@ -159,8 +159,8 @@ function pickUp(ev, seen, mySeat) {
     const mine = ev.seat === mySeat ? document.querySelector(`#hand [data-card="${card}"]`) : null;
     const target = mine ? mine.getBoundingClientRect() : to;
     if (!target) return;
-    if (mine) fly(mine, rect, target, { delay: i * 30, scale: 1, fill: "backwards" });
-    else carry(card, rect, target, { delay: i * 30 });
+    if (mine) fly(mine, rect, target, { id: "pick-up", delay: i * 30, scale: 1, fill: "backwards" });
+    else carry(card, rect, target, { id: "pick-up", delay: i * 30 });
   });
 }
 
@@ -172,7 +172,7 @@ function drawn(before, after, seen, taken) {
     .filter((c) => !had.has(c))
     .forEach((card, i) => {
       const el = document.querySelector(`#hand [data-card="${card}"]`);
-      if (el) fly(el, seen.stock, el.getBoundingClientRect(), { delay: FLY_MS + i * DEAL_STEP_MS, scale: 0.6, fill: "backwards" });
+      if (el) fly(el, seen.stock, el.getBoundingClientRect(), { id: "draw", delay: FLY_MS + i * DEAL_STEP_MS, scale: 0.6, fill: "backwards" });
     });
 }
 
@@ -180,7 +180,7 @@ function dealt(after) {
   const from = typeof after.dealer === "number" ? seatRect(after.dealer) : null;
   if (!from) return;
   [...document.querySelectorAll("#hand .card-btn")].forEach((el, i) => {
-    fly(el, from, el.getBoundingClientRect(), { delay: i * DEAL_STEP_MS, scale: 0.5, fill: "backwards" });
+    fly(el, from, el.getBoundingClientRect(), { id: "deal", delay: i * DEAL_STEP_MS, scale: 0.5, fill: "backwards" });
   });
 }
 
