@@ -205,7 +205,7 @@ def test_a_played_card_travels_a_won_trick_is_gathered_and_a_hand_is_dealt(
     """With motion on, a card played from the hand flies to the middle while the page already
     shows it there (the state is never held back for the motion); a finished trick is
     carried to its winner by copies in an aria-hidden layer that go away afterwards; the
-    next hand's cards come from the dealer's seat."""
+    next hand's cards come from the dealer's seat, and a back goes to each other player."""
     rng = random.Random(3)
     opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
     with context(chromium, motion=True) as made:
@@ -234,6 +234,8 @@ def test_a_played_card_travels_a_won_trick_is_gathered_and_a_hand_is_dealt(
             expect(page.locator("#turn.mine")).to_be_visible()
             click_a_move(page, rng)
         assert page.evaluate("window.__motions.some((m) => m.startsWith('deal: card-btn'))")
+        # And a back to each other seat.
+        assert page.evaluate("window.__motions.some((m) => m.startsWith('deal: card back ghost'))")
 
 
 def test_a_kryt_pick_up_goes_from_the_pile_to_the_hand(web_base: str, chromium: Browser) -> None:

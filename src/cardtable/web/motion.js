@@ -176,11 +176,26 @@ function drawn(before, after, seen, taken) {
     });
 }
 
-function dealt(after) {
+// A card-sized box centred on `rect` (a seat's box is wider than a card).
+function cardBoxAt(rect) {
+  const probe = document.querySelector("#hand .card-btn .card-svg, #center .card");
+  const size = probe ? probe.getBoundingClientRect() : { width: 48, height: 67 };
+  const c = centre(rect);
+  return { left: c.x - size.width / 2, top: c.y - size.height / 2, width: size.width, height: size.height };
+}
+
+// One's own cards come from the dealer's seat face up, in the order they are held; a back
+// goes to each other seat dealt to.
+function dealt(after, mySeat) {
   const from = typeof after.dealer === "number" ? seatRect(after.dealer) : null;
   if (!from) return;
   [...document.querySelectorAll("#hand .card-btn")].forEach((el, i) => {
     fly(el, from, el.getBoundingClientRect(), { id: "deal", delay: i * DEAL_STEP_MS, scale: 0.5, fill: "backwards" });
+  });
+  const start = cardBoxAt(from);
+  (after.hand_sizes || []).forEach((n, seat) => {
+    const to = seat !== mySeat && n > 0 ? seatRect(seat) : null;
+    if (to) carry(null, start, cardBoxAt(to), { id: "deal", delay: seat * DEAL_STEP_MS, duration: 360 });
   });
 }
 
@@ -190,14 +205,15 @@ export function play(ev, seen, before, after, mySeat) {
   if (!after) return 0;
   if (ev.kind === "deal") {
     if (ev.reshuffle != null) return 0;
-    dealt(after);
+    dealt(after, mySeat);
     return 300 + DEAL_STEP_MS * ((after.hand || []).length || 0);
   }
   if (ev.kind !== "action" || !before) return 0;
   const verb = ev.action.split(" ")[0];
-  if (seen.from) playedCard(ev, seen);
+  // The trick is measured for its gathering before the last card's flight moves that card.
   const winner = trickWinner(ev, before, after);
   if (winner !== null) gather(winner);
+  if (seen.from) playedCard(ev, seen);
   if (verb === "take") pickUp(ev, seen, mySeat);
   if (ev.seat === mySeat && after.game === "kryt-navalivat") drawn(before, after, seen, seen.pile.map((p) => p.card));
   return winner !== null ? FLY_MS + GATHER_MS + 200 : 450;
