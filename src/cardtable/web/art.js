@@ -159,6 +159,9 @@ function king(suit, dress) {
   g.append(svgEl("circle", { cx: 40.5, cy: 13.2, r: 3.6, fill: PAPER, stroke: GOLD_DARK, "stroke-width": 0.5 }));
   g.append(suitShape(suit, 40.5, 13.2, 5, { cls: "sceptre-pip" }));
   g.append(shoulders(suit, dress));
+  // An ermine collar: white fur with black tails.
+  g.append(svgEl("path", { class: "ermine", d: "M20 30.2Q30 34.6 40 30.2L38.6 28.6Q30 31.4 21.4 28.6Z", fill: PAPER, stroke: "#8a8a8a", "stroke-width": 0.3 }));
+  for (const x of [23.5, 27.5, 32.5, 36.5]) g.append(svgEl("path", { d: `M${x} 30.3v1.4`, stroke: BLACK_INK, "stroke-width": 0.7 }));
   const beard = svgEl("path", { class: "beard", d: "M25.4 21.5Q25.3 29.5 30 30.6Q34.7 29.5 34.6 21.5Q33 25.2 30 25.2Q27 25.2 25.4 21.5Z", fill: dress.hair, stroke: SKIN_LINE, "stroke-width": 0.3 });
   const moustache = svgEl("path", { d: "M27.6 24Q30 22.6 32.4 24Q30 23.6 27.6 24Z", fill: dress.hair });
   g.append(face([beard, moustache]));
@@ -174,6 +177,7 @@ function queen(suit, dress) {
   // Long hair falls to the shoulders behind the face.
   g.append(svgEl("path", { class: "hair", d: "M24.3 22.5Q23.3 13.6 30 13.2Q36.7 13.6 35.7 22.5L37 30L33.3 28Q34.8 23 34.2 19.2Q30 17 25.8 19.2Q25.2 23 26.7 28L23 30Z", fill: dress.hair }));
   g.append(shoulders(suit, dress));
+  g.append(svgEl("path", { class: "necklace", d: "M26.2 29.2Q30 32.6 33.8 29.2", fill: "none", stroke: PAPER, "stroke-width": 0.9, "stroke-dasharray": "0.1 1.2", "stroke-linecap": "round" }));
   const lips = svgEl("path", { d: "M29 24Q30 24.8 31 24", fill: "none", stroke: "#b3182a", "stroke-width": 0.6 });
   g.append(face([lips]));
   // A tiara with pearls.
@@ -224,6 +228,8 @@ function court(rank, suit) {
   const dress = SUIT_DRESS[suit];
   const g = svgEl("g", { class: "court-card", "data-court": rank });
   g.append(svgEl("rect", { x: 14, y: 6.5, width: 32, height: 71, rx: 1.5, fill: "#fbf3df", stroke: suitInk(suit), "stroke-width": 0.8 }));
+  // A faint wash of the suit's colour behind the figures.
+  g.append(svgEl("rect", { x: 14, y: 6.5, width: 32, height: 71, rx: 1.5, fill: dress.robe, "fill-opacity": 0.08 }));
   const clip = svgEl("g", {});
   const top = FIGURES[rank](suit, dress);
   const bottom = FIGURES[rank](suit, dress);
