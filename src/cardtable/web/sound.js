@@ -95,12 +95,14 @@ export function playSound(name, delay = 0) {
 // Verbs that lay a card down.
 const CARD_VERBS = new Set(["play", "lead", "beat", "cover", "knock"]);
 
-/** The sounds of one event as it happens: `before` and `after` are the views around it,
- * `myTurnNow` whether it made it this seat's turn. */
-export function cueSounds(ev, before, after, myTurnNow) {
+/** The sounds of one event as it happens: `before` and `after` are the views around it;
+ * `mine`, whether this seat is to move after it, `changed`, whether the turn changed hands. */
+export function cueSounds(ev, before, after, { mine, changed }) {
   if (ev.kind === "action" && CARD_VERBS.has(ev.action.split(" ")[0])) playSound("card");
   const tricks = before && after && Array.isArray(before.trick) && Array.isArray(after.trick);
-  if (ev.kind === "action" && (typeof ev.won === "number" || (tricks && before.trick.length && !after.trick.length))) playSound("trick", 250);
+  const won = ev.kind === "action" && (typeof ev.won === "number" || (tricks && before.trick.length > 0 && !after.trick.length));
+  if (won) playSound("trick", 250);
   if (ev.kind === "over") playSound("over", 300);
-  else if (myTurnNow) playSound("turn", 150);
+  // One's turn, also when one has just won a trick and leads the next.
+  else if (mine && (changed || won)) playSound("turn", 150);
 }

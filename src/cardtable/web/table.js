@@ -372,7 +372,8 @@ async function pump() {
     const turnChanged = turnKey() !== st.lastTurnKey;
     announce([said, turn && turnChanged ? turn : ""].filter(Boolean).join(" "));
     const v = st.view;
-    cueSounds(ev, before, v, turnChanged && !st.replay && st.seat !== null && v && v.to_move === st.seat && !game().isOver(v));
+    const mine = !st.replay && st.seat !== null && v && v.to_move === st.seat && !game().isOver(v);
+    cueSounds(ev, before, v, { mine, changed: turnChanged });
     st.lastTurnKey = turnKey();
     if (shown) await pause(shown);
   }
