@@ -97,8 +97,10 @@ def context(
     height: int = 800,
     sockets: bool = False,
     allowed: tuple[str, ...] = (),
+    motion: bool = False,
 ) -> Iterator[BrowserContext]:
-    """A fresh browser profile in `lang`, animations off (they only pace the test).
+    """A fresh browser profile in `lang`, animations off (they only pace the test) unless
+    `motion` (the system's prefers-reduced-motion is then "no-preference").
 
     No page opened in it may throw or log an error: the profile fails the test when it
     closes if one did, unless the error holds one of the `allowed` texts (a page the test
@@ -106,7 +108,7 @@ def context(
     made = browser.new_context(
         viewport={"width": width, "height": height},
         locale=lang,
-        reduced_motion="reduce",
+        reduced_motion="no-preference" if motion else "reduce",
     )
     made.set_default_timeout(EXPECT_MS)
     # Pages of the server only: about:blank, where a tab starts, has no storage.

@@ -39,6 +39,9 @@
  *                        a move, said in words), dismissed by #banner-close; a card that
  *                        cannot be played, clicked on one's turn, is sent to learn why
  *   #lang                language select       #no-anim   "no animations" checkbox
+ *   #sound               "sounds" checkbox (off by default); window.cardtableSounds lists each
+ *                        sound played ({name, state}: sound.js)
+ *   #motion-layer        copies of cards in flight (aria-hidden; motion.js)
  *   #rules-link          this game's rules page
  */
 
@@ -50,6 +53,8 @@ import { noteForResults, renderBoard } from "./results.js";
 import { commitmentOf } from "./sha256.js";
 import { CHAIN_LENGTH, cardIndex, checkSeen, commitmentOfSeed, drawPosition, fairShuffle, freshSeed, packOf } from "./fair.js";
 import { fetchReplay, Replay } from "./replay.js";
+import { motionOn, applyMotionSetting, capture, play } from "./motion.js";
+import { initSound, cueSounds } from "./sound.js";
 import { initReview, askReview, onReviewMessage, renderReview } from "./review.js";
 import kow from "./knockout_whist.js";
 import neuf from "./neuf.js";
@@ -112,11 +117,6 @@ const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- settings, animation
 
-function animationsOn() {
-  if (localStorage.getItem("cardtable.noanim") === "1") return false;
-  return !matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
 function skipAnimations() {
   for (const a of document.getAnimations ? document.getAnimations() : []) a.finish();
   if (st.skip) st.skip();
@@ -132,34 +132,6 @@ function pause(ms) {
     }
     st.skip = done;
   });
-}
-
-function sourceRect(ev) {
-  if (!ev || ev.kind !== "action") return null;
-  const card = ev.action.split(" ")[1];
-  if (ev.seat === st.seat) {
-    const el = document.querySelector(`#hand [data-card="${card}"]`);
-    if (el) return el.getBoundingClientRect();
-  }
-  const seat = document.querySelector(`#seats .seat[data-seat="${ev.seat}"]`);
-  return seat ? seat.getBoundingClientRect() : null;
-}
-
-function flyIn(ev, from) {
-  if (!from || !animationsOn()) return;
-  const card = ev.action.split(" ")[1];
-  const dest = [...document.querySelectorAll(`#center [data-card="${card}"]`)].pop();
-  if (!dest || !dest.animate) return;
-  const to = dest.getBoundingClientRect();
-  const dx = from.left + from.width / 2 - (to.left + to.width / 2);
-  const dy = from.top + from.height / 2 - (to.top + to.height / 2);
-  dest.animate(
-    [
-      { transform: `translate(${dx}px, ${dy}px) scale(0.85)`, opacity: 0.5 },
-      { transform: "none", opacity: 1 },
-    ],
-    { duration: 320, easing: "cubic-bezier(.2,.7,.3,1)" },
-  );
 }
 
 // ---------------------------------------------------------------- names, banner, live
@@ -393,8 +365,9 @@ async function pump() {
     const msg = st.queue.shift();
     if (msg.seq <= st.seq) continue;
     const ev = msg.event;
-    const paced = animationsOn() && st.queue.length < 8 && ev.kind === "action" && !st.replay;
-    const from = paced ? sourceRect(ev) : null;
+    // Motion (motion.js) for the events it explains, not for a long backlog.
+    const paced = motionOn() && st.queue.length < 8 && (ev.kind === "action" || ev.kind === "deal") && !st.replay;
+    const seen = paced ? capture(ev, st.seat) : null;
     const before = st.view;
     st.seq = msg.seq;
     if (msg.table) st.table = msg.table;
@@ -405,11 +378,15 @@ async function pump() {
     if (ev.kind === "deal" && ev.reshuffle == null && msg.view) noteSeen(ev, msg.view);
     if (ev.kind === "action" && before && msg.view) noteDrawn(ev, before, msg.view);
     render();
-    if (paced) flyIn(ev, from);
+    const shown = paced ? play(ev, seen, before, st.view, st.seat) : 0;
     const turn = turnWords();
-    announce([said, turn && turnKey() !== st.lastTurnKey ? turn : ""].filter(Boolean).join(" "));
+    const turnChanged = turnKey() !== st.lastTurnKey;
+    announce([said, turn && turnChanged ? turn : ""].filter(Boolean).join(" "));
+    const v = st.view;
+    const mine = !st.replay && st.seat !== null && v && v.to_move === st.seat && !game().isOver(v);
+    cueSounds(ev, before, v, { mine, changed: turnChanged });
     st.lastTurnKey = turnKey();
-    if (paced) await pause(450);
+    if (shown) await pause(shown);
   }
   st.busy = false;
   render();
@@ -914,7 +891,7 @@ function renderHand(v, g, myTurn) {
     return;
   }
   const focused = hand.contains(document.activeElement) ? document.activeElement.dataset.card : null;
-  const focusIndex = focused ? [...hand.children].findIndex((b) => b.dataset.card === focused) : -1;
+  const focusIndex = focused ? [...hand.querySelectorAll(".card-btn")].findIndex((b) => b.dataset.card === focused) : -1;
   const { byCard } = splitActions(v);
   const cardTurn = myTurn && byCard.size > 0;
   const cards = sortHand(v.hand, g.trump(v));
@@ -958,20 +935,30 @@ function renderHand(v, g, myTurn) {
 }
 
 // Cards overlap only as much as the room asks: side by side with a small gap when they fit,
-// else closer, down to the overlap at which a long hand (a Kryt' pick-up) wraps into rows.
+// else fanned, each card's button as wide as the strip of it that shows, never narrower than
+// a finger's tap target; a hand that would need narrower strips (a Kryt' pick-up, Neuf on a
+// phone) is laid out in rows of equal length. Buttons never overlap one another.
 const GAP = 4;
+const TAP = 44;
 function fitHand() {
   const hand = $("hand");
-  const first = hand.querySelector(".card-btn");
-  if (!first) return;
-  hand.style.removeProperty("--overlap");
-  const n = hand.childElementCount;
-  const cw = first.getBoundingClientRect().width;
-  const room = $("hand-wrap").clientWidth - 8;
-  const most = cw * (matchMedia("(max-width: 600px)").matches ? 0.42 : 0.28);
-  let overlap = -GAP;
-  if (n > 1 && n * cw + (n - 1) * GAP > room) overlap = Math.min(most, cw - (room - cw) / (n - 1));
-  hand.style.setProperty("--overlap", `${overlap}px`);
+  for (const br of hand.querySelectorAll(".hand-break")) br.remove();
+  const buttons = [...hand.querySelectorAll(".card-btn")];
+  if (!buttons.length) return;
+  for (const b of buttons) b.classList.remove("row-end");
+  const n = buttons.length;
+  const cw = buttons[0].querySelector(".card-svg").getBoundingClientRect().width || TAP;
+  const room = Math.max(cw, $("hand-wrap").clientWidth - 8);
+  const perRow = Math.max(1, Math.floor((room - cw) / Math.min(TAP, cw)) + 1);
+  const rows = Math.ceil(n / perRow);
+  const per = Math.ceil(n / rows);
+  const pitch = per > 1 ? Math.min(cw + GAP, (room - cw) / (per - 1)) : cw + GAP;
+  hand.style.setProperty("--pitch", `${Math.min(pitch, cw)}px`);
+  hand.style.setProperty("--gap", `${Math.max(0, pitch - cw)}px`);
+  for (let i = per - 1; i < n; i += per) {
+    buttons[i].classList.add("row-end");
+    if (i < n - 1) buttons[i].after(h("span", { class: "hand-break", "aria-hidden": "true" }));
+  }
 }
 
 function onHandKey(e) {
@@ -1241,8 +1228,12 @@ function wire() {
   noAnim.checked = localStorage.getItem("cardtable.noanim") === "1";
   noAnim.addEventListener("change", () => {
     localStorage.setItem("cardtable.noanim", noAnim.checked ? "1" : "0");
+    applyMotionSetting();
     if (noAnim.checked) skipAnimations();
   });
+  applyMotionSetting();
+  matchMedia("(prefers-reduced-motion: reduce)").addEventListener("change", applyMotionSetting);
+  initSound($("sound"));
   document.addEventListener("keydown", (e) => {
     if (e.key === "Escape") {
       skipAnimations();
