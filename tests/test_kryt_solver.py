@@ -19,7 +19,7 @@ from cardtable._core import KrytNavalivat as CoreKryt
 from cardtable._core import KrytNavalivatState as CoreKrytState
 from cardtable.bots import make_bot
 from cardtable.core import State
-from cardtable.errors import IllegalActionError, InvalidBudgetError
+from cardtable.errors import IllegalActionError, InvalidBudgetError, SolverBudgetError
 
 
 def core_state(state: State) -> CoreKrytState:
@@ -113,3 +113,15 @@ def test_the_solver_refuses_what_it_cannot_solve() -> None:
         state.apply_id(rng.choice(state.legal_action_ids()))
     with pytest.raises(IllegalActionError, match="over"):
         core_state(state).solve()
+
+
+def test_a_solve_past_its_node_budget_is_given_up() -> None:
+    """A budget smaller than the solve needs gives ``SolverBudgetError``; a budget just
+    large enough gives the unbounded solve's values."""
+    for seed in range(6):
+        state = core_state(endgame(seed, cards=10))
+        values, nodes = state.solve()
+        if nodes > 1:
+            with pytest.raises(SolverBudgetError, match="budget of 1 nodes"):
+                state.solve(nodes=1)
+        assert state.solve(nodes=nodes) == (values, nodes)

@@ -141,9 +141,10 @@ def test_pimc_budgets_are_checked() -> None:
 def test_expert_is_pimc_in_every_game_from_its_endgame() -> None:
     expert = make_bot("expert", "knockout-whist")
     assert isinstance(expert, PimcBot) and expert.name == "expert" and expert.cards is None
-    for game, cards in EXPERT_ENDGAME.items():
+    for game in ("neuf", "kryt-navalivat"):
         late = make_bot("expert", game)
-        assert isinstance(late, PimcBot) and late.name == "expert" and late.cards == cards
+        assert isinstance(late, PimcBot) and late.name == "expert"
+        assert late.cards == EXPERT_ENDGAME.get(game)
         # Before the endgame it is hard's search, with hard's budget.
         search = late.search(cardtable.make(game))
         hard = make_bot(LEVELS["hard"], game)
@@ -183,7 +184,8 @@ def test_neufs_expert_searches_early_in_a_deal_and_solves_its_last_tricks() -> N
 
 def kryt_endgames(count: int) -> list[State]:
     """2-player Kryt'-navalivat' hands played by the heuristic bots until the stock is empty
-    with at most 18 cards in the hands and a choice to make."""
+    with at most 18 cards in the hands (most solve well within the expert's budget) and a
+    choice to make."""
     kryt = cardtable.make("kryt-navalivat", players=2)
     heuristic = make_bot("heuristic", "kryt-navalivat")
     found: list[State] = []

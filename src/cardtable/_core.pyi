@@ -231,12 +231,15 @@ class Neuf(_Game[NeufState, NeufBatch]):
 
 @final
 class KrytNavalivatState(_State):
-    def solve(self, model: str = "max-n", horizon: int = 10) -> tuple[list[tuple[int, float]], int]:
+    def solve(
+        self, model: str = "max-n", horizon: int = 10, nodes: int | None = None
+    ) -> tuple[list[tuple[int, float]], int]:
         """The exact endgame solver, once the stock is empty, with every hand as this state
         holds it: each legal action's value for the seat to move (its return: -1 the fool,
         ``1/(n-1)`` not, 0 a draw or no end within ``horizon`` actions), ascending, and the
         nodes searched; ``model`` is ``"max-n"`` (two players only, where it is the same
-        game) or ``"paranoid"``."""
+        game) or ``"paranoid"``; past ``nodes`` nodes searched it gives up with
+        ``SolverBudgetError``."""
 
 @final
 class KrytNavalivatBatch(_Batch[KrytNavalivatState]): ...

@@ -17,6 +17,7 @@ __all__ = [
     "InvalidRecordError",
     "InvalidScoreError",
     "OutOfTurnError",
+    "SolverBudgetError",
     "UnknownGameError",
 ]
 
@@ -100,3 +101,8 @@ class InvalidPositionError(CardtableError):
 class InvalidBudgetError(CardtableError):
     """Search settings that cannot run: no budget, or one that is not a positive number of
     iterations or seconds; an unknown rollout; no thread."""
+
+
+class SolverBudgetError(CardtableError):
+    """An exact solve that passed the node budget it was given before valuing every
+    action: nothing is wrong with the position; it is too big for the budget."""

@@ -1178,14 +1178,15 @@ impl KrytNavalivatState {
     /// empty: each legal action's value for the seat to move (its return: -1 the fool,
     /// 1/(n-1) not, 0 a draw or no end within `horizon` actions) under `model` (`"max-n"`
     /// with two players, where it is the same game as `"paranoid"`; `"paranoid"`: the
-    /// others against it), ascending by action, and the nodes searched. The GIL is
-    /// released meanwhile.
-    #[pyo3(signature = (model = "max-n", horizon = i64::from(kryt_navalivat::HORIZON)))]
+    /// others against it), ascending by action, and the nodes searched; past `nodes`
+    /// nodes searched it gives up with `SolverBudgetError`. The GIL is released meanwhile.
+    #[pyo3(signature = (model = "max-n", horizon = i64::from(kryt_navalivat::HORIZON), nodes = None))]
     fn solve(
         &self,
         py: Python<'_>,
         model: &str,
         horizon: i64,
+        nodes: Option<u64>,
     ) -> PyResult<(Vec<(usize, f64)>, u64)> {
         let model = solver_model(py, model)?;
         let horizon = match u16::try_from(horizon) {
@@ -1199,10 +1200,14 @@ impl KrytNavalivatState {
             }
         };
         let state = &self.inner;
-        match py.allow_threads(|| state.solve_within(model, horizon)) {
+        let budget = nodes.unwrap_or(u64::MAX);
+        match py.allow_threads(|| state.solve_budgeted(model, horizon, budget)) {
             Ok(solution) => Ok((solution.values, solution.nodes)),
             Err(why @ kryt_navalivat::Unsolvable::MaxN(_)) => {
                 Err(cardtable_error(py, "InvalidBudgetError", why.to_string()))
+            }
+            Err(why @ kryt_navalivat::Unsolvable::Budget(_)) => {
+                Err(cardtable_error(py, "SolverBudgetError", why.to_string()))
             }
             Err(why) => Err(cardtable_error(py, "IllegalActionError", why.to_string())),
         }

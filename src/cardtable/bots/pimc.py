@@ -11,7 +11,8 @@ milliseconds, Neuf's a whole deal in a tenth of a second (over a second now and 
 Kryt'-navalivat's only the endgame, once the stock is empty. So a PIMC bot may be given
 ``cards``: it plays ``hard``'s search until at most that many cards are left in all hands
 (and, in Kryt'-navalivat', the stock is empty), and PIMC from there
-(:data:`EXPERT_ENDGAME` gives ``expert``'s threshold per game).
+(:data:`EXPERT_ENDGAME` gives ``expert``'s threshold per game; Kryt'-navalivat's solves
+are bounded by :data:`ENDGAME_NODES` instead).
 
 Kryt'-navalivat's solver proves a value within its horizon or returns 0 (a draw, or no end
 in sight), so its PIMC keeps ``hard``'s search beside it: a proven win is played, a proven
@@ -33,7 +34,7 @@ from typing import TYPE_CHECKING
 from cardtable import compiled
 from cardtable.bots.ismcts import Analyst, SearchResult
 from cardtable.core import Action, Game, State, View
-from cardtable.errors import InvalidBudgetError
+from cardtable.errors import InvalidBudgetError, SolverBudgetError
 
 if TYPE_CHECKING:
     from cardtable._core import KnockoutWhist, KrytNavalivat, Neuf
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHEATER_GAMES",
     "DEFAULT_MODELS",
+    "ENDGAME_NODES",
     "EXPERT_ENDGAME",
     "EXPERT_GAMES",
     "MODELS",
@@ -61,14 +63,19 @@ EXPERT_GAMES = SOLVED_GAMES
 """The games whose ``expert`` level is PIMC (from :data:`EXPERT_ENDGAME`'s point where it
 has one)."""
 
-EXPERT_ENDGAME = {"neuf": 24, "kryt-navalivat": 18}
+EXPERT_ENDGAME = {"neuf": 24}
 """The cards left in all hands from which ``expert`` turns from ``hard``'s search to PIMC,
-per game (none: every decision). Neuf: the last 8 tricks of a 3-player deal, which 100
-paranoid solves take 2 ms at the median and 0.19 s at the 99th percentile (a whole deal's
-solve alone: 0.07 s at the median, 1 s at the 99th percentile, too slow for 100 deals in
-0.9 s). Kryt'-navalivat': endgames of 18 cards, solved in 1 ms at the median and 0.04 s at
-worst over 20 endgames (22 cards: 1.2 s at worst); ``docs/bots.md`` has the commands."""
+per game (none: every decision its solver takes). Neuf: the last 8 tricks of a 3-player
+deal, which 100 paranoid solves take 2 ms at the median and 0.19 s at the 99th percentile
+(a whole deal's solve alone: 0.07 s at the median, 1 s at the 99th percentile, too slow for
+100 deals in 0.9 s). Kryt'-navalivat' has none: its solver takes every decision once the
+stock is empty, within :data:`ENDGAME_NODES`. ``docs/bots.md`` has the commands."""
 
+ENDGAME_NODES = 200_000
+"""The nodes a Kryt'-navalivat' endgame solve may search (about half a second on one core)
+before it is given up and ``hard``'s search decides alone. A pile to pick up puts most of
+the pack back in play, so endgames of few cards in hand are not all small: 200 endgames of
+6 cards in the hands took 0.06 ms at the median and 0.76 s (282,316 nodes) at worst."""
 
 MODELS = ("max-n", "paranoid")
 """How the solver takes the other seats to play: each for itself, or all against the seat."""
@@ -212,12 +219,19 @@ class PimcBot(Analyst):
         positions = twin.sample_positions(json.dumps(view), deals, rng.getrandbits(64))
         solved: dict[int, list[float]] = {}
         for position in positions:
-            solution, _ = twin.state_from_position(position).solve(self.model_for(game))
+            state = twin.state_from_position(position)
+            try:
+                solution, _ = state.solve(self.model_for(game), nodes=ENDGAME_NODES)
+            except SolverBudgetError:
+                solved.clear()  # a deal too big to solve in time: nothing is proven in all
+                break
             for number, value in solution:
                 solved.setdefault(number, []).append(value)
             if self.seconds is not None and time.perf_counter() - began > self.seconds:
                 break
         searched = self.search(game).analyse(game, view, rng, stop_early=stop_early)
+        if not solved:
+            return searched
         action, values = endgame_choice(solved, searched)
         return SearchResult(
             action,

@@ -78,6 +78,8 @@ pub enum Unsolvable {
     StockLeft(usize),
     /// Max-n asked of this many players (more than two).
     MaxN(usize),
+    /// The search passed its budget of this many nodes before valuing every action.
+    Budget(u64),
 }
 
 impl std::fmt::Display for Unsolvable {
@@ -94,6 +96,10 @@ impl std::fmt::Display for Unsolvable {
                 f,
                 "max-n is not defined for kryt-navalivat with {players} players (play can \
                  go round for ever); use 'paranoid'"
+            ),
+            Unsolvable::Budget(nodes) => write!(
+                f,
+                "the solver passed its budget of {nodes} nodes before valuing every action"
             ),
         }
     }
@@ -216,6 +222,9 @@ struct Solver {
     root: usize,
     table: HashMap<Key, Entry, FxBuildHasher>,
     nodes: u64,
+    /// The nodes the search may visit: past them every node scores 0 at once, and the
+    /// solve is abandoned ([`Unsolvable::Budget`]), its table with it.
+    limit: u64,
 }
 
 impl KrytNavalivat {
@@ -229,6 +238,18 @@ impl KrytNavalivat {
     /// [`KrytNavalivat::solve`] with a horizon of `horizon` actions (at least 1): a line
     /// not over by then scores 0.
     pub fn solve_within(&self, model: Model, horizon: u16) -> Result<Solution, Unsolvable> {
+        self.solve_budgeted(model, horizon, u64::MAX)
+    }
+
+    /// [`KrytNavalivat::solve_within`] that gives up once it has searched more than
+    /// `nodes` nodes: a few endgames with a long pile to pick up take a hundred times the
+    /// median, and a player with a clock cannot wait for them.
+    pub fn solve_budgeted(
+        &self,
+        model: Model,
+        horizon: u16,
+        nodes: u64,
+    ) -> Result<Solution, Unsolvable> {
         let root = self.to_move().ok_or(Unsolvable::Over)?;
         if self.stock_count() > 0 {
             return Err(Unsolvable::StockLeft(self.stock_count()));
@@ -240,6 +261,7 @@ impl KrytNavalivat {
             root,
             table: HashMap::with_hasher(FxBuildHasher),
             nodes: 0,
+            limit: nodes,
         };
         let share = 1.0 / (f64::from(self.players) - 1.0);
         let mut values = Vec::new();
@@ -247,6 +269,9 @@ impl KrytNavalivat {
             let mut child = self.clone();
             child.play(action);
             let score = solver.search(&child, horizon.max(1) - 1, -1, 1);
+            if solver.nodes > solver.limit {
+                return Err(Unsolvable::Budget(solver.limit));
+            }
             let value = match score {
                 1 => share,
                 s => f64::from(s),
@@ -281,6 +306,9 @@ impl Solver {
     /// the window `alpha`, `beta` (fail-soft; scores are −1, 0, 1).
     fn search(&mut self, state: &KrytNavalivat, horizon: u16, alpha: Score, beta: Score) -> Score {
         self.nodes += 1;
+        if self.nodes > self.limit {
+            return 0; // abandoned: the caller discards the solve
+        }
         if state.mode == Mode::Over {
             return self.score(state);
         }
@@ -804,6 +832,32 @@ mod tests {
                 let want = child.returns().map_or(0.0, |r| r[seat]);
                 assert_eq!(value, want, "{action} in {}", state.position());
                 ends += usize::from(child.returns().is_some());
+            }
+        }
+    }
+
+    #[test]
+    fn a_budget_gives_up_or_leaves_the_values_as_they_are() {
+        let mut rng = PlayoutRng::seed_from_u64(12);
+        let (mut gave_up, mut within) = (0, 0);
+        while gave_up < 20 || within < 20 {
+            let Some(state) = endgame(&mut rng, 2, 8) else {
+                continue;
+            };
+            let whole = state.solve(Model::MaxN).unwrap();
+            let budget = rng.random_range(1..=2 * whole.nodes);
+            match state.solve_budgeted(Model::MaxN, HORIZON, budget) {
+                // Within its budget the search is the same search: the same values.
+                Ok(solved) => {
+                    assert!(solved.nodes <= budget);
+                    assert_eq!(solved, whole);
+                    within += 1;
+                }
+                Err(why) => {
+                    assert_eq!(why, Unsolvable::Budget(budget));
+                    assert!(whole.nodes > budget);
+                    gave_up += 1;
+                }
             }
         }
     }
