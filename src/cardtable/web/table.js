@@ -711,9 +711,10 @@ function renderVerify() {
   const ok = entries.filter((d) => d.status === "ok").length;
   const bad = entries.filter((d) => d.status === "bad").length;
   box.dataset.state = bad ? "bad" : ok ? "ok" : "pending";
+  // The list scrolls once it is long: focusable, so that the keyboard can scroll it too.
   const list = h(
     "ul",
-    {},
+    { tabindex: "0", "aria-label": t("verify.title") },
     ...entries.map((d) =>
       h(
         "li",
