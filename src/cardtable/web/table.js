@@ -342,10 +342,11 @@ function onSnapshot(msg) {
   st.table = msg.table;
   st.game = msg.game;
   st.view = msg.view;
+  // Every deal after the first snapshot holds this page's seed: the server stored it first.
+  // Set before catching up, which may check a game that ended before this page joined.
+  if (MY_SEED && st.seedSince === null) st.seedSince = msg.seq;
   for (const d of msg.deals || []) storeDeal(d, false);
   catchUp(msg.missed || [], msg.game);
-  // Every deal after the first snapshot holds this page's seed: the server stored it first.
-  if (MY_SEED && st.seedSince === null) st.seedSince = msg.seq;
   if (msg.fair) {
     const entry = fairGame(msg.fair.game);
     entry.commitment = entry.commitment || msg.fair.commitment;
