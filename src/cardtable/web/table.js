@@ -956,7 +956,8 @@ function fitHand() {
   hand.style.removeProperty("--overlap");
   const n = hand.childElementCount;
   const cw = first.getBoundingClientRect().width;
-  const room = $("hand-wrap").clientWidth - 8;
+  // A pixel to spare: a row that fits to the pixel wraps its last card on rounding.
+  const room = $("hand-wrap").clientWidth - 8 - 1;
   const most = cw * (matchMedia("(max-width: 600px)").matches ? 0.42 : 0.28);
   let overlap = -GAP;
   if (n > 1 && n * cw + (n - 1) * GAP > room) overlap = Math.min(most, cw - (room - cw) / (n - 1));
