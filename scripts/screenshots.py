@@ -215,7 +215,8 @@ def server_and_browser() -> Iterator[tuple[str, Browser]]:
     """A fresh server on a temporary SQLite file, and a headless Chromium."""
     with ExitStack() as stack:
         folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
-        base = stack.enter_context(served(folder))
+        # Each position is photographed several times: no stand-in may play on meanwhile.
+        base = stack.enter_context(served(folder, grace=3600))
         browser = stack.enter_context(launched())
         yield base, browser
 

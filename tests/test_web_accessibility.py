@@ -51,7 +51,9 @@ class Place:
 def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CARDTABLE_REVIEW_LEVEL", REVIEW_LEVEL)
-        with served(tmp_path_factory.mktemp("server")) as base:
+        # The positions are played once and opened again in each language: no stand-in may
+        # play on for the person in the meantime.
+        with served(tmp_path_factory.mktemp("server"), grace=3600) as base:
             yield base
 
 
