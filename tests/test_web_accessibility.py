@@ -2,11 +2,11 @@
 axe-playwright-python ships) in a real Chromium: every page a person meets, in each of the
 four languages, has no violation of axe's rules (WCAG 2 A and AA and axe's best practices).
 
-The pages: the lobby; each game's table in the middle of a hand at the person's turn; each
-game's tutorial; each game's results once it is over; the replay and the review of a
-finished game (both on the table page); each game's rules; the page a mistyped link
-shows. A failure lists every violation
-as page, language, rule, element and what axe says of it.
+The pages: the lobby; each game's table in the middle of a hand at the person's turn, at a
+desktop's and at a phone's size; each game's tutorial; each game's results once it is over;
+the replay and the review of a finished game (both on the table page); each game's rules;
+the page a mistyped link shows. A failure lists every violation as page, language, rule,
+element and what axe says of it.
 """
 
 from __future__ import annotations
@@ -45,6 +45,8 @@ class Place:
     prepare: Callable[[Page], None]
     # Console errors the page is meant to log (a page whose address is not found).
     allowed: tuple[str, ...] = ()
+    # The window: a desktop's, or a phone's (where the table's layout changes).
+    size: tuple[int, int] = (1280, 800)
 
 
 @pytest.fixture(scope="module")
@@ -113,6 +115,7 @@ def places(web_base: str) -> list[Place]:
     for game in GAMES:
         link = screenshots.mid_game(web_base, game, players[game], rng)
         found.append(Place(f"table {game}", link, at_turn))
+        found.append(Place(f"table {game} 375x667", link, at_turn, size=(375, 667)))
     for game in GAMES:
         found.append(Place(f"tutorial {game}", f"{web_base}/learn/{game}", in_lesson))
     for game in GAMES:
@@ -148,7 +151,10 @@ def described(place: str, lang: str, violation: dict[str, Any]) -> list[str]:
 def test_no_page_breaks_an_axe_rule(chromium: Browser, places: list[Place], lang: str) -> None:
     found: list[str] = []
     for place in places:
-        with context(chromium, lang=lang, allowed=place.allowed) as made:
+        width, height = place.size
+        with context(
+            chromium, lang=lang, width=width, height=height, allowed=place.allowed
+        ) as made:
             page = made.new_page()
             page.goto(place.url)
             place.prepare(page)
