@@ -846,7 +846,8 @@ function renderSeats(v, g, ctx) {
     const meta = h(
       "div",
       { class: "seat-meta" },
-      h("span", { class: "seat-count", title: t("cards_held", { n: count }), "aria-label": t("cards_held", { n: count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), String(count)),
+      // A name on a plain span is ignored by screen readers: the count is an image, named.
+      h("span", { class: "seat-count", role: "img", title: t("cards_held", { n: count }), "aria-label": t("cards_held", { n: count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), String(count)),
       ...g.seatLines(v, s, ctx),
     );
     if (info && info.stand_in) meta.append(h("span", { class: "badge stand-in" }, t("stand_in")));
