@@ -2,7 +2,8 @@
 axe-playwright-python ships) in a real Chromium: every page a person meets, in each of the
 four languages, has no violation of axe's rules (WCAG 2 A and AA and axe's best practices).
 
-The pages: the lobby; each game's table in the middle of a hand at the person's turn, at a
+The pages: the lobby, and the lobby once it has made a table; a table waiting for a person
+who has not joined; each game's table in the middle of a hand at the person's turn, at a
 desktop's and at a phone's size; each game's tutorial; each game's results once it is over;
 the replay and the review of a finished game (both on the table page); each game's rules;
 the page a mistyped link shows. A failure lists every violation as page, language, rule,
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_pieces import EXPECT_MS, context, launched, served
+from browser_pieces import EXPECT_MS, context, last_seq, launched, served, wait_past
 from scripts_loader import load_script
 
 screenshots = load_script("scripts/screenshots.py")
@@ -102,6 +103,35 @@ def drawn(page: Page) -> None:
     expect(page.locator("main h2").first).to_be_visible()
 
 
+def created(page: Page) -> None:
+    """The lobby once it has made a table for two people and a bot: the invitations."""
+    drawn(page)
+    page.select_option("#game", "knockout-whist")
+    page.select_option("#players", "3")
+    for seat, kind in enumerate(["human", "human", "bot"]):
+        row = page.locator(f"#seat-rows .seat-row[data-seat='{seat}']")
+        row.locator("select.kind").select_option(kind)
+    page.click("#create-table")
+    expect(page.locator("#created")).to_be_visible()
+
+
+def awaiting(page: Page) -> None:
+    """The table that lobby made, played by its creator until it waits for the second
+    person, who never joins: whom it awaits, the invitation, a bot offered in their place."""
+    created(page)
+    link = page.locator("#invites .invite[data-seat='0'] input.link").input_value()
+    page.goto(link)
+    page.wait_for_selector("#conn[data-state='connected']")
+    for _ in range(20):
+        page.wait_for_selector("#turn.mine, #waiting:not([hidden])")
+        if page.locator("#waiting").is_visible():
+            break
+        seq = last_seq(page)
+        page.locator("#hand .card-btn.legal").first.click()
+        wait_past(page, seq)
+    expect(page.locator("#stand-in-btn")).to_be_visible()
+
+
 def not_found(page: Page) -> None:
     expect(page.locator("#notfound-text")).to_have_attribute("data-kind", "table")
 
@@ -111,7 +141,11 @@ def places(web_base: str) -> list[Place]:
     """Every page to audit, its games played from Python once for all the languages."""
     rng = random.Random(3)
     players = screenshots.GAMES
-    found = [Place("lobby", f"{web_base}/", drawn)]
+    found = [
+        Place("lobby", f"{web_base}/", drawn),
+        Place("lobby, a table created", f"{web_base}/", created),
+        Place("table awaiting a player", f"{web_base}/", awaiting),
+    ]
     for game in GAMES:
         link = screenshots.mid_game(web_base, game, players[game], rng)
         found.append(Place(f"table {game}", link, at_turn))
