@@ -4,10 +4,10 @@ four languages, has no violation of axe's rules (WCAG 2 A and AA and axe's best 
 
 The pages: the lobby, and the lobby once it has made a table; a table waiting for a person
 who has not joined; each game's table in the middle of a hand at the person's turn, at a
-desktop's and at a phone's size; each game's tutorial; each game's results once it is over;
-the replay and the review of a finished game (both on the table page); each game's rules;
-the page a mistyped link shows. A failure lists every violation as page, language, rule,
-element and what axe says of it.
+desktop's and at a phone's size, and with a hint shown; each game's tutorial; each game's
+results once it is over; the replay and the review of a finished game (both on the table
+page); each game's rules; the page a mistyped link shows. A failure lists every violation as
+page, language, rule, element and what axe says of it.
 """
 
 from __future__ import annotations
@@ -69,6 +69,13 @@ def chromium() -> Iterator[Browser]:
 def at_turn(page: Page) -> None:
     page.wait_for_selector("#conn[data-state='connected']")
     expect(page.locator("#turn.mine")).to_be_visible()
+
+
+def hinted(page: Page) -> None:
+    """At the person's turn, the hint asked for: a chance (or "forced") on the cards."""
+    at_turn(page)
+    page.click("#hint")
+    expect(page.locator("#hand .chance").first).to_be_visible(timeout=30_000)
 
 
 def in_lesson(page: Page) -> None:
@@ -150,6 +157,8 @@ def places(web_base: str) -> list[Place]:
         link = screenshots.mid_game(web_base, game, players[game], rng)
         found.append(Place(f"table {game}", link, at_turn))
         found.append(Place(f"table {game} 375x667", link, at_turn, size=(375, 667)))
+        if game != "kryt-navalivat":  # where a card is always playable
+            found.append(Place(f"table {game}, a hint", link, hinted))
     for game in GAMES:
         found.append(Place(f"tutorial {game}", f"{web_base}/learn/{game}", in_lesson))
     for game in GAMES:
