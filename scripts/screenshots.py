@@ -7,8 +7,8 @@ It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, play
 from Python (one person against bots) to a position in the middle of a hand and to its end,
 and photographs, in headless Chromium: each game's table mid-game at the person's turn
 (``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``) and its results once
-the game is over (``results-<game>``). Files are named ``<page>-<game>-<lang>-<w>x<h>.png``
-and are exactly the window's size.
+the game is over (``results-<game>``, scrolled down to them). Files are named
+``<page>-<game>-<lang>-<w>x<h>.png`` and are exactly the window's size.
 
 The browser tests share this module: their layout test photographs the same positions with
 the same code (tests/test_web_browser.py).
@@ -164,6 +164,8 @@ def ready(page: Page, what: str) -> None:
         expect(page.locator("#hand .card-btn").first).to_be_visible()
     elif what == "results":
         expect(page.locator("#results")).to_be_visible()
+        # Scrolled as a player would, to the results' last line if it is below the window.
+        page.locator("#results").evaluate("e => e.scrollIntoView({ block: 'nearest' })")
     # Fonts and card faces drawn; the felt's layout settled after the last change.
     page.evaluate("document.fonts.ready")
     page.wait_for_timeout(200)
