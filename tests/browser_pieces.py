@@ -8,7 +8,6 @@ The browser is the Debian Chromium at /usr/bin/chromium; Playwright downloads no
 from __future__ import annotations
 
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -40,9 +39,10 @@ EXPECT_MS = 10_000
 
 
 @contextmanager
-def served(folder: Path) -> Iterator[str]:
-    """A running server; yields its base URL and stops it afterwards."""
-    server = ServerProcess(folder / "table.db", folder / "server.log")
+def served(folder: Path, grace: float = 60.0) -> Iterator[str]:
+    """A running server; yields its base URL and stops it afterwards. ``grace``: how long an
+    absent person's seat waits before a stand-in plays for it."""
+    server = ServerProcess(folder / "table.db", folder / "server.log", grace=grace)
     server.start()
     try:
         yield server.http
@@ -367,10 +367,3 @@ def overlap(a: Box, b: Box) -> float:
     w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
     h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
     return max(0.0, w) * max(0.0, h)
-
-
-def screenshots_to_keep() -> Path | None:
-    """Where screenshots are also copied when CARDTABLE_SCREENSHOTS is set."""
-    if not os.environ.get("CARDTABLE_SCREENSHOTS"):
-        return None
-    return Path(__file__).resolve().parent / "artifacts" / "screenshots"

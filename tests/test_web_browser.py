@@ -12,7 +12,6 @@ import itertools
 import json
 import random
 import re
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -39,13 +38,13 @@ from browser_pieces import (
     open_page,
     open_table,
     overlap,
-    screenshots_to_keep,
     seated_page,
     served,
     to_move,
     token_of,
     wait_past,
 )
+from scripts_loader import load_script
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +65,9 @@ NAMES = ["Ana", "Bo", "Cy"]
 # Playwright's own default would be 5 s; the two-core machine needs the same slack as the
 # pages' own waits.
 expect.set_options(timeout=EXPECT_MS)
+
+# The screenshots' positions and photographs, shared with the layout test below.
+screenshots = load_script("scripts/screenshots.py")
 
 
 def click_a_move(page: Page, rng: random.Random) -> str:
@@ -395,39 +397,6 @@ def test_knockout_whist_against_bots_with_the_keyboard_alone(
 # ---------------------------------------------------------------- how it looks
 
 
-def kow_in_progress(web_base: str, players: int, rng: random.Random) -> tuple[str, str]:
-    """A Knockout Whist table against bots, a few plays in, at the person's turn; its link."""
-    opened = open_table(
-        web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(players - 1)]
-    )
-    link = invite(web_base, opened, 0)
-    seat = Seat(web_base, opened["table"], token_of(link))
-    seat.settle()
-    while not seat.view["trick"]:
-        seat.act(seat.choose(rng))
-        seat.settle()
-    seat.close()
-    return link, "kow"
-
-
-def kryt_in_progress(web_base: str, players: int, rng: random.Random) -> tuple[str, str]:
-    opened = open_table(
-        web_base, "kryt-navalivat", [{"kind": "human", "name": "Ana"}, *bots(players - 1)]
-    )
-    link = invite(web_base, opened, 0)
-    seat = Seat(web_base, opened["table"], token_of(link))
-    seat.settle()
-    # A long pile is the hardest case for the layout: it must stay clear of the seats.
-    for _ in range(60):
-        if seat.over() or len(seat.view["pile"]) >= 10:
-            break
-        seat.act(seat.choose(rng))
-        seat.settle()
-    assert not seat.over()
-    seat.close()
-    return link, "kryt"
-
-
 def layout_problems(boxes: dict[str, Any]) -> list[str]:
     """What is wrong with the table's layout: key elements on top of one another, or off
     the screen."""
@@ -482,28 +451,25 @@ def relative_seats(boxes: dict[str, Any], area: Box) -> dict[str, tuple[float, f
 def test_screenshots_in_english_and_persian_with_a_sound_layout(
     web_base: str, chromium: Browser, tmp_path: Path
 ) -> None:
-    """Kryt' for three and Knockout Whist for four, in progress, at 1280x800 and 375x667, in
-    English and in Persian. Nothing of the table overlaps what it must not, nothing is off
-    screen, nothing scrolls sideways; Persian mirrors the page's chrome but not the seating."""
+    """Each game's table in the middle of a hand, as scripts/screenshots.py photographs it
+    (the same positions and code), at 1280x800 and 375x667, in English and in Persian.
+    Nothing of the table overlaps what it must not, nothing is off screen, nothing scrolls
+    sideways; Persian mirrors the page's chrome but not the seating."""
     rng = random.Random(5)
-    folder = tmp_path / "screenshots"
-    folder.mkdir()
     problems: list[str] = []
-    for make, players in ((kryt_in_progress, 3), (kow_in_progress, 4)):
-        link, name = make(web_base, players, rng)
-        for width, height in ((1280, 800), (375, 667)):
+    for game, players in screenshots.GAMES.items():
+        link = screenshots.mid_game(web_base, game, players, rng)
+        for width, height in screenshots.SIZES:
             seats: dict[str, dict[str, tuple[float, float]]] = {}
             chrome: dict[str, dict[str, tuple[float, float]]] = {}
             for lang in ("en", "fa"):
-                with context(chromium, lang=lang, width=width, height=height) as made:
-                    page = seated_page(made, link)
-                    expect(page.locator("#turn.mine")).to_be_visible()
+                with screenshots.opened(chromium, link, "table", lang, (width, height)) as page:
                     expect(page.locator("html")).to_have_attribute(
                         "dir", "rtl" if lang == "fa" else "ltr"
                     )
                     expect(page.locator("#table-area")).to_have_attribute("dir", "ltr")
-                    shot = folder / f"{name}-{players}-{lang}-{width}x{height}.png"
-                    page.screenshot(path=str(shot), full_page=True)
+                    shot = screenshots.Shot("table", game, lang, width, height)
+                    screenshots.take(page, tmp_path, shot)
                     boxes = page.evaluate(BOXES)
                     assert len(boxes["seats"]) == players
                     assert boxes["cards"], "no hand on show"
@@ -533,16 +499,33 @@ def test_screenshots_in_english_and_persian_with_a_sound_layout(
                 assert abs(x - fx) < 0.01 and abs(y - fy) < 0.01, (seat, seats)
             by_x = {lang: sorted(seats[lang], key=lambda s: seats[lang][s][0]) for lang in seats}
             assert by_x["en"] == by_x["fa"]
-    shots = sorted(folder.glob("*.png"))
-    assert len(shots) == 8
-    print(f"screenshots in {folder}")
-    keep = screenshots_to_keep()
-    if keep is not None:
-        keep.mkdir(parents=True, exist_ok=True)
-        for shot in shots:
-            shutil.copy(shot, keep / shot.name)
-        print(f"copied to {keep}")
+    expected = screenshots.shots(pages=["table"], langs=["en", "fa"])
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == sorted(s.name for s in expected)
+    print(f"screenshots in {tmp_path}")
     assert problems == []
+
+
+def test_the_screenshot_script_writes_pictures_of_the_windows_size(
+    web_base: str, chromium: Browser, tmp_path: Path
+) -> None:
+    """scripts/screenshots.py's own path, on one page: a tutorial in Persian at both sizes,
+    written under the naming scheme, each picture exactly the window's size."""
+    wanted = screenshots.shots(pages=["tutorial"], games=["neuf"], langs=["fa"])
+    written = screenshots.photograph(
+        chromium, web_base, tmp_path, wanted, random.Random(1), log=lambda _: None
+    )
+    assert [p.name for p in written] == [
+        "tutorial-neuf-fa-1280x800.png",
+        "tutorial-neuf-fa-375x667.png",
+    ]
+    for path, shot in zip(written, wanted, strict=True):
+        assert png_size(path.read_bytes()) == (shot.width, shot.height)
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """A PNG's width and height, from its IHDR chunk."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR", data[:16]
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
 # ---------------------------------------------------------------- fair deals and hints

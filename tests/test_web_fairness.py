@@ -146,6 +146,21 @@ def test_a_page_that_played_a_game_proves_its_deals(
     assert verify_record(replay["record"]).decks == len(deals)
 
 
+def test_a_seat_opened_after_its_game_ended_proves_its_deals(
+    web_base: str, chromium: Browser, finished: tuple[dict[str, Any], Page]
+) -> None:
+    """The seat's link opened in a fresh browser once the game is over (another device, or
+    a cleared storage): none of the game's deals came after this page's seed, so none is
+    expected to hold it, and the page proves them rather than crying foul."""
+    opened, _page = finished
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        expect(page.locator("#results")).to_be_visible()
+        fair = page.locator("#fair")
+        expect(fair).to_have_attribute("data-state", "ok")
+        expect(fair.locator("li[data-problem]")).to_have_count(0)
+
+
 # What a dishonest server could send, as JS run on each event: (event, message) => void.
 TAMPERS = {
     "server seed": (

@@ -73,7 +73,7 @@ export function trickNode(plays, ctx, { winner = null, faded = false } = {}) {
 
 /** The trick area for KOW and Neuf: the trick in progress, or the one just won. */
 export function trickArea(view, ctx) {
-  const box = h("div", { id: ctx.ids ? "trick" : null, class: "trick", "aria-label": t("trick") });
+  const box = h("div", { id: ctx.ids ? "trick" : null, class: "trick", role: "group", "aria-label": t("trick") });
   if (view.trick.length) {
     box.append(trickNode(view.trick, ctx));
   } else if (view.tricks.length) {

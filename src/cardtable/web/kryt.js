@@ -29,7 +29,7 @@ export default {
   },
 
   center(v, ctx) {
-    const box = h("div", { id: ctx.ids ? "pile" : null, class: "pile-area", "aria-label": t("kryt.pile") });
+    const box = h("div", { id: ctx.ids ? "pile" : null, class: "pile-area", role: "group", "aria-label": t("kryt.pile") });
     const pileWrap = h("div", { class: "pile" });
     const take = v.would_take.length;
     const start = Math.max(0, v.pile.length - SHOWN);

@@ -323,10 +323,11 @@ function onSnapshot(msg) {
   st.table = msg.table;
   st.game = msg.game;
   st.view = msg.view;
+  // Every deal after the first snapshot holds this page's seed: the server stored it first.
+  // Set before catching up, which may check a game that ended before this page joined.
+  if (MY_SEED && st.seedSince === null) st.seedSince = msg.seq;
   for (const d of msg.deals || []) storeDeal(d, false);
   catchUp(msg.missed || [], msg.game);
-  // Every deal after the first snapshot holds this page's seed: the server stored it first.
-  if (MY_SEED && st.seedSince === null) st.seedSince = msg.seq;
   if (msg.fair) {
     const entry = fairGame(msg.fair.game);
     entry.commitment = entry.commitment || msg.fair.commitment;
@@ -700,9 +701,10 @@ function renderVerify() {
   const ok = entries.filter((d) => d.status === "ok").length;
   const bad = entries.filter((d) => d.status === "bad").length;
   box.dataset.state = bad ? "bad" : ok ? "ok" : "pending";
+  // The list scrolls once it is long: focusable, so that the keyboard can scroll it too.
   const list = h(
     "ul",
-    {},
+    { tabindex: "0", "aria-label": t("verify.title") },
     ...entries.map((d) =>
       h(
         "li",
@@ -834,7 +836,8 @@ function renderSeats(v, g, ctx) {
     const meta = h(
       "div",
       { class: "seat-meta" },
-      h("span", { class: "seat-count", title: t("cards_held", { n: count }), "aria-label": t("cards_held", { n: count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), String(count)),
+      // A name on a plain span is ignored by screen readers: the count is an image, named.
+      h("span", { class: "seat-count", role: "img", title: t("cards_held", { n: count }), "aria-label": t("cards_held", { n: count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), String(count)),
       ...g.seatLines(v, s, ctx),
     );
     if (info && info.stand_in) meta.append(h("span", { class: "badge stand-in" }, t("stand_in")));
@@ -948,7 +951,8 @@ function fitHand() {
   for (const b of buttons) b.classList.remove("row-end");
   const n = buttons.length;
   const cw = buttons[0].querySelector(".card-svg").getBoundingClientRect().width || TAP;
-  const room = Math.max(cw, $("hand-wrap").clientWidth - 8);
+  // A pixel to spare: a row that fits to the pixel wraps its last card on rounding.
+  const room = Math.max(cw, $("hand-wrap").clientWidth - 8 - 1);
   const perRow = Math.max(1, Math.floor((room - cw) / Math.min(TAP, cw)) + 1);
   const rows = Math.ceil(n / perRow);
   const per = Math.ceil(n / rows);

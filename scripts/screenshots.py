@@ -1,0 +1,252 @@
+"""Regenerate docs/screenshots/: the web table as people see it, at 1280x800 and 375x667, in
+English and in Persian (right to left).
+
+    .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only table-neuf]
+
+It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, plays each game
+from Python (one person against bots) to a position in the middle of a hand and to its end,
+and photographs, in headless Chromium: each game's table mid-game at the person's turn
+(``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``) and its results once
+the game is over (``results-<game>``, scrolled down to them). Files are named
+``<page>-<game>-<lang>-<w>x<h>.png`` and are exactly the window's size.
+
+The browser tests share this module: their layout test photographs the same positions with
+the same code (tests/test_web_browser.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# The browser tests' pieces: the server in a subprocess, Chromium, a seat played from Python.
+sys.path.insert(0, str(ROOT / "tests"))
+
+from playwright.sync_api import Browser, Page, expect  # noqa: E402
+
+from browser_pieces import (  # noqa: E402
+    Seat,
+    bots,
+    context,
+    invite,
+    launched,
+    open_table,
+    served,
+    token_of,
+)
+
+__all__ = [
+    "GAMES",
+    "LANGS",
+    "PAGES",
+    "SIZES",
+    "Shot",
+    "finished",
+    "mid_game",
+    "photograph",
+    "shots",
+    "take",
+]
+
+OUT = ROOT / "docs" / "screenshots"
+SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (375, 667))
+LANGS: tuple[str, ...] = ("en", "fa")
+PAGES: tuple[str, ...] = ("table", "tutorial", "results")
+# Each game with the number of players its pictures show.
+GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
+# A hand of Kryt' played by random moves runs long; a game of it this many actions at most.
+LONGEST = 2000
+
+
+@dataclass(frozen=True)
+class Shot:
+    """One picture: which page, of which game, in which language, at which window size."""
+
+    page: str
+    game: str
+    lang: str
+    width: int
+    height: int
+
+    @property
+    def name(self) -> str:
+        return f"{self.page}-{self.game}-{self.lang}-{self.width}x{self.height}.png"
+
+
+def shots(
+    pages: Sequence[str] = PAGES,
+    games: Sequence[str] = tuple(GAMES),
+    langs: Sequence[str] = LANGS,
+    sizes: Sequence[tuple[int, int]] = SIZES,
+) -> list[Shot]:
+    return [
+        Shot(page, game, lang, width, height)
+        for page in pages
+        for game in games
+        for lang in langs
+        for width, height in sizes
+    ]
+
+
+# ---------------------------------------------------------------- positions, played from Python
+
+
+def _seated(base: str, game: str, players: int) -> tuple[Seat, str]:
+    """A table of one person ("Ana") and bots; the person's seat and invite link."""
+    opened = open_table(base, game, [{"kind": "human", "name": "Ana"}, *bots(players - 1)])
+    link = invite(base, opened, 0)
+    return Seat(base, opened["table"], token_of(link)), link
+
+
+def mid_game(base: str, game: str, players: int, rng: random.Random) -> str:
+    """The link of a person's seat at a table in the middle of a hand, at the person's turn:
+    a trick under way (Knockout Whist, Neuf, past Neuf's exchange) or a pile of ten cards or
+    more (Kryt', the hardest case for the layout: it must stay clear of the seats)."""
+    seat, link = _seated(base, game, players)
+    seat.settle()
+
+    def far_enough() -> bool:
+        view = seat.view
+        if game == "kryt-navalivat":
+            return len(view["pile"]) >= 10
+        return bool(view.get("trick")) and view.get("phase") in (None, "play")
+
+    for _ in range(LONGEST):
+        if far_enough():
+            break
+        seat.act(seat.choose(rng))
+        seat.settle()
+    assert not seat.over() and far_enough(), f"{game}: no position in the middle of a hand"
+    seat.close()
+    return link
+
+
+def finished(base: str, game: str, players: int, rng: random.Random) -> str:
+    """The link of a person's seat at a table whose game is over."""
+    seat, link = _seated(base, game, players)
+    seat.settle()
+    for _ in range(LONGEST):
+        if seat.over():
+            break
+        seat.act(seat.choose(rng))
+        seat.settle()
+    assert seat.over(), f"{game}: the game did not end in {LONGEST} actions"
+    seat.close()
+    return link
+
+
+# ---------------------------------------------------------------- photographs
+
+
+def take(page: Page, folder: Path, shot: Shot) -> Path:
+    """The window as it is, photographed into ``folder`` under the shot's name."""
+    path = folder / shot.name
+    page.screenshot(path=str(path))
+    return path
+
+
+def ready(page: Page, what: str) -> None:
+    """Waits until the page shows what its picture is of: the person's turn, the lesson's
+    first move, or the results."""
+    page.wait_for_selector("#conn[data-state='connected']")
+    page.wait_for_selector("#seats .seat")
+    if what == "table":
+        expect(page.locator("#turn.mine")).to_be_visible()
+    elif what == "tutorial":
+        page.wait_for_selector("#lesson[data-expect]:not([data-expect=''])", state="attached")
+        expect(page.locator("#hand .card-btn").first).to_be_visible()
+    elif what == "results":
+        expect(page.locator("#results")).to_be_visible()
+        # Scrolled as a player would, to the results' last line if it is below the window.
+        page.locator("#results").evaluate("e => e.scrollIntoView({ block: 'nearest' })")
+    # Fonts and card faces drawn; the felt's layout settled after the last change.
+    page.evaluate("document.fonts.ready")
+    page.wait_for_timeout(200)
+
+
+@contextmanager
+def opened(
+    browser: Browser, url: str, what: str, lang: str, size: tuple[int, int]
+) -> Iterator[Page]:
+    """``url`` in a fresh profile in ``lang`` at ``size``, ready to be photographed."""
+    width, height = size
+    with context(browser, lang=lang, width=width, height=height) as made:
+        page = made.new_page()
+        page.goto(url)
+        ready(page, what)
+        yield page
+
+
+def photograph(
+    browser: Browser,
+    base: str,
+    folder: Path,
+    wanted: Sequence[Shot],
+    rng: random.Random,
+    log: Callable[[str], None] = print,
+) -> list[Path]:
+    """Plays the positions the ``wanted`` shots need on the server at ``base`` and takes
+    them into ``folder``; the paths written."""
+    links: dict[tuple[str, str], str] = {}
+    written = []
+    for shot in wanted:
+        key = (shot.page, shot.game)
+        if key not in links:
+            players = GAMES[shot.game]
+            if shot.page == "table":
+                links[key] = mid_game(base, shot.game, players, rng)
+            elif shot.page == "results":
+                links[key] = finished(base, shot.game, players, rng)
+            else:
+                links[key] = f"{base}/learn/{shot.game}"
+        with opened(browser, links[key], shot.page, shot.lang, (shot.width, shot.height)) as page:
+            written.append(take(page, folder, shot))
+        log(f"wrote {written[-1]}")
+    return written
+
+
+@contextmanager
+def server_and_browser() -> Iterator[tuple[str, Browser]]:
+    """A fresh server on a temporary SQLite file, and a headless Chromium."""
+    with ExitStack() as stack:
+        folder = Path(stack.enter_context(tempfile.TemporaryDirectory()))
+        # Each position is photographed several times: no stand-in may play on meanwhile.
+        base = stack.enter_context(served(folder, grace=3600))
+        browser = stack.enter_context(launched())
+        yield base, browser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--out", type=Path, default=OUT, help="where to write the pictures")
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="PAGE-GAME",
+        help="only these (e.g. table-neuf, tutorial-kryt-navalivat); may be repeated",
+    )
+    parser.add_argument("--seed", type=int, default=5, help="the random moves' seed")
+    args = parser.parse_args(argv)
+    wanted = shots()
+    if args.only:
+        unknown = set(args.only) - {f"{s.page}-{s.game}" for s in wanted}
+        if unknown:
+            parser.error(f"unknown --only: {', '.join(sorted(unknown))}")
+        wanted = [s for s in wanted if f"{s.page}-{s.game}" in args.only]
+    out: Path = args.out
+    out.mkdir(parents=True, exist_ok=True)
+    with server_and_browser() as (base, browser):
+        photograph(browser, base, out, wanted, random.Random(args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
