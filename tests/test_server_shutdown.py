@@ -73,6 +73,9 @@ def test_sigterm_during_play_commits_the_pending_action_and_exits_0(tmp_path: Pa
             )
             assert refused.status_code == 503
             assert refused.json()["error"] == "unavailable"
+            tutorial = http.post("/api/tutorials/kryt-navalivat", json={})
+            assert tutorial.status_code == 503
+            assert tutorial.json()["error"] == "unavailable"
             assert process.poll() is None
         finally:
             holder.execute("COMMIT")

@@ -432,7 +432,8 @@ def create_app(
             return await hub().open_tutorial(game, data.get("step", 0))
         except TableError as exc:
             log.info("tutorial refused", extra={"code": exc.code, "reason": str(exc)})
-            return _error(404 if exc.code == "unknown_game" else 400, exc.code, str(exc))
+            status = {"unknown_game": 404, UNAVAILABLE: 503}.get(exc.code, 400)
+            return _error(status, exc.code, str(exc))
 
     @app.api_route("/api/games", methods=PAGE_METHODS)
     async def games() -> list[dict[str, Any]]:

@@ -416,6 +416,7 @@ class Hub:
             tutorial = None
         if tutorial is None:
             raise TableError("unknown_game", f"there is no tutorial {game!r}")
+        self._refuse_when_draining()
         table, token = TutorialTable.begin(tutorial, step)
         self._add(table)
         self.tutorials.append(table.id)
