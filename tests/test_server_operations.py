@@ -82,6 +82,12 @@ def test_metrics_move_with_real_play(tmp_path: Path) -> None:
                     if view.get("to_move") in (0, None):
                         break
             during = scrape(server)
+            # The seat taken up in another window: still one seat, one socket.
+            with LiveSocket(server, table) as window:
+                window.join(tokens(opened)[0])
+                assert socket.until("error")["code"] == "replaced"
+                replaced = _until(server, lambda s: value(s, "cardtable_sockets_open") == 1)
+                assert value(replaced, "cardtable_seats_connected") == 1
         assert played >= 1 and bots >= 2
         assert value(during, "cardtable_tables_open") == 1
         assert value(during, "cardtable_sockets_open") == 1
@@ -96,7 +102,7 @@ def test_metrics_move_with_real_play(tmp_path: Path) -> None:
         assert value(during, "cardtable_bot_think_seconds_count", level="easy") >= 1
         assert value(during, "cardtable_websocket_errors_total", code="malformed") == 1
         assert value(during, "cardtable_hints_pending") == 0
-        # The socket is gone: the gauges say so (the table stays in memory, idle).
+        # The sockets are gone: the gauges say so (the table stays in memory, idle).
         after = _until(server, lambda s: value(s, "cardtable_sockets_open") == 0)
         assert value(after, "cardtable_seats_connected") == 0
         assert value(after, "cardtable_actions_total", by="human") == played

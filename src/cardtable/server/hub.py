@@ -536,6 +536,7 @@ class Hub:
             connection.seat = None if seat is None else seat.seat
             connection.joined = True
             if seat is not None:
+                held = seat.connections > 0  # by another window, which this one replaces
                 for other in list(self.connections[table.id]):
                     if other is not connection and other.joined and other.seat == seat.seat:
                         other.send(
@@ -548,7 +549,7 @@ class Hub:
                         other.joined = False
                         other.close()
                         seat.connections -= 1
-                if seat.connections == 0:
+                if not held:
                     self.metrics.seats_connected.inc()
                 seat.connections += 1
                 seat.left_at = None
