@@ -536,7 +536,9 @@ def serve(
                 server.close()
             for sock in sockets or []:
                 sock.close()
-            await application.state.hub.drain(COMMIT_PATIENCE + 1.0)
+            hub = getattr(application.state, "hub", None)  # None: it never started
+            if hub is not None:
+                await hub.drain(COMMIT_PATIENCE + 1.0)
             await super().shutdown(sockets=sockets)
 
     config = uvicorn.Config(
