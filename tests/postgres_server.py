@@ -15,10 +15,16 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 from served import free_port
 
-__all__ = ["postgres_url"]
+__all__ = ["pg_ctl", "postgres_programs", "postgres_url"]
+
+
+def postgres_programs() -> Path:
+    """The folder of the newest PostgreSQL server's programs (initdb, pg_ctl, pg_dump…)."""
+    return _programs()
 
 
 def _programs() -> Path:
@@ -55,11 +61,7 @@ def postgres_url() -> Iterator[str]:
 
     try:
         run(str(bin_dir / "initdb"), "-D", str(data), "-A", "trust", "-U", "cardtable")
-        options = f"-k {folder} -p {port} -c listen_addresses='' -c fsync=off"
-        run(
-            str(bin_dir / "pg_ctl"),
-            *("-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"),
-        )
+        run(*_pg_ctl_command(bin_dir, folder, port, "start"))
         try:
             run(
                 str(bin_dir / "createdb"),
@@ -76,3 +78,29 @@ def postgres_url() -> Iterator[str]:
             run(str(bin_dir / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def _pg_ctl_command(bin_dir: Path, folder: Path, port: int, action: str) -> list[str]:
+    data = str(folder / "data")
+    if action == "stop":
+        return [str(bin_dir / "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"]
+    options = f"-k {folder} -p {port} -c listen_addresses='' -c fsync=off"
+    return [
+        *(str(bin_dir / "pg_ctl"), "-D", data, "-o", options),
+        *("-l", str(folder / "log"), "-w", action),
+    ]
+
+
+def pg_ctl(url: str, action: str) -> None:
+    """Stop (``stop``: the fast way, as an operator would) or start again (``start``) the
+    server of a :func:`postgres_url`; the database's files stay."""
+    query = parse_qs(urlsplit(url).query)
+    folder, port = Path(query["host"][0]), int(query["port"][0])
+    prefix = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    subprocess.run(
+        [*prefix, *_pg_ctl_command(_programs(), folder, port, action)],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        timeout=60,
+    )

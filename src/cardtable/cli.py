@@ -22,6 +22,7 @@ import contextlib
 import errno
 import json
 import shlex
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -470,6 +471,7 @@ def serve(
 
         from cardtable.server import create_app
         from cardtable.server.app import default_database_url
+        from cardtable.server.commits import COMMIT_PATIENCE
         from cardtable.server.limits import Limits
         from cardtable.server.logs import configure
         from cardtable.server.transport import MAX_FRAME, WebSocketProtocol
@@ -526,6 +528,19 @@ def serve(
 
                 webbrowser.open(address)
 
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            """The graceful stop (docs/hosting.md): stop listening, so that a proxy sends
+            new connections to another server; finish the changes under way and tell the
+            sockets to connect again (``Hub.drain``); then uvicorn's own stop."""
+            for server in self.servers:
+                server.close()
+            for sock in sockets or []:
+                sock.close()
+            hub = getattr(application.state, "hub", None)  # None: it never started
+            if hub is not None:
+                await hub.drain(COMMIT_PATIENCE + 1.0)
+            await super().shutdown(sockets=sockets)
+
     config = uvicorn.Config(
         application,
         host=host,
@@ -533,10 +548,24 @@ def serve(
         log_config=None,
         ws=WebSocketProtocol,
         ws_max_size=MAX_FRAME,
+        # Requests still being answered once the sockets are told to go: a bounded wait.
+        timeout_graceful_shutdown=STOP_SECONDS,
     )
-    # After a graceful stop uvicorn raises the Ctrl+C it caught again; uvicorn.run ignores it.
+    # After a graceful stop uvicorn raises the signal it caught again, to end as that signal
+    # would: Ctrl+C's is suppressed here, and a SIGTERM (a supervisor's, a container's stop)
+    # ends the process with status 0, a stop that went as it should.
+    signal.signal(signal.SIGTERM, _stopped)
     with contextlib.suppress(KeyboardInterrupt):
         Server(config).run(sockets=sockets)
+
+
+# Seconds the requests still being answered at a stop may take, after the changes under way
+# were finished (their own wait: the writer's patience and a second).
+STOP_SECONDS = 5
+
+
+def _stopped(_signal: int, _frame: object) -> None:
+    raise SystemExit(0)
 
 
 def _check_database(url: str) -> str:

@@ -21,6 +21,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -33,8 +34,17 @@ from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.chat import Chat
 from cardtable.server.collector import scheduled_full_collections
 from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE
-from cardtable.server.hub import DAMAGED, HINTS_PER_MINUTE, QUARANTINED, Connection, Hub
+from cardtable.server.hub import (
+    DAMAGED,
+    HINTS_PER_MINUTE,
+    QUARANTINED,
+    RESTART_CODE,
+    RESTARTING,
+    Connection,
+    Hub,
+)
 from cardtable.server.limits import MAX_BODY, BodyLimit, CreationLimit, Limits, client_of
+from cardtable.server.metrics import CONTENT_TYPE
 from cardtable.server.reviews import Reviewer
 from cardtable.server.store import Store
 from cardtable.server.table import TITLES, TableError
@@ -93,6 +103,12 @@ HTTP_CODES = {
     429: "rate_limited",
     503: "unavailable",
 }
+# Seconds ``/health`` and ``/ready`` wait for the database's answer: a database that does
+# not answer in that time is as good as down for the players.
+DATABASE_CHECK_SECONDS = 3.0
+# The close codes with which the websocket protocol fails a connection (transport.py), for
+# the websocket errors' metric.
+FAILED_CLOSES = {1007: "malformed", 1009: "too_large"}
 WEB = Path(str(files("cardtable") / "web"))
 PAGE_METHODS = ["GET", "HEAD"]
 
@@ -294,6 +310,8 @@ def create_app(
                 with scheduled_full_collections(full_collection_every):
                     yield
         finally:
+            # ``cardtable serve`` drains before it stops listening; here it is done already.
+            await hub.drain(commit_patience + 1.0)
             await hub.close()
             for made, given in ((bots, executor), (hints, hint_executor)):
                 if given is None:
@@ -328,15 +346,46 @@ def create_app(
 
     # Every page and every GET of the API answers HEAD too (FastAPI's routes answer only
     # the methods they name): a HEAD gets the GET's status and headers, without the body.
+    # /health: the process is alive (a database that is down does not make it fail: a
+    # restart would not bring the database back); /ready: it serves the players now.
     @app.api_route("/health", methods=PAGE_METHODS)
     async def health() -> dict[str, Any]:
+        try:
+            stored: int | None = await _count_tables(hub())
+        except (SQLAlchemyError, TimeoutError):
+            stored = None
         return {
             "status": "ok",
-            "tables": await asyncio.to_thread(hub().store.count),
+            "tables": stored,
             "loaded": len(hub().tables),
             "quarantined": len(hub().quarantined),
             "database": hub().store.dialect,
         }
+
+    @app.api_route("/ready", methods=PAGE_METHODS)
+    async def ready() -> Any:
+        if hub().draining:
+            return _unready("stopping", "the server is stopping; it takes no new table")
+        try:
+            stored = await _count_tables(hub())
+        except TimeoutError:
+            return _unready(
+                "database", f"the database did not answer in {DATABASE_CHECK_SECONDS:g} s"
+            )
+        except SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+            why = reason[0] if reason else type(exc).__name__
+            return _unready("database", f"the database is unreachable: {why}")
+        return {
+            "status": "ready",
+            "tables": stored,
+            "loaded": len(hub().tables),
+            "database": hub().store.dialect,
+        }
+
+    @app.api_route("/metrics", methods=PAGE_METHODS)
+    async def metrics() -> Response:
+        return Response(hub().metrics.exposition(), media_type=CONTENT_TYPE)
 
     @app.api_route("/", methods=PAGE_METHODS)
     async def lobby() -> FileResponse:
@@ -384,7 +433,8 @@ def create_app(
             return await hub().open_tutorial(game, data.get("step", 0))
         except TableError as exc:
             log.info("tutorial refused", extra={"code": exc.code, "reason": str(exc)})
-            return _error(404 if exc.code == "unknown_game" else 400, exc.code, str(exc))
+            status = {"unknown_game": 404, UNAVAILABLE: 503}.get(exc.code, 400)
+            return _error(status, exc.code, str(exc))
 
     @app.api_route("/api/games", methods=PAGE_METHODS)
     async def games() -> list[dict[str, Any]]:
@@ -446,6 +496,9 @@ def create_app(
     @app.websocket("/ws/{table_id}")
     async def play(socket: WebSocket, table_id: str) -> None:
         await socket.accept()
+        if hub().draining:  # a proxy may still send one here: it goes to another server
+            await socket.close(code=RESTART_CODE, reason=RESTARTING)
+            return
         try:
             table = await hub().find(table_id)
         except TableError as exc:  # quarantined: its seats hear why, then the socket closes
@@ -465,6 +518,9 @@ def create_app(
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
+                    failed = FAILED_CLOSES.get(message.get("code", 1000))
+                    if failed is not None:
+                        hub().metrics.websocket_errors.labels(code=failed).inc()
                     break
                 data = message.get("text")
                 if data is None:
@@ -478,6 +534,17 @@ def create_app(
             pump.cancel()
 
     return app
+
+
+async def _count_tables(hub: Hub) -> int:
+    """The tables stored, read from the database: a real query on the schema; TimeoutError
+    when the database does not answer in :data:`DATABASE_CHECK_SECONDS`."""
+    return await asyncio.wait_for(asyncio.to_thread(hub.store.count), DATABASE_CHECK_SECONDS)
+
+
+def _unready(reason: str, message: str) -> Response:
+    body = json.dumps({"status": "unready", "reason": reason, "message": message})
+    return Response(body, 503, media_type="application/json")
 
 
 async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
@@ -520,9 +587,11 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             "message refused",
             extra={"table": table.id, "seat": connection.seat, "code": exc.code},
         )
+        hub.metrics.websocket_errors.labels(code=exc.code).inc()
         connection.send(exc.as_message())
     except Exception:  # a bug: logged, answered, and the connection lives on
         log.exception("message failed", extra={"table": table.id, "seat": connection.seat})
+        hub.metrics.websocket_errors.labels(code="server_error").inc()
         connection.send(
             {
                 "type": "error",

@@ -38,13 +38,14 @@ from starlette.websockets import WebSocket
 from cardtable.core import View
 from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
+from cardtable.server.metrics import Metrics
 from cardtable.server.store import Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
-__all__ = ["DAMAGED", "QUARANTINED", "Connection", "Hub"]
+__all__ = ["DAMAGED", "QUARANTINED", "RESTARTING", "RESTART_CODE", "Connection", "Hub"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -70,6 +71,11 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 QUARANTINED = "quarantined"
 SET_ASIDE = "this table's record no longer replays; the server has set it aside"
 DAMAGED = "damaged"
+# The close code that tells a client the server is stopping and it should connect again
+# (RFC 6455's "Service Restart"): behind a proxy, the next connection reaches a server that
+# is up; the page reconnects on any close, and asks for the events it missed.
+RESTART_CODE = 1012
+RESTARTING = "the server is restarting; connect again"
 
 
 @dataclass(eq=False)
@@ -84,6 +90,7 @@ class Connection:
     # A token bucket against floods: 20 messages a second, bursts of 40.
     allowance: float = 40.0
     checked: float = field(default_factory=time.monotonic)
+    closing: tuple[int, str] | None = None  # the close code and reason the pump closes with
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
@@ -91,7 +98,11 @@ class Connection:
     def send_text(self, text: str) -> None:
         self.outbox.put_nowait(text)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Close the socket once the messages queued before are sent (with the code of the
+        first close asked for)."""
+        if self.closing is None:
+            self.closing = (code, reason)
         self.outbox.put_nowait(None)
 
     def admit(self) -> bool:
@@ -109,7 +120,7 @@ class Connection:
         while True:
             text = await self.outbox.get()
             if text is None:
-                await self.socket.close()
+                await self.socket.close(*(self.closing or (1000, "")))
                 return
             await self.socket.send_text(text)
 
@@ -149,6 +160,10 @@ class Hub:
         self.hints_asked: dict[tuple[str, int], deque[float]] = {}
         self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
         self.writer = Writer(store, commit_patience)
+        self.metrics = Metrics()
+        # Set by :meth:`drain`: the server is stopping, and takes no new table nor change.
+        self.draining = False
+        self.changing = 0  # changes and new tables being computed or committed
         loop = asyncio.get_running_loop()
         self.watch = loop.create_task(self._watch())
         self.sweeper = loop.create_task(self._sweep())
@@ -246,6 +261,8 @@ class Hub:
         self.poke(table)
 
     def _add(self, table: Table) -> None:
+        if table.id not in self.tables:
+            self.metrics.tables_open.inc()
         self.tables[table.id] = table
         self.locks[table.id] = asyncio.Lock()
         self.connections[table.id] = set()
@@ -290,6 +307,7 @@ class Hub:
     def _drop(self, table_id: str) -> None:
         """Forget a table in memory and what the hub kept of it."""
         del self.tables[table_id], self.locks[table_id]
+        self.metrics.tables_open.dec()
         del self.connections[table_id], self.touched[table_id]
         for key in [k for k in self.hints_asked if k[0] == table_id]:
             del self.hints_asked[key]
@@ -357,16 +375,21 @@ class Hub:
 
     async def open(self, game: object, options: object, seats: object) -> dict[str, Any]:
         """Open a table; its invitations (the only place its tokens ever appear)."""
+        self._refuse_when_draining()
         table, tokens, change = Table.open(game, options, seats)
-        table.created = await self.writer.create_table(
-            table.id,
-            table.game_name,
-            table.options,
-            table.stored_seats(),
-            change.events,
-            change.deals,
-            table.secret,
-        )
+        self.changing += 1
+        try:
+            table.created = await self.writer.create_table(
+                table.id,
+                table.game_name,
+                table.options,
+                table.stored_seats(),
+                change.events,
+                change.deals,
+                table.secret,
+            )
+        finally:
+            self.changing -= 1
         table.commit(change)
         self._add(table)
         log.info("table opened", extra={"table": table.id, "game": table.game_name})
@@ -393,6 +416,7 @@ class Hub:
             tutorial = None
         if tutorial is None:
             raise TableError("unknown_game", f"there is no tutorial {game!r}")
+        self._refuse_when_draining()
         table, token = TutorialTable.begin(tutorial, step)
         self._add(table)
         self.tutorials.append(table.id)
@@ -417,16 +441,36 @@ class Hub:
             self._drop(idle.pop(0))
 
     async def apply(self, table: Table, make: Callable[[], Change]) -> Change:
-        """Compute a change under the table's lock, commit it, install it, announce it."""
-        async with self.locks[table.id]:
-            change = make()
-            if table.stored:
-                await self.writer.commit(table.id, change)
-            table.commit(change)
-            self._announce(table, change)
+        """Compute a change under the table's lock, commit it, install it, announce it.
+        A server that is stopping takes no new change (:meth:`drain`): those begun before
+        it stopped are committed and announced."""
+        self._refuse_when_draining()
+        self.changing += 1
+        try:
+            async with self.locks[table.id]:
+                change = make()
+                if table.stored:
+                    began = time.perf_counter()
+                    try:
+                        await self.writer.commit(table.id, change)
+                    except UnavailableError:
+                        self.metrics.commits_unavailable.inc()
+                        raise
+                    self.metrics.commit_seconds.observe(time.perf_counter() - began)
+                table.commit(change)
+                self._announce(table, change)
+        finally:
+            self.changing -= 1
+        for item in change.events:
+            if item["kind"] == "action":
+                self.metrics.actions.labels(by=item.get("by", "human")).inc()
         self.touched[table.id] = time.monotonic()
         self.poke(table)
         return change
+
+    def _refuse_when_draining(self) -> None:
+        if self.draining:
+            raise UnavailableError(RESTARTING)
 
     def _announce(self, table: Table, change: Change) -> None:
         described = table.describe()
@@ -467,6 +511,7 @@ class Hub:
 
     def attach(self, connection: Connection) -> None:
         self.connections[connection.table.id].add(connection)
+        self.metrics.sockets_open.inc()
 
     async def join(
         self, connection: Connection, token: object, since: object, seed: object = None
@@ -491,6 +536,7 @@ class Hub:
             connection.seat = None if seat is None else seat.seat
             connection.joined = True
             if seat is not None:
+                held = seat.connections > 0  # by another window, which this one replaces
                 for other in list(self.connections[table.id]):
                     if other is not connection and other.joined and other.seat == seat.seat:
                         other.send(
@@ -503,6 +549,8 @@ class Hub:
                         other.joined = False
                         other.close()
                         seat.connections -= 1
+                if not held:
+                    self.metrics.seats_connected.inc()
                 seat.connections += 1
                 seat.left_at = None
                 seat.stand_in = False
@@ -538,18 +586,25 @@ class Hub:
         if seat is None:
             table.check_seed(seed)
             return
-        async with self.locks[table.id]:
-            change = table.seed_change(seat.seat, seed)
-            if change is None:
-                return
-            if table.stored:
-                await self.writer.commit(table.id, change)
-            table.commit(change)
-            self._announce(table, change)
+        self._refuse_when_draining()
+        self.changing += 1
+        try:
+            async with self.locks[table.id]:
+                change = table.seed_change(seat.seat, seed)
+                if change is None:
+                    return
+                if table.stored:
+                    await self.writer.commit(table.id, change)
+                table.commit(change)
+                self._announce(table, change)
+        finally:
+            self.changing -= 1
 
     def leave(self, connection: Connection) -> None:
         table = connection.table
-        self.connections[table.id].discard(connection)
+        if connection in self.connections[table.id]:
+            self.connections[table.id].remove(connection)
+            self.metrics.sockets_open.dec()
         self.touched[table.id] = time.monotonic()
         if self._leave_seat(connection):
             self.presence(table)
@@ -566,6 +621,7 @@ class Hub:
         seat.connections -= 1
         if seat.connections == 0:
             seat.left_at = time.monotonic()
+            self.metrics.seats_connected.dec()
             return True
         return False
 
@@ -622,6 +678,7 @@ class Hub:
             )
         asked.append(now)
         self.hinting.add(key)
+        self.metrics.hints_pending.inc()
         try:
             seq, view = table.seq, table.view(seat)
             loop = asyncio.get_running_loop()
@@ -630,6 +687,7 @@ class Hub:
             )
         finally:
             self.hinting.discard(key)
+            self.metrics.hints_pending.dec()
         return {"type": "hint", "seq": seq, "actions": actions}
 
     @staticmethod
@@ -646,7 +704,7 @@ class Hub:
         """Start the table's bot turns if a bot (or a stand-in) is to move and none is busy.
         A table that has left memory meanwhile (a timer set before) is left alone: its
         reload looks again."""
-        if self.tables.get(table.id) is not table:
+        if self.draining or self.tables.get(table.id) is not table:
             return
         if table.id in self.thinking or self._bot_to_move(table) is None:
             return
@@ -678,7 +736,7 @@ class Hub:
 
     async def _bot_turns(self, table: Table) -> None:
         try:
-            while (turn := self._bot_to_move(table)) is not None:
+            while not self.draining and (turn := self._bot_to_move(table)) is not None:
                 seat, level, _by = turn
                 seq, view = table.seq, table.view(seat)
                 if self.bot_delay:
@@ -721,20 +779,19 @@ class Hub:
         """The bot's move; should the bot fail (a bug, a broken worker), a random legal move,
         so that no table ever waits for ever on a bot."""
         seed = _seed(table, seq)
-        if level in INLINE_LEVELS:
-            try:
-                return choose(table.game_name, level, view, seed)
-            except Exception:
-                log.exception("bot failed", extra={"table": table.id, "level": level})
-                return choose(table.game_name, FALLBACK_LEVEL, view, seed)
-        loop = asyncio.get_running_loop()
+        began = time.perf_counter()
         try:
+            if level in INLINE_LEVELS:
+                return choose(table.game_name, level, view, seed)
+            loop = asyncio.get_running_loop()
             return await loop.run_in_executor(
                 self.executor, choose, table.game_name, level, view, seed
             )
         except Exception:
             log.exception("bot failed", extra={"table": table.id, "level": level})
             return choose(table.game_name, FALLBACK_LEVEL, view, seed)
+        finally:
+            self.metrics.think_seconds.labels(level=level).observe(time.perf_counter() - began)
 
     def _bot_move(self, table: Table, turn: tuple[int, str, str], text: str, seq: int) -> Change:
         """The bot's move, unless the turn changed hands meanwhile (a player came back)."""
@@ -742,6 +799,33 @@ class Hub:
             raise TableError("stale", "the turn changed hands while the bot thought")
         seat, _level, by = turn
         return table.act(seat, text, by, seq)
+
+    async def drain(self, patience: float) -> bool:
+        """Stop as a server being restarted should: take no new table nor change (both are
+        refused ``unavailable``, and ``/ready`` answers 503), start no bot, wait up to
+        ``patience`` seconds for the changes under way to be committed and announced, then
+        tell every socket to connect again (close code :data:`RESTART_CODE`) once the
+        messages queued for it are sent. Whether every change under way was finished."""
+        loop = asyncio.get_running_loop()
+        if not self.draining:
+            self.draining = True
+            log.info("server stopping", extra={"changes": self.changing})
+        deadline = loop.time() + patience
+        while self.changing and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        finished = not self.changing
+        if not finished:
+            log.error("changes left unfinished at the stop", extra={"changes": self.changing})
+        connections = [c for group in self.connections.values() for c in group]
+        for connection in connections:
+            connection.close(RESTART_CODE, RESTARTING)
+        # The pumps send what is queued, then close: a moment, unless a client stopped
+        # reading (the server's stop closes those anyway).
+        closing = loop.time() + 1.0
+        while any(self.connections.values()) and loop.time() < closing:
+            await asyncio.sleep(0.01)
+        log.info("server stopped taking changes", extra={"sockets": len(connections)})
+        return finished
 
     async def close(self) -> None:
         self.watch.cancel()

@@ -5,8 +5,9 @@ that happened at it, and the server replays them to rebuild the table after a re
 ``deals`` keeps each hand's deck and salt, which only the server reads until the hand is
 over. Seats keep a hash of their token, never the token.
 
-The schema is created and upgraded by Alembic (``cardtable/server/migrations``); the same
-code runs on SQLite (the default, in WAL mode) and PostgreSQL.
+The schema is created and upgraded by Alembic (``cardtable/server/migrations``), one process
+at a time (``schema.py``); the same code runs on SQLite (the default, in WAL mode) and
+PostgreSQL.
 """
 
 from __future__ import annotations
@@ -14,11 +15,8 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import (
     Float,
     ForeignKey,
@@ -32,8 +30,10 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+from cardtable.server.schema import migrate
 
 __all__ = [
     "WAIT",
@@ -132,15 +132,6 @@ class StoredGame:
     events: list[dict[str, Any]]
     deals: list[DealRow]
     secret: str | None = None
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the schema up to the newest revision (a fresh database is created)."""
-    config = Config()
-    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
-    with engine.begin() as connection:
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
 
 
 class Store:

@@ -1,0 +1,194 @@
+"""The topology of ``deploy/compose.yaml`` with processes instead of containers (no Docker
+engine runs here): two ``cardtable serve`` processes on one PostgreSQL database, behind
+nginx with ``deploy/nginx.conf`` and TLS, on loopback.
+
+Players reach a table through the proxy over ``wss:``; both seats' sockets reach the same
+server (the proxy hashes the table's id); that server is stopped gracefully during play,
+its sockets are told to connect again, and they do, through the proxy, to the other
+server, which serves the table from the database and takes the next moves.
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import signal
+import ssl
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection, connect
+
+from live_pieces import tokens
+from proxy_pieces import NGINX, Proxy, nginx_proxy
+from served import ServerProcess
+
+pytestmark = pytest.mark.skipif(
+    not (Path(NGINX).exists() and glob.glob("/usr/lib/postgresql/*/bin/initdb")),
+    reason="no nginx or PostgreSQL server programs (scripts/install-test-deps)",
+)
+
+READ_SECONDS = 20.0
+MOVES = 4  # before the stop, and again after it
+
+
+class Seat:
+    """A player's socket through the proxy."""
+
+    def __init__(self, proxy: Proxy, context: ssl.SSLContext, table: str, token: str) -> None:
+        self.proxy, self.context, self.table, self.token = proxy, context, table, token
+        self.socket: ClientConnection | None = None
+        self.seq = 0
+        self.view: dict[str, Any] = {}
+
+    def join(self) -> dict[str, Any]:
+        self.socket = connect(
+            self.proxy.ws(self.table), ssl=self.context, open_timeout=READ_SECONDS
+        ).__enter__()
+        self.send({"type": "join", "token": self.token, "since": self.seq})
+        snapshot = self.until("snapshot")
+        self.seq, self.view = snapshot["seq"], snapshot["view"]
+        return snapshot
+
+    def send(self, message: dict[str, Any]) -> None:
+        assert self.socket is not None
+        self.socket.send(json.dumps(message))
+
+    def receive(self) -> dict[str, Any]:
+        assert self.socket is not None
+        frame: dict[str, Any] = json.loads(self.socket.recv(timeout=READ_SECONDS))
+        return frame
+
+    def until(self, kind: str) -> dict[str, Any]:
+        while True:
+            frame = self.receive()
+            if frame["type"] == kind:
+                return frame
+
+    def close_code(self) -> int | None:
+        """Read until the server closes the socket; its close code."""
+        try:
+            while True:
+                frame = self.receive()
+                if frame["type"] == "event":
+                    self.seq, self.view = frame["seq"], frame["view"]
+        except ConnectionClosed as closed:
+            return None if closed.rcvd is None else closed.rcvd.code
+
+    def close(self) -> None:
+        if self.socket is not None:
+            self.socket.__exit__(None, None, None)
+
+
+def play(seats: list[Seat], moves: int, rng: random.Random) -> None:
+    """``moves`` actions, each by the seat to move, each heard by every seat."""
+    for _ in range(moves):
+        mover = seats[seats[0].view["to_move"]]
+        action = rng.choice(mover.view["legal_actions"])
+        mover.send({"type": "action", "action": action, "seq": mover.seq})
+        for seat in seats:
+            while True:
+                frame = seat.until("event")
+                seat.seq, seat.view = frame["seq"], frame["view"]
+                if frame["event"]["kind"] == "action":
+                    assert frame["event"]["action"] == action
+                    break
+
+
+def metric(server: ServerProcess, name: str) -> float:
+    """A metric without labels, scraped from the server directly."""
+    for line in httpx.get(f"{server.http}/metrics", timeout=10.0).text.splitlines():
+        if line.startswith(f"{name} "):
+            return float(line.split()[1])
+    raise AssertionError(f"no {name}")
+
+
+def sockets_open(server: ServerProcess) -> float:
+    return metric(server, "cardtable_sockets_open")
+
+
+def test_two_servers_behind_nginx_with_tls_and_a_graceful_restart(tmp_path: Path) -> None:
+    from postgres_server import postgres_url
+
+    rng = random.Random(11)
+    with ExitStack() as stack:
+        url = stack.enter_context(postgres_url())
+        servers = []
+        for number in (1, 2):
+            server = ServerProcess(
+                url,
+                tmp_path / f"server-{number}.log",
+                options=(
+                    *("--tables-per-minute", "0", "--client-header", "X-Forwarded-For"),
+                    # A table nobody is at leaves memory at once (below).
+                    *("--evict-after", "1"),
+                ),
+            )
+            server.start()
+            stack.callback(server.stop)
+            servers.append(server)
+        proxy = stack.enter_context(nginx_proxy(tmp_path / "proxy", [s.port for s in servers]))
+        context = ssl.create_default_context(cafile=str(proxy.certificate))
+        https = stack.enter_context(httpx.Client(base_url=proxy.url, verify=context))
+
+        # TLS, the redirect to it, and what the proxy keeps to the host's network.
+        assert https.get("/ready").json()["status"] == "ready"
+        redirect = httpx.get(f"http://127.0.0.1:{proxy.http}/t/x", timeout=10.0)
+        assert redirect.status_code == 301
+        assert redirect.headers["location"] == "https://127.0.0.1/t/x"
+        assert https.get("/metrics").status_code == 404
+
+        opened = https.post(
+            "/api/tables",
+            json={
+                "game": "kryt-navalivat",
+                "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Boris"}],
+            },
+        )
+        assert opened.status_code == 201, opened.text
+        table = opened.json()["table"]
+        seats = [
+            Seat(proxy, context, table, token) for _, token in sorted(tokens(opened.json()).items())
+        ]
+        for seat in seats:
+            seat.join()
+            stack.callback(seat.close)
+        play(seats, MOVES, rng)
+
+        # Both sockets reached one server: the proxy chose it by the table's id.
+        counts = [sockets_open(server) for server in servers]
+        assert sorted(counts) == [0, 2], counts
+        holder = servers[counts.index(2)]
+        other = servers[1 - counts.index(2)]
+        # The other server opened the table if the proxy sent the lobby's request there:
+        # the test waits until that copy has left its memory, so that the other server
+        # loads the table afresh from the database when the sockets come. (A server
+        # keeps no watch on the tables other processes change.)
+        deadline = time.monotonic() + READ_SECONDS
+        while metric(other, "cardtable_tables_open") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert metric(other, "cardtable_tables_open") == 0
+
+        # Its graceful stop: every socket is told to connect again, and the process ends 0.
+        assert holder.process is not None
+        os.kill(holder.process.pid, signal.SIGTERM)
+        for seat in seats:
+            assert seat.close_code() == 1012
+        assert holder.process.wait(30) == 0
+        holder.process = None
+
+        # Through the proxy again: the other server serves the table from the database.
+        before = seats[0].seq
+        for seat in seats:
+            snapshot = seat.join()
+            assert snapshot["seq"] == before and snapshot["missed"] == []
+        assert sockets_open(other) == 2
+        play(seats, MOVES, rng)
+        assert https.get(f"/api/tables/{table}").json()["seq"] == seats[0].seq > before
