@@ -6,8 +6,10 @@ English and in Persian (right to left).
 It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, plays each game
 from Python (one person against bots) to a position in the middle of a hand and to its end,
 and photographs, in headless Chromium: each game's table mid-game at the person's turn
-(``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``) and its results once
-the game is over (``results-<game>``, scrolled down to them). Files are named
+(``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``), its results once
+the game is over (``results-<game>``, scrolled down to them) and, for Knockout Whist, whose
+``expert`` plays every decision by PIMC, the person's "Review my game" beside the replay
+(``review-knockout-whist``). Files are named
 ``<page>-<game>-<lang>-<w>x<h>.png`` and are exactly the window's size.
 
 The browser tests share this module: their layout test photographs the same positions with
@@ -58,7 +60,9 @@ __all__ = [
 OUT = ROOT / "docs" / "screenshots"
 SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (375, 667))
 LANGS: tuple[str, ...] = ("en", "fa")
-PAGES: tuple[str, ...] = ("table", "tutorial", "results")
+PAGES: tuple[str, ...] = ("table", "tutorial", "results", "review")
+# The review is photographed for one game: it takes a search of every decision.
+REVIEWED = "knockout-whist"
 # Each game with the number of players its pictures show.
 GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
 # A hand of Kryt' played by random moves runs long; a game of it this many actions at most.
@@ -92,6 +96,7 @@ def shots(
         for game in games
         for lang in langs
         for width, height in sizes
+        if page != "review" or game == REVIEWED
     ]
 
 
@@ -154,7 +159,7 @@ def take(page: Page, folder: Path, shot: Shot) -> Path:
 
 def ready(page: Page, what: str) -> None:
     """Waits until the page shows what its picture is of: the person's turn, the lesson's
-    first move, or the results."""
+    first move, the results, or the person's review beside the replay."""
     page.wait_for_selector("#conn[data-state='connected']")
     page.wait_for_selector("#seats .seat")
     if what == "table":
@@ -166,6 +171,13 @@ def ready(page: Page, what: str) -> None:
         expect(page.locator("#results")).to_be_visible()
         # Scrolled as a player would, to the results' last line if it is below the window.
         page.locator("#results").evaluate("e => e.scrollIntoView({ block: 'nearest' })")
+    elif what == "review":
+        page.click("#review-open")
+        # The server searches every decision the first time (stored with the table after).
+        expect(page.locator("#review-status")).to_have_attribute(
+            "data-state", "done", timeout=300_000
+        )
+        page.locator("#review").evaluate("e => e.scrollIntoView({ block: 'start' })")
     # Fonts and card faces drawn; the felt's layout settled after the last change.
     page.evaluate("document.fonts.ready")
     page.wait_for_timeout(200)
@@ -197,12 +209,13 @@ def photograph(
     links: dict[tuple[str, str], str] = {}
     written = []
     for shot in wanted:
-        key = (shot.page, shot.game)
+        # The results and the review are of one finished game.
+        key = ("over" if shot.page in ("results", "review") else shot.page, shot.game)
         if key not in links:
             players = GAMES[shot.game]
             if shot.page == "table":
                 links[key] = mid_game(base, shot.game, players, rng)
-            elif shot.page == "results":
+            elif key[0] == "over":
                 links[key] = finished(base, shot.game, players, rng)
             else:
                 links[key] = f"{base}/learn/{shot.game}"
