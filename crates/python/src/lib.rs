@@ -1172,6 +1172,10 @@ where
     ))
 }
 
+// The signature's default horizon is written as a number so that Python's introspection
+// (and the stubs' check) can read it; this keeps it the solver's.
+const _: () = assert!(kryt_navalivat::HORIZON == 10);
+
 #[pymethods]
 impl KrytNavalivatState {
     /// The exact endgame solver, every hand as this state holds it, once the stock is
@@ -1180,7 +1184,7 @@ impl KrytNavalivatState {
     /// with two players, where it is the same game as `"paranoid"`; `"paranoid"`: the
     /// others against it), ascending by action, and the nodes searched; past `nodes`
     /// nodes searched it gives up with `SolverBudgetError`. The GIL is released meanwhile.
-    #[pyo3(signature = (model = "max-n", horizon = i64::from(kryt_navalivat::HORIZON), nodes = None))]
+    #[pyo3(signature = (model = "max-n", horizon = 10, nodes = None))]
     fn solve(
         &self,
         py: Python<'_>,
