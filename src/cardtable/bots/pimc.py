@@ -71,9 +71,10 @@ deal, which 100 paranoid solves take 2 ms at the median and 0.19 s at the 99th p
 100 deals in 0.9 s). Kryt'-navalivat' has none: its solver takes every decision once the
 stock is empty, within :data:`ENDGAME_NODES`. ``docs/bots.md`` has the commands."""
 
-ENDGAME_NODES = 200_000
-"""The nodes a Kryt'-navalivat' endgame solve may search (about half a second on one core)
-before it is given up and ``hard``'s search decides alone. A pile to pick up puts most of
+ENDGAME_NODES = 100_000
+"""The nodes a Kryt'-navalivat' endgame solve may search (about a quarter of a second on one
+core, at about 370,000 nodes a second) before it is given up and ``hard``'s search decides
+alone: with ``hard``'s own search beside it the decision keeps within about a second. A pile to pick up puts most of
 the pack back in play, so endgames of few cards in hand are not all small: 200 endgames of
 6 cards in the hands took 0.06 ms at the median and 0.76 s (282,316 nodes) at worst."""
 
