@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_pieces import EXPECT_MS, context, last_seq, launched, served, wait_past
+from browser_pieces import EXPECT_MS, context, last_seq, served, wait_past
 from scripts_loader import load_script
 
 screenshots = load_script("scripts/screenshots.py")
@@ -58,12 +58,6 @@ def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         # play on for the person in the meantime.
         with served(tmp_path_factory.mktemp("server"), grace=3600) as base:
             yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def at_turn(page: Page) -> None:

@@ -12,7 +12,6 @@ import itertools
 import json
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,31 +33,15 @@ from browser_pieces import (
     hand_of,
     invite,
     last_seq,
-    launched,
     open_page,
     open_table,
     overlap,
     seated_page,
-    served,
     to_move,
     token_of,
     wait_past,
 )
 from scripts_loader import load_script
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One server for the module, on a fresh SQLite file."""
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
-
 
 NAMES = ["Ana", "Bo", "Cy"]
 

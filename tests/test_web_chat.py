@@ -7,11 +7,9 @@ every language. Headless Chromium against `cardtable serve` (tests/browser_piece
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_pieces import (
@@ -20,25 +18,11 @@ from browser_pieces import (
     bots,
     context,
     invite,
-    launched,
     open_table,
     seated_page,
-    served,
 )
 
 expect.set_options(timeout=EXPECT_MS)
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def words(lang: str) -> dict[str, Any]:

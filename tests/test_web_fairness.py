@@ -23,7 +23,6 @@ from browser_pieces import (
     context,
     invite,
     last_seq,
-    launched,
     open_page,
     open_table,
     seated_page,
@@ -52,18 +51,6 @@ TAMPERING = """
   };
 })();
 """
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def events_of(base: str, table: str) -> list[dict[str, Any]]:

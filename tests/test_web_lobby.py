@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -22,27 +21,13 @@ from browser_pieces import (
     context,
     english,
     invite,
-    launched,
     open_page,
     open_table,
     seated_page,
-    served,
     token_of,
 )
 
 expect.set_options(timeout=EXPECT_MS)
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def row_of(page: Page, table: str) -> str:

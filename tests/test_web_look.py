@@ -8,10 +8,8 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from browser_pieces import (
@@ -23,27 +21,12 @@ from browser_pieces import (
     context,
     invite,
     last_seq,
-    launched,
     open_table,
     overlap,
     seated_page,
-    served,
     token_of,
     wait_past,
 )
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
-
 
 expect.set_options(timeout=EXPECT_MS)
 

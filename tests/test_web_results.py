@@ -6,11 +6,9 @@ against `cardtable serve` (tests/browser_pieces.py)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_pieces import (
@@ -19,26 +17,12 @@ from browser_pieces import (
     bots,
     context,
     invite,
-    launched,
     open_table,
     seated_page,
-    served,
     token_of,
 )
 
 expect.set_options(timeout=EXPECT_MS)
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def finished(web_base: str, game: str, players: int, seed: int) -> tuple[dict[str, Any], str]:

@@ -19,7 +19,6 @@ from browser_pieces import (
     bots,
     context,
     invite,
-    launched,
     open_table,
     seated_page,
     served,
@@ -41,12 +40,6 @@ def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         patch.setenv("CARDTABLE_REVIEW_LEVEL", LEVEL)
         with served(tmp_path_factory.mktemp("server")) as base:
             yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def test_review_my_game_marks_each_decision_beside_the_replay(

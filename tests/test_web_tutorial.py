@@ -5,28 +5,15 @@ move that is refused with the lesson's reason and then retried; progress kept ov
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from browser_pieces import context, launched, open_page, served
+from browser_pieces import context, open_page
 
 GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
 CARD_VERBS = {"play", "lead", "beat", "cover"}
-
-
-@pytest.fixture(scope="module")
-def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with served(tmp_path_factory.mktemp("server")) as base:
-        yield base
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Browser]:
-    with launched() as browser:
-        yield browser
 
 
 def awaited_move(page: Page) -> str:

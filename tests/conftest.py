@@ -1,0 +1,27 @@
+"""Fixtures the browser tests share: each test module that asks for them gets its own server
+and its own Chromium (module scope), so modules stay independent of one another. A module
+that needs its server set up otherwise (a review level, a long grace) defines its own
+``web_base``, which takes precedence over this one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser
+
+from browser_pieces import launched, served
+
+
+@pytest.fixture(scope="module")
+def web_base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the module, on a fresh SQLite file."""
+    with served(tmp_path_factory.mktemp("server")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Browser]:
+    """One headless Chromium for the module."""
+    with launched() as browser:
+        yield browser
