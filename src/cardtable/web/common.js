@@ -106,6 +106,19 @@ export function playText(verbKey, name, card) {
 const CREATED = "cardtable.created";
 const CREATED_KEPT = 30;
 
+// POST /api/tables with `request` (docs/server.md): the server's answer (the table and its
+// seats' invitations), or an Error carrying the server's message.
+export async function createTable(request) {
+  const res = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(request),
+  });
+  const answer = await res.json().catch(() => ({}));
+  if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+  return answer;
+}
+
 export function createdTables() {
   try {
     const list = JSON.parse(localStorage.getItem(CREATED) || "[]");

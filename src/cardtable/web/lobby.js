@@ -10,7 +10,7 @@
  */
 
 import { initI18n, t, applyI18n, langSelect } from "./i18n.js";
-import { h, copyField, rememberCreated } from "./common.js";
+import { h, copyField, createTable, rememberCreated } from "./common.js";
 import { initMine, renderMine } from "./mine.js";
 
 // "Play now": the bots' level, the one the lobby offers first.
@@ -182,13 +182,7 @@ async function submit(e) {
   const button = $("create-table");
   button.disabled = true;
   try {
-    const res = await fetch("/api/tables", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answer = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+    const answer = await createTable(body);
     rememberCreated(answer, body);
     showCreated(answer, body);
     renderMine();
@@ -256,13 +250,7 @@ async function playNow(g, button) {
   const body = { game: g.name, options: {}, seats };
   button.disabled = true;
   try {
-    const res = await fetch("/api/tables", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const answer = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+    const answer = await createTable(body);
     rememberCreated(answer, body, 0);
     location.assign(answer.seats[0].invite);
   } catch (err) {

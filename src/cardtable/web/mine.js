@@ -15,7 +15,7 @@
  */
 
 import { t, currentLang } from "./i18n.js";
-import { h, knownTables, forgetTable } from "./common.js";
+import { h, knownTables, forgetTable, createTable } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let hooks = null;
@@ -131,13 +131,7 @@ async function playAgain(entry, button) {
   };
   button.disabled = true;
   try {
-    const res = await fetch("/api/tables", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(request),
-    });
-    const answer = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(answer.message || answer.error || `HTTP ${res.status}`);
+    const answer = await createTable(request);
     hooks.created(answer, request, entry.seat);
     renderMine();
   } catch (err) {
