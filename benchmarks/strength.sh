@@ -8,7 +8,7 @@
 #   benchmarks/strength.sh 3      # queue 3: one more idea, once queue 2 is done
 #   benchmarks/strength.sh 4 &    # queue 4: expert against hard, hard against the cheater
 #   benchmarks/strength.sh 5 &    # queue 5: expert against the cheater
-#   benchmarks/strength.sh 6 &    # queue 6: Neuf's expert against hard
+#   benchmarks/strength.sh 6 &    # queue 6: Neuf's PIMC endgames against hard
 #   benchmarks/strength.sh 7 &    # queue 7: Kryt'-navalivat's expert against hard
 #
 # The rule written down before any table started: play the games asked for, but stop after
@@ -96,9 +96,14 @@ case ${1:?queue 1 to 7} in
   table knockout-whist-3-expert-cheater knockout-whist -p 3 --bots expert,cheater --games 1200 "${rate[@]}"
   ;;
 6)
-  # Neuf's expert (hard's search, then PIMC over its last 8 tricks) against hard, one deal
-  # a game scored per deal. Timed first: 0.11 s a decision at the median against easy.
-  table neuf-3-expert-hard-per-deal neuf -p 3 --bots expert,hard,hard --games 1000 "${score[@]}"
+  # Neuf: PIMC over the end of a deal against hard, one deal a game scored per deal. The
+  # first table is expert as first built (it was named `expert` then: Neuf's expert is
+  # hard since it measured weaker); the second, max-n over the last five tricks. Both were
+  # stopped by time, their reports made with --report-only.
+  table neuf-3-expert-hard-per-deal neuf -p 3 \
+    --bots "pimc:deals=100,seconds=0.9,model=paranoid,cards=24,hard,hard" --games 1000 "${score[@]}"
+  table neuf-3-pimc-max-n-15-hard-per-deal neuf -p 3 \
+    --bots "pimc:deals=100,seconds=0.9,model=max-n,cards=15,hard,hard" --games 600 "${score[@]}"
   ;;
 7)
   # Kryt'-navalivat's expert (hard's search, then the exact endgame once the stock is

@@ -45,6 +45,9 @@ def row(name: str, summary: dict[str, Any], minutes: float) -> str:
     stopping = summary.get("stopping") or {}
     if stopping.get("stopped"):
         ended = f"stopped by the rule after {stopping['met_after_deals']} deals"
+    elif summary["finished"] < summary["scheduled"]:
+        # A report made with --report-only of a table stopped before its end.
+        ended = f"unfinished: {summary['finished']} of {summary['scheduled']} games"
     else:
         ended = f"all {summary['scheduled']} games"
     bots = ", ".join(f"`{b}`" for b in summary["config"]["bots"])

@@ -20,7 +20,7 @@ from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable.bots import make_bot
 from cardtable.bots.base import LEVELS, UnknownBotError
 from cardtable.bots.ismcts import IsmctsBot, SearchResult
-from cardtable.bots.pimc import EXPERT_ENDGAME, PimcBot, endgame_choice
+from cardtable.bots.pimc import PimcBot, endgame_choice
 from cardtable.core import Game, State
 from cardtable.errors import IllegalActionError, InvalidBudgetError
 
@@ -138,27 +138,30 @@ def test_pimc_budgets_are_checked() -> None:
         make_bot("pimc:deals=3,model=hopeful", "knockout-whist")
 
 
-def test_expert_is_pimc_in_every_game_from_its_endgame() -> None:
-    expert = make_bot("expert", "knockout-whist")
-    assert isinstance(expert, PimcBot) and expert.name == "expert" and expert.cards is None
-    for game in ("neuf", "kryt-navalivat"):
-        late = make_bot("expert", game)
-        assert isinstance(late, PimcBot) and late.name == "expert"
-        assert late.cards == EXPERT_ENDGAME.get(game)
-        # Before the endgame it is hard's search, with hard's budget.
-        search = late.search(cardtable.make(game))
-        hard = make_bot(LEVELS["hard"], game)
-        assert isinstance(search, IsmctsBot) and isinstance(hard, IsmctsBot)
-        assert (search.iterations, search.seconds) == (hard.iterations, hard.seconds)
+def test_expert_is_pimc_where_it_measured_stronger_and_hard_in_neuf() -> None:
+    for game in ("knockout-whist", "kryt-navalivat"):
+        expert = make_bot("expert", game)
+        assert isinstance(expert, PimcBot) and expert.name == "expert" and expert.cards is None
+    # Kryt'-navalivat' searches as hard does until the stock is empty.
+    kryt = make_bot("expert", "kryt-navalivat")
+    assert isinstance(kryt, PimcBot)
+    search = kryt.search(cardtable.make("kryt-navalivat"))
+    hard = make_bot(LEVELS["hard"], "kryt-navalivat")
+    assert isinstance(search, IsmctsBot) and isinstance(hard, IsmctsBot)
+    assert (search.iterations, search.seconds) == (hard.iterations, hard.seconds)
+    # Neuf's PIMC over its last tricks measured no stronger than hard: expert is hard there.
+    neuf = make_bot("expert", "neuf")
+    assert isinstance(neuf, IsmctsBot) and neuf.name == "expert"
+    assert (neuf.iterations, neuf.seconds) == (hard.iterations, hard.seconds)
     with pytest.raises(InvalidBudgetError, match="cards"):
         make_bot("pimc:deals=5,cards=0", "neuf")
 
 
-def test_neufs_expert_searches_early_in_a_deal_and_solves_its_last_tricks() -> None:
-    """NEUF-5: the deal's first decisions go to hard's search, its last 8 tricks to PIMC
-    (every deal values every action)."""
+def test_pimc_from_its_cards_searches_early_in_a_deal_and_solves_its_last_tricks() -> None:
+    """NEUF-5: with ``cards=24`` the deal's first decisions go to hard's search, its last 8
+    tricks to PIMC (every deal values every action)."""
     neuf = cardtable.make("neuf", players=3)
-    bot = make_bot("expert", "neuf")
+    bot = make_bot("pimc:deals=100,seconds=0.9,model=paranoid,cards=24", "neuf")
     assert isinstance(bot, PimcBot)
     rng = random.Random(3)
     state = neuf.new_state(seed=3)

@@ -32,3 +32,15 @@ def test_a_row_per_tournament_with_its_intervals_and_the_summaries_copied(
     assert rows[0].startswith("| `kow-easy-random.json` | `easy`, `random` | 6 | all 6 games | 0 |")
     assert expected in rows[0]
     assert json.loads((tmp_path / "results" / "kow-easy-random.json").read_text()) == written
+
+
+def test_a_report_of_an_unfinished_table_says_so(tmp_path: Path) -> None:
+    """A table stopped by time and reported with --report-only has played fewer games than
+    it scheduled: its row says how many, not "all"."""
+    config = ArenaConfig("knockout-whist", ("easy", "random"), games=6, seed=3,
+                         options={"players": 2})  # fmt: skip
+    run_tournament(config, out=tmp_path / "t")
+    written = json.loads((tmp_path / "t" / "summary.json").read_text())
+    cut = {**written, "finished": 4}
+    assert "| unfinished: 4 of 6 games |" in summary.row("t", cut, 0.0)
+    assert "| all 6 games |" in summary.row("t", written, 0.0)

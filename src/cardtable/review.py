@@ -4,10 +4,9 @@ that seat knew when it decided (``docs/review.md``).
 The record is replayed; at each turn of the seat with two or more legal actions the
 seat's view, and nothing else, goes to a searching bot's ``analyse``: at the ``expert``
 level PIMC over the exact solver where the level plays it (every Knockout Whist decision,
-the end of a Neuf deal or of a Kryt'-navalivat' hand), ISMCTS elsewhere. Each legal action
-gets its expected return (in Neuf's solved tricks, its tricks over the quota); the chosen
-action's *loss* is the best value less its own, and the loss sets the verdict: ``fine``,
-``inaccuracy`` or ``mistake`` (:data:`INACCURACY`, :data:`MISTAKE`).
+the end of a Kryt'-navalivat' hand), ISMCTS elsewhere. Each legal action gets its expected
+return; the chosen action's *loss* is the best value less its own, and the loss sets the
+verdict: ``fine``, ``inaccuracy`` or ``mistake`` (:data:`INACCURACY`, :data:`MISTAKE`).
 
     review = cardtable.review.review(record, seat=0, level="expert")
     for decision in review.worst(3):

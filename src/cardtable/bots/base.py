@@ -42,9 +42,9 @@ class Bot(Protocol):
 #
 # ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) over the core's exact
 # solvers: up to 100 deals, each solved exactly with the other seats taken to play against
-# the bot (paranoid), in at most 0.9 s a decision. Where a game's solver cannot take a whole
-# hand in that time (Neuf's early in a deal, Kryt'-navalivat's before the stock is empty),
-# ``hard``'s search plays until the endgame of ``pimc.EXPERT_ENDGAME`` (``docs/bots.md`` has the
+# the bot (paranoid), in at most 0.9 s a decision: every decision of Knockout Whist, and in
+# Kryt'-navalivat' those once the stock is empty (``hard``'s search before). Neuf's
+# ``expert`` is ``hard``: PIMC measured no stronger there (``docs/bots.md`` has the
 # measurements behind each choice).
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
@@ -122,8 +122,6 @@ def make_bot(spec: str, game_name: str) -> Bot:
         level = LEVELS[kind]
         if level.startswith("pimc:") and game_name not in _expert_games():
             level = LEVELS["hard"]
-        elif level.startswith("pimc:") and game_name in _expert_endgame():
-            level += f",cards={_expert_endgame()[game_name]}"
         bot = make_bot(level, game_name)
         bot.name = kind
         return bot
@@ -168,12 +166,6 @@ def _expert_games() -> frozenset[str]:
     from cardtable.bots.pimc import EXPERT_GAMES
 
     return EXPERT_GAMES
-
-
-def _expert_endgame() -> dict[str, int]:
-    from cardtable.bots.pimc import EXPERT_ENDGAME
-
-    return EXPERT_ENDGAME
 
 
 def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, Any]:

@@ -10,9 +10,8 @@ Every game has a solver, but not over a whole game: Knockout Whist's solves a ha
 milliseconds, Neuf's a whole deal in a tenth of a second (over a second now and then), and
 Kryt'-navalivat's only the endgame, once the stock is empty. So a PIMC bot may be given
 ``cards``: it plays ``hard``'s search until at most that many cards are left in all hands
-(and, in Kryt'-navalivat', the stock is empty), and PIMC from there
-(:data:`EXPERT_ENDGAME` gives ``expert``'s threshold per game; Kryt'-navalivat's solves
-are bounded by :data:`ENDGAME_NODES` instead).
+(and, in Kryt'-navalivat', the stock is empty), and PIMC from there; Kryt'-navalivat's
+solves are bounded by :data:`ENDGAME_NODES`.
 
 Kryt'-navalivat's solver proves a value within its horizon or returns 0 (a draw, or no end
 in sight), so its PIMC keeps ``hard``'s search beside it: a proven win is played, a proven
@@ -43,7 +42,6 @@ __all__ = [
     "CHEATER_GAMES",
     "DEFAULT_MODELS",
     "ENDGAME_NODES",
-    "EXPERT_ENDGAME",
     "EXPERT_GAMES",
     "MODELS",
     "SOLVED_GAMES",
@@ -59,24 +57,19 @@ CHEATER_GAMES = frozenset({"knockout-whist", "neuf"})
 """The games whose solver takes any position of a hand, as the cheater needs (Kryt'-
 navalivat's needs the stock empty)."""
 
-EXPERT_GAMES = SOLVED_GAMES
-"""The games whose ``expert`` level is PIMC (from :data:`EXPERT_ENDGAME`'s point where it
-has one)."""
-
-EXPERT_ENDGAME = {"neuf": 24}
-"""The cards left in all hands from which ``expert`` turns from ``hard``'s search to PIMC,
-per game (none: every decision its solver takes). Neuf: the last 8 tricks of a 3-player
-deal, which 100 paranoid solves take 2 ms at the median and 0.19 s at the 99th percentile
-(a whole deal's solve alone: 0.07 s at the median, 1 s at the 99th percentile, too slow for
-100 deals in 0.9 s). Kryt'-navalivat' has none: its solver takes every decision once the
-stock is empty, within :data:`ENDGAME_NODES`. ``docs/bots.md`` has the commands."""
+EXPERT_GAMES = frozenset({"knockout-whist", "kryt-navalivat"})
+"""The games whose ``expert`` level is PIMC: every decision of Knockout Whist, and the
+decisions of Kryt'-navalivat' once its stock is empty (``hard``'s search before). Neuf's
+``expert`` is ``hard``: PIMC over the last tricks of a deal measured weaker than ``hard``
+or no stronger (``docs/bots.md``, "How strong each level is")."""
 
 ENDGAME_NODES = 100_000
 """The nodes a Kryt'-navalivat' endgame solve may search (about a quarter of a second on one
 core, at about 370,000 nodes a second) before it is given up and ``hard``'s search decides
-alone: with ``hard``'s own search beside it the decision keeps within about a second. A pile to pick up puts most of
-the pack back in play, so endgames of few cards in hand are not all small: 200 endgames of
-6 cards in the hands took 0.06 ms at the median and 0.76 s (282,316 nodes) at worst."""
+alone: with ``hard``'s own search beside it the decision keeps within about a second. A
+pile to pick up puts most of the pack back in play, so endgames of few cards in hand are
+not all small: 200 endgames of 6 cards in the hands took 0.06 ms at the median and 0.76 s
+(282,316 nodes) at worst."""
 
 MODELS = ("max-n", "paranoid")
 """How the solver takes the other seats to play: each for itself, or all against the seat."""
