@@ -247,7 +247,7 @@ class Served:
             "0",
         ]
         if workers is not None:
-            command += ["--workers", str(workers)]
+            command += ["--bot-workers", str(workers)]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
 

@@ -32,7 +32,7 @@ def serve(*args: str, before: str = "") -> subprocess.CompletedProcess[str]:
     env |= {"PYTHONIOENCODING": "utf-8", "COLUMNS": "80"}
     start = f"import sys\n{before}\nfrom cardtable.cli import app\napp(prog_name='cardtable')"
     return subprocess.run(
-        [sys.executable, "-c", start, "serve", "--workers", "1", *args],
+        [sys.executable, "-c", start, "serve", "--bot-workers", "1", *args],
         capture_output=True,
         text=True,
         encoding="utf-8",

@@ -15,6 +15,16 @@ not take is never installed: its sender hears ``unavailable``, and a bot's move 
 again (its table stays in memory meanwhile). Bots (and stand-ins for disconnected players)
 think in a process pool, never on the event loop; hints in a pool of their own, one at a
 time for each seat.
+
+Several server processes may share one PostgreSQL database (docs/hosting.md, "Many
+processes"). Each table is then held by one of them, its owner, named with a lease in the
+database (``owners``) that the owner renews and gives up when the table leaves memory; the
+other processes send the table's seats to the owner (``app.py`` relays their sockets). A
+lease that runs out (its process died) is taken over by another process, which loads the
+table and starts its bots. Leases only say where a table is served: a change is stored only
+if its event numbers are still free (:class:`MovedError` otherwise), so a process whose
+lease went wrong loses its change, drops its copy of the table, loads it again if it can,
+and closes its seats' sockets, whose pages reconnect and resume from their last event.
 """
 
 from __future__ import annotations
@@ -24,10 +34,11 @@ import hashlib
 import json
 import logging
 import re
+import secrets
 import time
 from collections import deque
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -37,14 +48,14 @@ from starlette.websockets import WebSocket
 
 from cardtable.core import View
 from cardtable.fairness import bot_seed
-from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
-from cardtable.server.store import Store
+from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
+from cardtable.server.store import Owner, Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
-__all__ = ["DAMAGED", "QUARANTINED", "Connection", "Hub"]
+__all__ = ["DAMAGED", "LEASE", "MOVED_CLOSE", "QUARANTINED", "Connection", "Hub"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -70,6 +81,14 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 QUARANTINED = "quarantined"
 SET_ASIDE = "this table's record no longer replays; the server has set it aside"
 DAMAGED = "damaged"
+# Seconds a table's lease lasts unless its owner renews it (three times a lease): how long
+# the bots of a table whose process died wait before another process takes it over. A seat
+# that reconnects takes its table over at once, once its owner no longer answers.
+LEASE = 6.0
+ORPHANS_AT_ONCE = 50  # tables whose lease ran out that one look takes over
+# The close code that tells a page its table moved to another process: it reconnects
+# (RFC 6455 1012, "service restart"), as after any close, and resumes from its last event.
+MOVED_CLOSE = 1012
 
 
 @dataclass(eq=False)
@@ -91,8 +110,11 @@ class Connection:
     def send_text(self, text: str) -> None:
         self.outbox.put_nowait(text)
 
-    def close(self) -> None:
+    def close(self, code: int = 1000) -> None:
         self.outbox.put_nowait(None)
+        self.close_code = code
+
+    close_code: int = 1000
 
     def admit(self) -> bool:
         """Whether one more message fits in the flood limit."""
@@ -109,7 +131,7 @@ class Connection:
         while True:
             text = await self.outbox.get()
             if text is None:
-                await self.socket.close()
+                await self.socket.close(self.close_code)
                 return
             await self.socket.send_text(text)
 
@@ -128,6 +150,8 @@ class Hub:
         hints_per_minute: int = HINTS_PER_MINUTE,
         commit_patience: float = COMMIT_PATIENCE,
         evict_after: float = 600.0,
+        lease: float | None = None,
+        address: str | None = None,
     ) -> None:
         self.store = store
         self.executor = executor
@@ -140,7 +164,7 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.touched: dict[str, float] = {}  # when each table in memory was last used
-        self.loading: dict[str, asyncio.Task[bool]] = {}
+        self.loading: dict[str, asyncio.Task[bool | Owner]] = {}
         self.quarantined: set[str] = set()
         self.thinking: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -149,9 +173,19 @@ class Hub:
         self.hints_asked: dict[tuple[str, int], deque[float]] = {}
         self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
         self.writer = Writer(store, commit_patience)
+        # Several processes on one database: this one's name in the owners' leases, the
+        # address its peers relay seats to, and the lease's length (None: one process, no
+        # leases; the guard on each commit still holds).
+        self.process = secrets.token_hex(8)
+        self.address = address
+        self.lease = lease
+        self.claimed: dict[str, float] = {}  # when this process last claimed each table
+        # The leases' writes, one at a time and in order (a release before a new claim).
+        self.owners = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-owners")
         loop = asyncio.get_running_loop()
         self.watch = loop.create_task(self._watch())
         self.sweeper = loop.create_task(self._sweep())
+        self.keeper = loop.create_task(self._keep()) if lease is not None else None
 
     # Tables ---------------------------------------------------------------------------------
 
@@ -164,7 +198,20 @@ class Hub:
 
     async def find(self, table_id: str) -> Table | None:
         """The table, loaded from the database if it is not in memory; None if there is no
-        such table; :class:`TableError` ``quarantined`` if it is quarantined."""
+        such table; :class:`TableError` ``quarantined`` if it is quarantined. A table another
+        process owns is read from the database, not kept: for a look at it, not a change."""
+        found = await self.locate(table_id)
+        if not isinstance(found, Owner):
+            return found
+        loaded = await asyncio.to_thread(self._restore, table_id)
+        if isinstance(loaded, str):
+            raise TableError(QUARANTINED, SET_ASIDE)
+        return loaded
+
+    async def locate(self, table_id: str, dead: str | None = None) -> Table | Owner | None:
+        """:meth:`find`, except that a table another process owns is that process: its seats
+        are served there. ``dead``: a process found not answering, whose tables may be
+        taken over before their leases run out."""
         while True:
             table = self.tables.get(table_id)
             if table is not None:
@@ -176,10 +223,13 @@ class Hub:
                 return None
             task = self.loading.get(table_id)
             if task is None:
-                task = asyncio.get_running_loop().create_task(self._load(table_id))
+                task = asyncio.get_running_loop().create_task(self._load(table_id, dead))
                 self.loading[table_id] = task
             # Shielded: a client that hangs up does not cancel the load others await.
-            if not await asyncio.shield(task):
+            found = await asyncio.shield(task)
+            if isinstance(found, Owner):
+                return found
+            if not found:
                 return None
             # Loaded (or quarantined): look again. The caller runs on from here without
             # yielding to the loop, so the table cannot leave memory before it is used.
@@ -192,9 +242,17 @@ class Hub:
             self.store.exists, table_id
         )
 
-    async def _load(self, table_id: str) -> bool:
-        """Load a table into memory; whether the database has it."""
+    async def _load(self, table_id: str, dead: str | None = None) -> bool | Owner:
+        """Load a table into memory; whether the database has it; or the process that owns
+        it, which then serves it."""
         try:
+            if self.lease is not None:
+                owner: Owner | None = await self._owning(
+                    self.store.claim, table_id, self.process, self.address, self.lease, dead
+                )
+                if owner is not None:
+                    return owner
+                self.claimed[table_id] = time.monotonic()
             try:
                 loaded = await asyncio.to_thread(self._restore, table_id)
             except SQLAlchemyError:  # the database failed, not the record: nothing is marked
@@ -203,6 +261,7 @@ class Hub:
                 await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
                 return True
             if loaded is None:
+                self._release(table_id)
                 return False
             if isinstance(loaded, str):  # quarantined before (by another server process)
                 self.quarantined.add(table_id)
@@ -288,7 +347,8 @@ class Hub:
         return seat.kind != BOT and not (seat.stand_in and not seat.connections)
 
     def _drop(self, table_id: str) -> None:
-        """Forget a table in memory and what the hub kept of it."""
+        """Forget a table in memory and what the hub kept of it, and give up its lease."""
+        self._release(table_id)
         del self.tables[table_id], self.locks[table_id]
         del self.connections[table_id], self.touched[table_id]
         for key in [k for k in self.hints_asked if k[0] == table_id]:
@@ -358,6 +418,7 @@ class Hub:
     async def open(self, game: object, options: object, seats: object) -> dict[str, Any]:
         """Open a table; its invitations (the only place its tokens ever appear)."""
         table, tokens, change = Table.open(game, options, seats)
+        await self._claim_new(table.id)
         table.created = await self.writer.create_table(
             table.id,
             table.game_name,
@@ -394,6 +455,7 @@ class Hub:
         if tutorial is None:
             raise TableError("unknown_game", f"there is no tutorial {game!r}")
         table, token = TutorialTable.begin(tutorial, step)
+        await self._claim_new(table.id)
         self._add(table)
         self.tutorials.append(table.id)
         self._forget_tutorials()
@@ -418,21 +480,22 @@ class Hub:
 
     async def apply(self, table: Table, make: Callable[[], Change]) -> Change:
         """Compute a change under the table's lock, commit it, install it, announce it."""
-        async with self.locks[table.id]:
+        async with self._lock(table):
             change = make()
             if table.stored:
-                await self.writer.commit(table.id, change)
+                await self._commit(table, change)
             table.commit(change)
             self._announce(table, change)
-        self.touched[table.id] = time.monotonic()
-        self.poke(table)
+        if self.tables.get(table.id) is table:
+            self.touched[table.id] = time.monotonic()
+            self.poke(table)
         return change
 
     def _announce(self, table: Table, change: Change) -> None:
         described = table.describe()
         # Each seat's messages are encoded once, however many windows show that seat.
         encoded: dict[int | None, list[str]] = {}
-        for connection in self.connections[table.id]:
+        for connection in self.connections.get(table.id, ()):
             if not connection.joined:
                 continue
             seat = connection.seat
@@ -459,7 +522,7 @@ class Hub:
 
     def presence(self, table: Table) -> None:
         message = json.dumps({"type": "presence", "table": table.describe()})
-        for connection in self.connections[table.id]:
+        for connection in self.connections.get(table.id, ()):
             if connection.joined:
                 connection.send_text(message)
 
@@ -484,7 +547,7 @@ class Hub:
                 raise TableError("bad_token", "that token holds no seat at this table")
         if seed is not None:
             await self._give_seed(table, seat, seed)
-        async with self.locks[table.id]:
+        async with self._lock(table):
             # Joining again on the same socket (as another seat, or to watch) leaves the seat
             # it held, which then needs its grace timer like any seat left (see leave()).
             vacated = self._leave_seat(connection)
@@ -538,17 +601,19 @@ class Hub:
         if seat is None:
             table.check_seed(seed)
             return
-        async with self.locks[table.id]:
+        async with self._lock(table):
             change = table.seed_change(seat.seat, seed)
             if change is None:
                 return
             if table.stored:
-                await self.writer.commit(table.id, change)
+                await self._commit(table, change)
             table.commit(change)
             self._announce(table, change)
 
     def leave(self, connection: Connection) -> None:
         table = connection.table
+        if self.tables.get(table.id) is not table:  # dropped (moved): its seats went with it
+            return
         self.connections[table.id].discard(connection)
         self.touched[table.id] = time.monotonic()
         if self._leave_seat(connection):
@@ -697,6 +762,8 @@ class Hub:
                         text = choose(table.game_name, FALLBACK_LEVEL, view, _seed(table, seq))
                         await self.apply(table, partial(self._bot_move, table, turn, text, seq))
                     # stale: the table moved on while the bot thought; look again
+        except MovedError:
+            pass  # another process holds the table now: its bots play there
         except UnavailableError:
             # Nothing was stored or installed: the bot plays the turn again in a moment.
             log.warning("bot move not stored; trying again", extra={"table": table.id})
@@ -746,12 +813,121 @@ class Hub:
     async def close(self) -> None:
         self.watch.cancel()
         self.sweeper.cancel()
+        if self.keeper is not None:
+            self.keeper.cancel()
         await self.writer.close()
+        if self.lease is not None:
+            # Every change is stored: the others may take the tables over at once.
+            try:
+                await self._owning(self.store.release, [], self.process)
+            except SQLAlchemyError:
+                log.warning("leases not given up; they run out", extra={"lease": self.lease})
+        self.owners.shutdown(wait=False)
         for task in list(self.tasks):
             task.cancel()
         for connections in self.connections.values():
             for connection in connections:
                 connection.close()
+
+    # Owners ---------------------------------------------------------------------------------
+
+    def _lock(self, table: Table) -> asyncio.Lock:
+        """The table's lock; :class:`MovedError` if the table has left this process."""
+        if self.tables.get(table.id) is not table:
+            raise MovedError(table.id)
+        return self.locks[table.id]
+
+    async def _commit(self, table: Table, change: Change) -> None:
+        """Store a change of the table (under its lock); a change the guard refused leaves
+        the table behind in this process (:meth:`_lost`)."""
+        try:
+            await self.writer.commit(table.id, change)
+        except MovedError:
+            self._lost(table)
+            raise
+
+    def _lost(self, table: Table) -> None:
+        """Another process stored a change of the table first, or took its lease: drop this
+        copy, close its seats' sockets (their pages reconnect, to the table's owner, and
+        resume from their last event), and load it again if the lease is still, or again,
+        this process's (its bots go on from what is stored)."""
+        if self.tables.get(table.id) is not table:
+            return
+        connections = list(self.connections[table.id])
+        log.warning(
+            "table moved to another process",
+            extra={"table": table.id, "seq": table.seq, "connections": len(connections)},
+        )
+        self._drop(table.id)
+        for connection in connections:
+            connection.joined = False
+            connection.close(MOVED_CLOSE)
+        if table.stored:
+            self._spawn(self._reload(table.id))
+
+    async def _reload(self, table_id: str) -> None:
+        try:
+            await self.locate(table_id)
+        except Exception:
+            log.exception("table reload failed", extra={"table": table_id})
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _owning(self, work: Callable[..., Any], *args: Any) -> Any:
+        """A lease's read or write, in the owners' thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.owners, work, *args)
+
+    async def _claim_new(self, table_id: str) -> None:
+        """The lease of a table about to be opened (its id is new: nobody else holds it)."""
+        if self.lease is not None:
+            self.claimed[table_id] = time.monotonic()
+            owner = await self._owning(
+                self.store.claim, table_id, self.process, self.address, self.lease
+            )
+            if owner is not None:
+                raise TableError("unavailable", "that table id is taken; try again")
+
+    def _release(self, table_id: str) -> None:
+        """Give up the table's lease, in the background (in order with later claims)."""
+        self.claimed.pop(table_id, None)
+        if self.lease is not None:
+            self.owners.submit(self._release_quietly, table_id)
+
+    def _release_quietly(self, table_id: str) -> None:
+        try:
+            self.store.release([table_id], self.process)
+        except SQLAlchemyError:  # it runs out on its own
+            log.warning("lease not given up", extra={"table": table_id})
+
+    async def _keep(self) -> None:
+        """Renew this process's leases, three times a lease; drop the tables whose lease
+        another process took; take over the tables whose owner's lease ran out."""
+        assert self.lease is not None
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                started = time.monotonic()
+                held = await self._owning(self.store.renew, self.process, self.lease)
+                for table_id, table in list(self.tables.items()):
+                    if table_id in held or self.claimed.get(table_id, 0.0) >= started:
+                        continue
+                    if table.stored:
+                        self._lost(table)
+                    else:  # a tutorial's lease taken by mistake: this process has it
+                        await self._claim_new(table_id)
+                orphans = await self._owning(self.store.orphans, self.process, ORPHANS_AT_ONCE)
+                for table_id in orphans:
+                    if table_id not in self.tables:
+                        found = await self.locate(table_id)
+                        if isinstance(found, Table):
+                            log.info("table taken over", extra={"table": table_id})
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database that failed for a moment: the next look tries again
+                log.exception("leases not kept")
 
 
 def _seed(table: Table, seq: int) -> int:
