@@ -108,6 +108,20 @@ def test_a_missing_postgresql_driver_names_the_extra_to_install() -> None:
     assert "secret" not in line and "ana:***@localhost" in line
 
 
+def test_more_than_one_worker_on_sqlite_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A SQLite database is one process's: ``--workers`` above 1 needs PostgreSQL, and
+    nothing listens or is created meanwhile."""
+    port = free_port()
+    database = tmp_path / "tables.db"
+    done = serve("--port", str(port), "--database", f"sqlite:///{database}", "--workers", "2")
+    assert refused(done, USAGE_ERROR) == (
+        "cardtable: --workers 2 needs PostgreSQL (--database postgresql+psycopg://…): "
+        "a SQLite database is one process's"
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", port))  # still free
+
+
 def test_a_file_that_is_no_database_is_said_in_one_line(tmp_path: Path) -> None:
     notes = tmp_path / "notes.db"
     notes.write_text("not a database\n" * 100, encoding="utf-8")

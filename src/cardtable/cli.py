@@ -519,7 +519,7 @@ def serve(
     address = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     console = _console()
 
-    def run(index: int) -> None:
+    def run(index: int, first: bool) -> None:
         peer = _listen(peer_host, 0)[:1] if shared else []
         peer_address = None
         if peer:
@@ -542,7 +542,7 @@ def serve(
         _run_server(
             application,
             sockets + peer,
-            index == 0,
+            index == 0 and first,
             host,
             port,
             address,
@@ -552,10 +552,14 @@ def serve(
         )
 
     if workers == 1:
-        run(0)
+        run(0, True)
         return
+    from cardtable.server.store import Store
     from cardtable.server.workers import supervise
 
+    # The schema is brought up to date once, here, before the workers open the database:
+    # they would otherwise all upgrade it at once.
+    Store(url).close()
     raise typer.Exit(supervise(workers, run))
 
 

@@ -291,12 +291,19 @@ class Hub:
     def _install(self, table: Table) -> None:
         """Put a loaded table in memory. Nobody is connected to it: a player who had taken a
         seat counts as gone from now on, so that a stand-in plays for one who does not come
-        back; a seat never taken still awaits its invited player, as on a new table."""
+        back; a seat never taken still awaits its invited player, as on a new table. A seat
+        whose last move in this game was its stand-in's keeps its stand-in, which plays on at
+        once (a table taken over from a process that died, docs/hosting.md)."""
         now = time.monotonic()
         taken = False
+        last_by: dict[int, str] = {}
+        for item in table.events:
+            if item["kind"] == "action":
+                last_by[int(item["seat"])] = str(item["by"])
         for seat in table.seats:
             if seat.kind == HUMAN and seat.seat in table.acted:
                 seat.left_at = now
+                seat.stand_in = last_by.get(seat.seat) == "stand-in"
                 taken = True
         self._add(table)
         log.info("table loaded", extra={"table": table.id, "seq": table.seq})

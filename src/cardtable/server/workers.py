@@ -33,20 +33,20 @@ RESTART_AFTER = 1.0
 STOP_WITHIN = 30.0  # seconds the workers have to stop gracefully before they are killed
 
 
-def supervise(count: int, work: Callable[[int], None]) -> int:
-    """Fork ``count`` workers running ``work(index)`` and keep them running until the
-    parent is told to stop; the exit status."""
+def supervise(count: int, work: Callable[[int, bool], None]) -> int:
+    """Fork ``count`` workers running ``work(index, first)`` (``first``: not a restart)
+    and keep them running until the parent is told to stop; the exit status."""
     workers: dict[int, int] = {}  # pid: index
     stopping = False
 
-    def start(index: int) -> None:
+    def start(index: int, first: bool) -> None:
         pid = os.fork()
         if pid == 0:  # the worker
             signal.signal(signal.SIGINT, signal.default_int_handler)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             status = 0
             try:
-                work(index)
+                work(index, first)
             except SystemExit as exc:
                 status = exc.code if isinstance(exc.code, int) else 1
             except BaseException:
@@ -69,7 +69,7 @@ def supervise(count: int, work: Callable[[int], None]) -> int:
     signal.signal(signal.SIGINT, stop)
     signal.signal(signal.SIGTERM, stop)
     for index in range(count):
-        start(index)
+        start(index, True)
     deadline: float | None = None
     while workers:
         if stopping and deadline is None:
@@ -93,5 +93,5 @@ def supervise(count: int, work: Callable[[int], None]) -> int:
         )
         time.sleep(RESTART_AFTER)
         if not stopping:
-            start(index)
+            start(index, False)
     return 0
