@@ -426,15 +426,19 @@ class Hub:
         """Open a table; its invitations (the only place its tokens ever appear)."""
         table, tokens, change = Table.open(game, options, seats)
         await self._claim_new(table.id)
-        table.created = await self.writer.create_table(
-            table.id,
-            table.game_name,
-            table.options,
-            table.stored_seats(),
-            change.events,
-            change.deals,
-            table.secret,
-        )
+        try:
+            table.created = await self.writer.create_table(
+                table.id,
+                table.game_name,
+                table.options,
+                table.stored_seats(),
+                change.events,
+                change.deals,
+                table.secret,
+            )
+        except BaseException:
+            self._release(table.id)  # no table: no lease to renew
+            raise
         table.commit(change)
         self._add(table)
         log.info("table opened", extra={"table": table.id, "game": table.game_name})
