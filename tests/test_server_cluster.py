@@ -275,3 +275,62 @@ def _all_gone(pids: list[int]) -> bool:
             os.kill(pid, 0)
             return False
     return True
+
+
+def _last_event(url: str, table: str) -> tuple[int, str]:
+    """The number and kind of the table's last stored event."""
+    events = _stored_events(url, table)
+    return events[-1]["seq"], events[-1]["kind"]
+
+
+def test_the_bots_of_a_table_nobody_is_at_play_on_in_another_process(
+    database: str, tmp_path: Path
+) -> None:
+    """A table nobody is at, played by a bot and by a stand-in for the player who left, whose
+    process is killed: once its lease runs out the other process takes it over on its own,
+    and the bot and the stand-in play the game to its end."""
+    slow = ("--tables-per-minute", "0", "--bot-delay", "0.2")
+    servers = [
+        ServerProcess(database, tmp_path / f"bots-{n}.log", grace=0.5, options=slow)
+        for n in range(2)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        opened = httpx.post(
+            f"{servers[0].http}/api/tables",
+            json={"game": "knockout-whist", "seats": [{"kind": "human"}, {"kind": "bot"}]},
+        )
+        assert opened.status_code == 201, opened.text
+        table = opened.json()["table"]
+        token = opened.json()["seats"][0]["invite"].split("token=")[1]
+
+        async def visit() -> None:  # the player comes and goes: a stand-in plays for them
+            async with websockets.connect(servers[0].ws(table)) as socket:
+                await socket.send(json.dumps({"type": "join", "token": token, "since": None}))
+                await socket.recv()
+
+        asyncio.run(visit())
+
+        def stand_in() -> bool:
+            return any(item.get("by") == "stand-in" for item in _stored_events(database, table))
+
+        _until(lambda: stand_in() and _last_event(database, table)[0] >= 8, "moves")
+        servers[0].kill()
+        killed = time.monotonic()
+        before = _last_event(database, table)
+        assert before[1] != "over", "the game ended before the kill; nothing was tested"
+        _until(lambda: _last_event(database, table)[0] > before[0], "a move after the kill")
+        took = time.monotonic() - killed
+        # The lease (6 s) runs out, and the next look (every 2 s) takes the table over.
+        assert took < 12.0, took
+        _until(lambda: _last_event(database, table)[1] == "over", "the game's end", 60.0)
+        assert "table taken over" in servers[1].log.read_text()
+        events = _stored_events(database, table)
+        assert [item["seq"] for item in events] == list(range(1, len(events) + 1))
+        after = [item["by"] for item in events[before[0] :] if item["kind"] == "action"]
+        assert {"bot", "stand-in"} <= set(after), after
+    finally:
+        for server in servers:
+            if server.process is not None:
+                server.kill()
