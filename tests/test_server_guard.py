@@ -166,3 +166,36 @@ def test_a_server_whose_copy_is_behind_drops_it_and_its_seats_resync(tmp_path: P
             assert [item["seq"] for item in snapshot["missed"]] == list(range(seq + 1, a.seq + 1))
             assert snapshot["missed"][0]["action"] == legal[0]
             assert snapshot["view"] == a.view
+
+
+def test_a_lease_is_one_process_s_until_it_runs_out(database: str) -> None:
+    """The owners' leases (docs/hosting.md): one process at a time holds a table, a lease
+    that runs out or a process found dead lets another take it, a renewal keeps it, and a
+    release gives it up."""
+    store = Store(database)
+    try:
+        assert store.claim("t1", "a", "127.0.0.1:1", 30.0) is None
+        assert store.claim("t1", "a", "127.0.0.1:1", 30.0) is None  # its own again
+        held = store.claim("t1", "b", "127.0.0.1:2", 30.0)
+        assert held is not None and (held.process, held.address) == ("a", "127.0.0.1:1")
+        assert store.orphans("b", 10) == []
+        # A process found not answering: taken over before its lease runs out.
+        assert store.claim("t1", "b", "127.0.0.1:2", 30.0, dead="a") is None
+        assert store.renew("a", 30.0) == set()  # a's renewal finds it gone
+        assert store.renew("b", 30.0) == {"t1"}
+        # A lease that ran out is an orphan, and anyone's to take.
+        assert store.claim("t2", "a", "127.0.0.1:1", -1.0) is None
+        assert store.orphans("b", 10) == ["t2"]
+        assert store.orphans("a", 10) == []  # not its own
+        assert store.claim("t2", "b", "127.0.0.1:2", 30.0) is None
+        assert store.renew("b", 30.0) == {"t1", "t2"}
+        store.release(["t1"], "a")  # not a's: nothing happens
+        assert store.renew("b", 30.0) == {"t1", "t2"}
+        store.release(["t1"], "b")
+        assert store.renew("b", 30.0) == {"t2"}
+        assert store.claim("t1", "a", None, 30.0) is None
+        store.release([], "b")
+        assert store.renew("b", 30.0) == set()
+        assert store.owner("t1") is not None and store.owner("t2") is None
+    finally:
+        store.close()

@@ -25,6 +25,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    cast,
     create_engine,
     delete,
     event,
@@ -117,7 +118,9 @@ class OwnerRow(Base):
     table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
     process: Mapped[str] = mapped_column(String(32), index=True)
     address: Mapped[str | None] = mapped_column(String(128), nullable=True)  # host:port
-    until: Mapped[float] = mapped_column(Float, index=True)  # time.time() it expires
+    # When it expires, in seconds since 1970 by the database's clock (PostgreSQL's: the
+    # processes' own clocks may disagree), or this machine's on SQLite.
+    until: Mapped[float] = mapped_column(Float, index=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +294,7 @@ class Store:
         """Make ``process`` the table's owner for ``lease`` seconds, if nobody else holds it:
         no owner, an expired lease, or ``dead`` (a process found not answering). None if
         the table is now ``process``'s; else its owner."""
-        now = time.time()
+        now = self._now()
         with self.engine.begin() as connection:
             self._wait(connection, WAIT)
             free = (OwnerRow.process == process) | (OwnerRow.until < now)
@@ -333,7 +336,7 @@ class Store:
             connection.execute(
                 update(OwnerRow)
                 .where(OwnerRow.process == process)
-                .values(until=time.time() + lease)
+                .values(until=self._now() + lease)
             )
             held = connection.execute(select(OwnerRow.table_id).where(OwnerRow.process == process))
             return set(held.scalars())
@@ -353,11 +356,18 @@ class Store:
         with Session(self.engine) as session:
             query = (
                 select(OwnerRow.table_id)
-                .where(OwnerRow.until < time.time(), OwnerRow.process != process)
+                .where(OwnerRow.until < self._now(), OwnerRow.process != process)
                 .order_by(OwnerRow.until)
                 .limit(limit)
             )
             return list(session.scalars(query))
+
+    def _now(self) -> Any:
+        """The time now, for leases: the database's clock where it has one (all processes
+        read the same), else this machine's."""
+        if self.dialect == "postgresql":
+            return cast(func.extract("epoch", func.clock_timestamp()), Float)
+        return time.time()
 
     def _wait(self, connection: Connection, seconds: float) -> None:
         """Set how long SQLite waits on a lock held elsewhere, before the transaction
