@@ -503,7 +503,8 @@ def create_app(
 
 async def _owned(hub: Hub, socket: WebSocket, table_id: str) -> Table | str | None:
     """The table of a socket, if this process owns it (or takes it); :data:`RELAYED` once
-    the socket was served by the process that owns it, relayed from here. An owner that
+    the socket was served by the process that owns it, relayed from here, or closed for its
+    page to reconnect (1012). An owner that
     does not answer is taken for dead: its table is taken over here at once (the guard on
     each commit holds should it be alive after all). A socket relayed here from another
     process is never relayed on: if this process no longer owns the table, the page

@@ -103,6 +103,7 @@ class Connection:
     # A token bucket against floods: 20 messages a second, bursts of 40.
     allowance: float = 40.0
     checked: float = field(default_factory=time.monotonic)
+    close_code: int = 1000  # the code the socket closes with (MOVED_CLOSE: reconnect)
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
@@ -113,8 +114,6 @@ class Connection:
     def close(self, code: int = 1000) -> None:
         self.outbox.put_nowait(None)
         self.close_code = code
-
-    close_code: int = 1000
 
     def admit(self) -> bool:
         """Whether one more message fits in the flood limit."""
