@@ -8,13 +8,15 @@ different name) and commit it at the same moment, two hundred times: every time 
 is stored and the other refused whole, the table's record stays numbered without a gap, and
 it replays. On SQLite (one server process, but a script or a second server by mistake may
 write) the same guard holds. Then, in the server itself: a process whose copy of a table is
-behind loses its change, drops that copy, closes its seats' sockets with 1012 and serves the
-table again as stored.
+behind loses its change, drops that copy (counted out of the metrics), closes its seats'
+sockets with 1012 and serves the table again as stored; and a server that stops gives up its
+leases before it closes its sockets.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import re
 from collections.abc import Iterator
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
@@ -25,6 +27,7 @@ from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.app import create_app
+from cardtable.server.hub import Hub
 from cardtable.server.store import Store
 from cardtable.server.table import Table
 from postgres_server import postgres_url
@@ -159,6 +162,12 @@ def test_a_server_whose_copy_is_behind_drops_it_and_its_seats_resync(tmp_path: P
             assert _until_closed(b) == 1012
         health = second.get("/health").json()
         assert health["loaded"] == 1  # loaded again, as stored
+        # The dropped copy's socket and seat are counted out of the metrics: the copy
+        # loaded again has nobody at it yet.
+        text = second.get("/metrics").text
+        assert _gauge(text, "cardtable_tables_open") == 1
+        assert _gauge(text, "cardtable_sockets_open") == 0
+        assert _gauge(text, "cardtable_seats_connected") == 0
         with second.websocket_connect(f"/ws/{table}") as b_session:
             b = Socket(b_session, "second, again")
             snapshot = b.join(tokens[mover], since=seq)
@@ -166,6 +175,35 @@ def test_a_server_whose_copy_is_behind_drops_it_and_its_seats_resync(tmp_path: P
             assert [item["seq"] for item in snapshot["missed"]] == list(range(seq + 1, a.seq + 1))
             assert snapshot["missed"][0]["action"] == legal[0]
             assert snapshot["view"] == a.view
+
+
+def _gauge(text: str, name: str) -> float:
+    found = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
+    assert found is not None, name
+    return float(found.group(1))
+
+
+def test_a_stopping_server_gives_up_its_leases_before_its_sockets_close() -> None:
+    """A graceful stop (docs/hosting.md, "Graceful shutdown") on a shared database: once
+    the changes under way are finished, the stopping process gives up its tables' leases,
+    so that the process a reconnecting page reaches takes the table over at once."""
+    with postgres_url() as url, TestClient(create_app(url, bot_delay=0, workers=1)) as first:
+        hub: Hub = first.app.state.hub  # type: ignore[attr-defined]
+        opened = open_table(first, "knockout-whist", humans(2))
+        table = opened["table"]
+        store = Store(url)
+        try:
+            owner = store.owner(table)
+            assert owner is not None and owner.process == hub.process
+            with first.websocket_connect(f"/ws/{table}") as session:
+                Socket(session, "seat").join(tokens_of(opened)[0])
+                assert first.portal is not None
+                assert first.portal.call(hub.drain, 2.0) is True
+                assert _until_closed(Socket(session, "seat")) == 1012
+            assert store.owner(table) is None
+            assert first.get("/ready").status_code == 503
+        finally:
+            store.close()
 
 
 def test_a_lease_is_one_process_s_until_it_runs_out(database: str) -> None:
