@@ -6,6 +6,7 @@ Run it from the repository root::
     .venv/bin/python benchmarks/server.py --tables 50 --seconds 20
     .venv/bin/python benchmarks/server.py --json server.json
     .venv/bin/python benchmarks/server.py --url http://127.0.0.1:8000 --pid 1234
+    .venv/bin/python benchmarks/server.py --processes 2          # 1 and 2 processes, PostgreSQL
 
 It starts ``cardtable serve`` as a subprocess on a fresh SQLite database (or uses the
 server at ``--url``), opens ``--tables`` tables over HTTP, each with one human seat and
@@ -26,6 +27,16 @@ What is measured, after ``--warmup`` seconds, for ``--seconds`` seconds:
 
 The load generator shares the machine with the server (the figures say so): its own
 CPU time is reported beside the server's, so one can see who used the cores.
+
+``--processes N`` runs the same load twice in one run, on PostgreSQL (``--database``, else a
+private server started as the tests start theirs): against ``cardtable serve --workers 1``
+and against ``--workers N`` (N processes behind the one port; a socket that reaches a
+process not owning its table is relayed to the owner, docs/hosting.md). The two are shown
+side by side. Then it measures how long a table takes to move when a process dies: one
+worker, the one holding the most tables, is killed with SIGKILL; a spectator of each of
+some of its tables reconnects at once and times how long it takes to be served again
+(its table taken over), and the rest of its tables, with nobody connected, are timed until
+another process holds their lease (the lease runs out first).
 """
 
 from __future__ import annotations
@@ -34,6 +45,7 @@ import argparse
 import asyncio
 import contextlib
 import gc
+import importlib
 import json
 import os
 import platform
@@ -47,7 +59,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -224,11 +236,19 @@ def _free_port() -> int:
 
 
 class Served:
-    """``cardtable serve`` started for the benchmark, in its own process group."""
+    """``cardtable serve`` started for the benchmark, in its own process group: on a fresh
+    SQLite file in ``folder``, or on ``database`` with ``processes`` server processes."""
 
-    def __init__(self, folder: Path, workers: int | None, bot_delay: float) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        workers: int | None,
+        bot_delay: float,
+        database: str | None = None,
+        processes: int = 1,
+    ) -> None:
         self.port = _free_port()
-        self.log = folder / "server.log"
+        self.log = folder / f"server-{processes}.log"
         command = [
             sys.executable,
             "-m",
@@ -236,8 +256,10 @@ class Served:
             "serve",
             "--port",
             str(self.port),
+            "--workers",
+            str(processes),
             "--database",
-            f"sqlite:///{folder / 'tables.db'}",
+            database or f"sqlite:///{folder / 'tables.db'}",
             "--bot-delay",
             str(bot_delay),
             "--grace",
@@ -247,7 +269,7 @@ class Served:
             "0",
         ]
         if workers is not None:
-            command += ["--workers", str(workers)]
+            command += ["--bot-workers", str(workers)]
         with self.log.open("wb") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=log, start_new_session=True)
 
@@ -365,13 +387,19 @@ async def _open(
     return opened["table"], human["invite"].split("token=")[1], human["seat"]
 
 
-async def run(args: argparse.Namespace) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, database: str | None = None, processes: int = 1
+) -> dict[str, Any]:
     _raise_fd_limit(4 * args.tables + 256)
     bench = Bench()
     rng = random.Random(args.seed)
     load = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="cardtable-bench-") as folder:
-        served = None if args.url else Served(Path(folder), args.workers, args.bot_delay)
+        served = (
+            None
+            if args.url
+            else Served(Path(folder), args.workers, args.bot_delay, database, processes)
+        )
         url = args.url or (served.url if served else "")
         try:
             await _wait_healthy(
@@ -401,11 +429,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             health = await _health(url)
+            takeover = None
+            if served is not None and database is not None and processes > 1:
+                takeover = await _takeover(url, served.process.pid, database, args.tables)
         finally:
             if served is not None:
                 served.stop()
     held = sum(1 for d in drivers if d.alive and d.acted_in_window)
-    return _report(
+    report = _report(
         args,
         bench,
         held,
@@ -420,13 +451,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         lag,
         load,
     )
+    report["settings"]["processes"] = processes
+    if takeover is not None:
+        report["takeover"] = takeover
+    return report
 
 
 async def _open_all(
     url: str, args: argparse.Namespace, bench: Bench, rng: random.Random
 ) -> list[TableDriver]:
     gate = asyncio.Semaphore(OPEN_CONCURRENCY)
-    async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+    # A new connection for each table, so that with several server processes behind the
+    # port each opens (and so owns) its share.
+    fresh = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=fresh) as client:
 
         async def one(index: int) -> TableDriver:
             async with gate:
@@ -438,6 +476,208 @@ async def _open_all(
                 return driver
 
         return list(await asyncio.gather(*(one(i) for i in range(args.tables))))
+
+
+# A table moving to another process ----------------------------------------------------------
+
+WATCHED = 50  # the killed process's tables a spectator reconnects to, and times
+MOVE_WITHIN = 30.0  # seconds a table may take to move before it counts as not moved
+
+
+def _listening_ports(pid: int) -> set[int]:
+    """The TCP ports a process listens on (from /proc: its sockets' inodes)."""
+    inodes = set()
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[8:-1])
+    ports = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError):
+            for line in Path(table).read_text().splitlines()[1:]:
+                fields = line.split()
+                if fields[3] == "0A" and fields[9] in inodes:  # LISTEN
+                    ports.add(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def _owners(database: str) -> list[tuple[str, str, str | None]]:
+    """(table, process, address) of every lease in the database."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(database)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(text("SELECT table_id, process, address FROM owners"))
+            return [(row[0], row[1], row[2]) for row in rows]
+    finally:
+        engine.dispose()
+
+
+async def _reconnect_time(url: str, table: str, killed: float) -> float | None:
+    """A spectator of ``table``: joined, then once its socket closes (its process killed),
+    reconnected until it is served a snapshot; seconds from the kill to that snapshot."""
+    address = f"{url.replace('http', 'ws', 1)}/ws/{table}"
+    join = json.dumps({"type": "join", "token": None, "since": None})
+    deadline = killed + MOVE_WITHIN
+    while time.perf_counter() < deadline:
+        try:
+            async with websockets.connect(address, compression=None) as socket:
+                await socket.send(join)
+                async for raw in socket:
+                    if json.loads(raw)["type"] == "snapshot" and time.perf_counter() > killed:
+                        return time.perf_counter() - killed
+        except (OSError, websockets.WebSocketException):
+            pass
+        await asyncio.sleep(0.02)
+    return None
+
+
+async def _takeover(url: str, parent: int, database: str, tables: int) -> dict[str, Any]:
+    """Kill the worker holding the most tables; how long its tables take to move."""
+    workers = [p for p in _descendants(parent) if _listening_ports(p)]
+    ports = {pid: _listening_ports(pid) for pid in workers}
+    leases = await asyncio.to_thread(_owners, database)
+    held: dict[int, list[tuple[str, str]]] = {pid: [] for pid in workers}
+    for table, process, address in leases:
+        port = int(address.rsplit(":", 1)[1]) if address else -1
+        for pid in workers:
+            if port in ports[pid]:
+                held[pid].append((table, process))
+    victim = max(workers, key=lambda pid: len(held[pid]))
+    lost = held[victim]
+    if not lost:
+        return {"tables_moved": 0, "note": "no worker held a table"}
+    process = lost[0][1]
+    # Half of them (WATCHED at most) with a spectator, the rest with nobody.
+    split = min(WATCHED, len(lost) // 2)
+    watched = [table for table, _ in lost[:split]]
+    unwatched = {table for table, _ in lost[split:]}
+    # The spectators join first, then the kill; each reconnects once its socket closes.
+    killed = float("inf")
+    spectators = [
+        asyncio.create_task(_watch_then_time(url, table, lambda: killed)) for table in watched
+    ]
+    await asyncio.sleep(2.0)
+    killed = time.perf_counter()
+    os.kill(victim, signal.SIGKILL)
+    quiet: dict[str, float] = {}
+    while unwatched - set(quiet) and time.perf_counter() - killed < MOVE_WITHIN:
+        await asyncio.sleep(0.1)
+        now = time.perf_counter() - killed
+        for table, owner, _ in await asyncio.to_thread(_owners, database):
+            if table in unwatched and table not in quiet and owner != process:
+                quiet[table] = now
+    reconnected = [t for t in await asyncio.gather(*spectators) if t is not None]
+    return {
+        "tables_on_killed_process": len(lost),
+        "with_a_seat_reconnecting": {
+            "tables": len(watched),
+            "moved": len(reconnected),
+            "seconds": _seconds(reconnected),
+        },
+        "with_nobody_connected": {
+            "tables": len(unwatched),
+            "moved": len(quiet),
+            "seconds": _seconds(list(quiet.values())),
+        },
+    }
+
+
+async def _watch_then_time(url: str, table: str, killed: Any) -> float | None:
+    """Watch ``table`` until the socket closes after the kill; then time the move."""
+    address = f"{url.replace('http', 'ws', 1)}/ws/{table}"
+    with contextlib.suppress(OSError, websockets.WebSocketException):
+        async with websockets.connect(address, compression=None) as socket:
+            await socket.send(json.dumps({"type": "join", "token": None, "since": None}))
+            async for _ in socket:
+                pass
+    while killed() == float("inf"):  # closed before the kill (it should not be)
+        await asyncio.sleep(0.05)
+    return await _reconnect_time(url, table, killed())
+
+
+def _seconds(values: list[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return {
+        "p50": ordered[len(ordered) // 2],
+        "max": ordered[-1],
+        "mean": statistics.fmean(ordered),
+    }
+
+
+async def _side_by_side(args: argparse.Namespace) -> dict[str, Any]:
+    """The load against one process and against ``--processes``, on PostgreSQL."""
+    reports = []
+    for processes in (1, args.processes):
+        with contextlib.ExitStack() as stack:
+            database = args.database or stack.enter_context(_private_postgres())
+            reports.append(await run(args, database, processes))
+    return {"benchmark": "server-processes", "runs": reports}
+
+
+def _private_postgres() -> Any:
+    """A throwaway PostgreSQL server, as the tests start theirs (tests/postgres_server.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    return importlib.import_module("postgres_server").postgres_url()
+
+
+def render_side_by_side(report: dict[str, Any]) -> str:
+    runs = report["runs"]
+    first = runs[0]
+    lines = [
+        f"cardtable server load on PostgreSQL: {first['settings']['game']}, "
+        f"{first['tables']} tables, {first['settings']['seconds']:g} s measured; "
+        f"{first['machine']['cpus']} cores shared with the load generator",
+        "",
+        f"{'processes':<28}" + "".join(f"{r['settings']['processes']:>12}" for r in runs),
+    ]
+    rows: list[tuple[str, Callable[[dict[str, Any]], str]]] = [
+        ("tables held", lambda r: f"{r['tables_held']}"),
+        ("actions per second", lambda r: f"{r['actions_per_second']:.1f}"),
+        ("p50 action->broadcast ms", lambda r: _ms(r, "p50")),
+        ("p99 action->broadcast ms", lambda r: _ms(r, "p99")),
+        ("max action->broadcast ms", lambda r: _ms(r, "max")),
+        ("cores busy (servers)", _server_cores),
+        ("cores busy (load generator)", lambda r: f"{r['cores_busy']['client']:.2f}"),
+        ("errors", lambda r: f"{sum(r['errors'].values())}"),
+    ]
+    for name, value in rows:
+        lines.append(f"{name:<28}" + "".join(f"{value(r):>12}" for r in runs))
+    takeover = runs[-1].get("takeover")
+    if takeover:
+        lines.append("")
+        lines.append(
+            f"a process killed (SIGKILL) holding {takeover.get('tables_on_killed_process', 0)} "
+            "tables; seconds until each is served by another:"
+        )
+        for key, words in (
+            ("with_a_seat_reconnecting", "a spectator reconnecting at once"),
+            ("with_nobody_connected", "nobody connected (the lease runs out)"),
+        ):
+            part = takeover.get(key)
+            if not part:
+                continue
+            figures = part["seconds"]
+            shown = (
+                "-" if figures is None else f"p50 {figures['p50']:.2f}, max {figures['max']:.2f}"
+            )
+            lines.append(f"  {words}: {part['moved']}/{part['tables']} moved; {shown}")
+    return "\n".join(lines)
+
+
+def _server_cores(report: dict[str, Any]) -> str:
+    cores = report["cores_busy"]
+    return f"{sum(cores.values()) - cores['client']:.2f}"
+
+
+def _ms(report: dict[str, Any], key: str) -> str:
+    figures = report["latency_ms"]["both"]
+    return "-" if figures is None else f"{figures[key]:.1f}"
 
 
 async def _health(url: str) -> dict[str, Any]:
@@ -653,6 +893,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--workers", type=int, help="the server's bot processes (its default: one per core)"
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        help="run against 1 server process and against this many (PostgreSQL), side by side",
+    )
+    parser.add_argument(
+        "--database", help="the PostgreSQL URL for --processes (default: a private server)"
+    )
     parser.add_argument("--url", help="a running server instead of starting one")
     parser.add_argument("--pid", type=int, help="that server's process, for its memory")
     parser.add_argument("--seed", type=int, default=1)
@@ -662,6 +910,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--tables 1 or more, --seconds above 0, --warmup 0 or more, --players 2+")
     if args.think < 0 or args.bot_delay < 0 or (args.workers is not None and args.workers < 1):
         parser.error("--think and --bot-delay are 0 or more, --workers 1 or more")
+    if args.processes is not None and (args.processes < 2 or args.url):
+        parser.error("--processes is 2 or more, and starts its own servers (no --url)")
     try:
         import uvloop
 
@@ -673,8 +923,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     # leaves them off while it measures.
     young, middle, _ = gc.get_threshold()
     gc.set_threshold(young, middle, 1_000_000)
-    report = asyncio.run(run(args))
-    print(render(report))
+    if args.processes is not None:
+        report = asyncio.run(_side_by_side(args))
+        print(render_side_by_side(report))
+    else:
+        report = asyncio.run(run(args))
+        print(render(report))
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")

@@ -66,7 +66,7 @@ class ServerProcess:
         command = [
             *(sys.executable, "-m", "cardtable", "serve", "--port", str(self.port)),
             *("--database", self.url, "--bot-delay", "0"),
-            *("--grace", str(self.grace), "--workers", "1"),
+            *("--grace", str(self.grace), "--bot-workers", "1"),
             *self.options,
         ]
         with self.log.open("ab") as log, self.log.with_suffix(".out").open("ab") as out:

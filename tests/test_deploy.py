@@ -102,7 +102,11 @@ def test_compose_runs_two_servers_on_postgresql_behind_the_proxy() -> None:
     assert set(services) == {"database", "server-1", "server-2", "proxy"}
     assert services["database"]["image"].startswith("postgres:")
     servers = [services["server-1"], services["server-2"]]
-    assert servers[0] == servers[1]  # one definition (a YAML anchor), two processes
+    # One definition (a YAML anchor), two processes; each names its own peer address, at
+    # which the other relays the sockets of the tables it holds.
+    for name, each in zip(("server-1", "server-2"), servers, strict=True):
+        assert each["command"] == ["--client-header", "X-Forwarded-For", "--peer-host", name]
+    assert {**servers[0], "command": None} == {**servers[1], "command": None}
     server = servers[0]
     build = server["build"]
     assert (COMPOSE.parent / build["context"] / build["dockerfile"]).resolve() == DOCKERFILE
@@ -116,7 +120,6 @@ def test_compose_runs_two_servers_on_postgresql_behind_the_proxy() -> None:
     )
     assert url.username == services["database"]["environment"]["POSTGRES_USER"]
     assert server["depends_on"]["database"]["condition"] == "service_healthy"
-    assert server["command"] == ["--client-header", "X-Forwarded-For"]
     assert "/ready" in " ".join(server["healthcheck"]["test"])
     # The stop's grace is longer than the server's own bound on a graceful stop: the
     # changes under way (the writer's patience and a second), the sockets' goodbye (a

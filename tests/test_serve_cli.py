@@ -32,7 +32,7 @@ def serve(*args: str, before: str = "") -> subprocess.CompletedProcess[str]:
     env |= {"PYTHONIOENCODING": "utf-8", "COLUMNS": "80"}
     start = f"import sys\n{before}\nfrom cardtable.cli import app\napp(prog_name='cardtable')"
     return subprocess.run(
-        [sys.executable, "-c", start, "serve", "--workers", "1", *args],
+        [sys.executable, "-c", start, "serve", "--bot-workers", "1", *args],
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -106,6 +106,20 @@ def test_a_missing_postgresql_driver_names_the_extra_to_install() -> None:
     line = refused(done, DATA_ERROR)
     assert "pip install 'cardtable[postgres]'" in line
     assert "secret" not in line and "ana:***@localhost" in line
+
+
+def test_more_than_one_worker_on_sqlite_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A SQLite database is one process's: ``--workers`` above 1 needs PostgreSQL, and
+    nothing listens or is created meanwhile."""
+    port = free_port()
+    database = tmp_path / "tables.db"
+    done = serve("--port", str(port), "--database", f"sqlite:///{database}", "--workers", "2")
+    assert refused(done, USAGE_ERROR) == (
+        "cardtable: --workers 2 needs PostgreSQL (--database postgresql+psycopg://…): "
+        "a SQLite database is one process's"
+    )
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", port))  # still free
 
 
 def test_a_file_that_is_no_database_is_said_in_one_line(tmp_path: Path) -> None:

@@ -57,8 +57,48 @@ def test_a_tiny_load_is_measured_and_reported(tmp_path: Path) -> None:
     assert "tables held concurrently" in bench.render(report)
 
 
+def test_one_process_and_two_are_measured_side_by_side(tmp_path: Path) -> None:
+    """``--processes 2``: the same tiny load against one process and two on PostgreSQL,
+    then a worker killed and its tables timed until another process serves them."""
+    out = tmp_path / "processes.json"
+    tables = 6
+    code = bench.main(
+        [
+            "--tables", str(tables),
+            "--seconds", "3",
+            "--warmup", "1",
+            "--think", "0.05",
+            "--bot-delay", "0",
+            "--workers", "1",
+            "--processes", "2",
+            "--json", str(out),
+        ]
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out.read_text(encoding="utf-8"))
+    runs = report["runs"]
+    assert [run["settings"]["processes"] for run in runs] == [1, 2]
+    for run in runs:
+        assert run["tables_held"] == tables and run["errors"] == {}
+        assert run["latency_ms"]["both"]["p99"] > 0
+    takeover = runs[1]["takeover"]
+    assert 0 < takeover["tables_on_killed_process"] <= tables
+    parts = [takeover["with_a_seat_reconnecting"], takeover["with_nobody_connected"]]
+    assert sum(part["tables"] for part in parts) == takeover["tables_on_killed_process"]
+    for part in parts:
+        assert part["moved"] == part["tables"]  # every table served again
+    assert "seconds until each is served by another" in bench.render_side_by_side(report)
+
+
 def test_bad_options_are_refused() -> None:
-    for argv in (["--tables", "0"], ["--seconds", "0"], ["--players", "1"], ["--workers", "0"]):
+    for argv in (
+        ["--tables", "0"],
+        ["--seconds", "0"],
+        ["--players", "1"],
+        ["--workers", "0"],
+        ["--processes", "1"],
+        ["--processes", "2", "--url", "http://127.0.0.1:1"],
+    ):
         try:
             bench.main(argv)
         except SystemExit as exc:

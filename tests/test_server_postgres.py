@@ -41,13 +41,14 @@ def test_migrations_create_the_schema_on_postgresql(database: str) -> None:
     engine = create_engine(database)
     tables = set(inspect(engine).get_table_names())
     assert {"tables", "seats", "events", "deals", "alembic_version"} <= tables
-    # Every revision ran, in order: the quarantine's column, fair deals' secret, reviews.
+    # Every revision ran, in order: the quarantine's column, fair deals' secret, reviews,
+    # the tables' owners.
     columns = {c["name"] for c in inspect(engine).get_columns("tables")}
     assert {"quarantined", "secret"} <= columns
-    assert "reviews" in tables
+    assert {"reviews", "owners"} <= tables
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0004",)
+            ("0005",)
         ]
     engine.dispose()
 

@@ -444,8 +444,20 @@ def serve(
     ] = 60.0,
     bot_delay: Annotated[float, typer.Option(help="Seconds before each bot move.")] = 0.6,
     workers: Annotated[
-        int | None, typer.Option(help="Bot processes (default: one per core).")
+        int,
+        typer.Option(help="Server processes behind the one port (more than 1 needs PostgreSQL)."),
+    ] = 1,
+    bot_workers: Annotated[
+        int | None, typer.Option(help="Bot processes of each server (default: one per core).")
     ] = None,
+    peer_host: Annotated[
+        str,
+        typer.Option(
+            help="On PostgreSQL: the address at which the other server processes reach this "
+            "one (each listens there on a port of its own); this machine's address when "
+            "processes run on several machines."
+        ),
+    ] = "127.0.0.1",
     open_browser: Annotated[
         bool, typer.Option("--open/--no-open", help="Open the lobby in a browser.")
     ] = False,
@@ -467,20 +479,19 @@ def serve(
 ) -> None:
     """Serve the web table: a lobby to open tables, invite links, bots, replays."""
     try:
-        import uvicorn
-
         from cardtable.server import create_app
         from cardtable.server.app import default_database_url
-        from cardtable.server.commits import COMMIT_PATIENCE
         from cardtable.server.limits import Limits
         from cardtable.server.logs import configure
-        from cardtable.server.transport import MAX_FRAME, WebSocketProtocol
     except ImportError as exc:  # pragma: no cover - the server's dependencies are core ones
         _fail(f"the web table needs its dependencies: {exc}", DATA_ERROR)
     if not 0 < port < 65536:
         _fail(f"--port must be 1-65535, not {port}", USAGE_ERROR)
-    if grace < 0 or bot_delay < 0 or (workers is not None and workers < 1):
-        _fail("--grace and --bot-delay are 0 or more, --workers 1 or more", USAGE_ERROR)
+    if grace < 0 or bot_delay < 0 or workers < 1 or (bot_workers is not None and bot_workers < 1):
+        _fail(
+            "--grace and --bot-delay are 0 or more, --workers and --bot-workers 1 or more",
+            USAGE_ERROR,
+        )
     if tables_per_minute < 0 or evict_after < 0 or max_body < 1:
         _fail(
             "--tables-per-minute and --evict-after are 0 or more, --max-body 1 or more",
@@ -495,21 +506,81 @@ def serve(
     # Everything that would stop the server is checked before it starts, and said in a line.
     url = database or default_database_url()
     shown = _check_database(url)
+    from sqlalchemy.engine import make_url
+
+    shared = make_url(url).get_backend_name() != "sqlite"  # several processes may share it
+    if workers > 1 and not shared:
+        _fail(
+            f"--workers {workers} needs PostgreSQL (--database postgresql+psycopg://…): "
+            "a SQLite database is one process's",
+            USAGE_ERROR,
+        )
     sockets = _listen(host, port)
     configure()
-    try:
-        application = create_app(
-            url,
-            grace=grace,
-            bot_delay=bot_delay,
-            workers=workers,
-            full_collection_every=600,
-            limits=limits,
-        )
-    except ValueError as exc:
-        _fail(f"--database {shown}: {exc}", USAGE_ERROR)
     address = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     console = _console()
+
+    def run(index: int, first: bool) -> None:
+        peer = _listen(peer_host, 0)[:1] if shared else []
+        peer_address = None
+        if peer:
+            bound = peer[0].getsockname()
+            peer_address = (
+                f"[{bound[0]}]:{bound[1]}" if ":" in bound[0] else f"{bound[0]}:{bound[1]}"
+            )
+        try:
+            application = create_app(
+                url,
+                grace=grace,
+                bot_delay=bot_delay,
+                workers=bot_workers,
+                full_collection_every=600,
+                limits=limits,
+                peer_address=peer_address,
+            )
+        except ValueError as exc:
+            _fail(f"--database {shown}: {exc}", USAGE_ERROR)
+        _run_server(
+            application,
+            sockets + peer,
+            index == 0 and first,
+            host,
+            port,
+            address,
+            shown,
+            open_browser,
+            console,
+        )
+
+    if workers == 1:
+        run(0, True)
+        return
+    from cardtable.server.store import Store
+    from cardtable.server.workers import supervise
+
+    # The schema is brought up to date once, here, before the workers open the database:
+    # they would otherwise all upgrade it at once.
+    Store(url).close()
+    raise typer.Exit(supervise(workers, run))
+
+
+def _run_server(
+    application: Any,
+    sockets: list[socket.socket],
+    announce: bool,
+    host: str,
+    port: int,
+    address: str,
+    shown: str,
+    open_browser: bool,
+    console: Console,
+) -> None:
+    """Serve ``application`` under uvicorn on ``sockets``; ``announce``: print the banner
+    (one process of several does)."""
+    import uvicorn
+
+    from cardtable.server.commits import COMMIT_PATIENCE
+    from cardtable.server.transport import MAX_FRAME, WebSocketProtocol
 
     class Server(uvicorn.Server):
         """Says where the lobby is once it answers: after the database is open and the
@@ -517,7 +588,7 @@ def serve(
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets=sockets)
-            if not self.started:
+            if not self.started or not announce:
                 return
             banner = Text("cardtable is serving at ")
             banner.append(address, style="bold")

@@ -33,10 +33,12 @@ from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.chat import Chat
 from cardtable.server.collector import scheduled_full_collections
-from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE
+from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE, MovedError
 from cardtable.server.hub import (
     DAMAGED,
     HINTS_PER_MINUTE,
+    LEASE,
+    MOVED_AWAY,
     QUARANTINED,
     RESTART_CODE,
     RESTARTING,
@@ -45,9 +47,10 @@ from cardtable.server.hub import (
 )
 from cardtable.server.limits import MAX_BODY, BodyLimit, CreationLimit, Limits, client_of
 from cardtable.server.metrics import CONTENT_TYPE
+from cardtable.server.relay import RELAYED, relay
 from cardtable.server.reviews import Reviewer
-from cardtable.server.store import Store
-from cardtable.server.table import TITLES, TableError
+from cardtable.server.store import Owner, Store
+from cardtable.server.table import TITLES, Table, TableError
 from cardtable.server.thinking import HINT_NICENESS, pool
 from cardtable.tutorial import tutorial_of
 
@@ -110,6 +113,8 @@ DATABASE_CHECK_SECONDS = 3.0
 # the websocket errors' metric.
 FAILED_CLOSES = {1007: "malformed", 1009: "too_large"}
 WEB = Path(str(files("cardtable") / "web"))
+# The header of a socket one server process relays to another (the table's owner).
+RELAY_HEADER = "x-cardtable-relay"
 PAGE_METHODS = ["GET", "HEAD"]
 
 # The choices of each option that is not a flag, for the lobby's form.
@@ -258,6 +263,8 @@ def create_app(
     commit_patience: float = COMMIT_PATIENCE,
     full_collection_every: float | None = None,
     limits: Limits | None = None,
+    lease: float = LEASE,
+    peer_address: str | None = None,
 ) -> FastAPI:
     """The web table on the database at ``database_url`` (see :func:`default_database_url`).
 
@@ -271,7 +278,11 @@ def create_app(
     is refused as ``unavailable``;
     ``full_collection_every``: seconds between the garbage collector's full collections,
     which then never run on their own (``cardtable serve``: 600; see ``collector.py``);
-    ``limits``: how far one client and the tables in memory may go (:class:`Limits`)."""
+    ``limits``: how far one client and the tables in memory may go (:class:`Limits`);
+    ``lease``: seconds a table's lease lasts on a database several processes may share
+    (PostgreSQL; docs/hosting.md, "Many processes"; SQLite is one process's, no leases);
+    ``peer_address``: host:port at which the other processes reach this one, to relay the
+    seats of its tables (``cardtable serve`` listens there too)."""
     url = database_url or default_database_url()
     limits = limits or Limits()
     creations = CreationLimit(limits.tables_per_minute, limits.clients)
@@ -292,6 +303,8 @@ def create_app(
             hints_per_minute=hints_per_minute,
             commit_patience=commit_patience,
             evict_after=limits.evict_after,
+            lease=None if store.dialect == "sqlite" else lease,
+            address=peer_address,
         )
         _app.state.hub = hub
         stored = hub.start()
@@ -500,7 +513,9 @@ def create_app(
             await socket.close(code=RESTART_CODE, reason=RESTARTING)
             return
         try:
-            table = await hub().find(table_id)
+            table = await _owned(hub(), socket, table_id)
+            if table == RELAYED:
+                return
         except TableError as exc:  # quarantined: its seats hear why, then the socket closes
             await socket.send_json({"type": "error", "code": exc.code, "message": str(exc)})
             await socket.close(code=4503)
@@ -511,6 +526,7 @@ def create_app(
             )
             await socket.close(code=4404)
             return
+        assert not isinstance(table, str)
         connection = Connection(socket, table)
         hub().attach(connection)
         pump = _spawn(connection.pump())
@@ -547,10 +563,40 @@ def _unready(reason: str, message: str) -> Response:
     return Response(body, 503, media_type="application/json")
 
 
+async def _owned(hub: Hub, socket: WebSocket, table_id: str) -> Table | str | None:
+    """The table of a socket, if this process owns it (or takes it); :data:`RELAYED` once
+    the socket was served by the process that owns it, relayed from here, or closed for its
+    page to reconnect (:data:`RESTART_CODE`). An owner that does not answer is taken for
+    dead: its table is taken over here at once (the guard on each commit holds should it be
+    alive after all). A socket relayed here from another process is never relayed on: if
+    this process no longer owns the table, the page reconnects and finds its owner from the
+    start."""
+    dead: str | None = None
+    for _attempt in range(3):
+        found = await hub.locate(table_id, dead)
+        if not isinstance(found, Owner):
+            return found
+        if RELAY_HEADER in socket.headers:
+            break
+        if found.address is not None and await relay(
+            socket, found.address, table_id, {RELAY_HEADER: hub.process}
+        ):
+            return RELAYED
+        log.warning(
+            "owner not answering; taking its table over",
+            extra={"table": table_id, "owner": found.process},
+        )
+        dead = found.process
+    await socket.close(code=RESTART_CODE, reason=MOVED_AWAY)
+    return RELAYED
+
+
 async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
     """Answer one client message (a text frame, or a binary one holding UTF-8 text); every
     refusal goes to that client alone, and the connection stays open."""
     table = connection.table
+    if hub.tables.get(table.id) is not table:
+        return  # the table moved to another process: this socket is closing
     try:
         size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
         if size > MAX_MESSAGE:
@@ -582,6 +628,8 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
         else:
             named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
             raise TableError("malformed", f"unknown message type{named}; see docs/server.md")
+    except MovedError:
+        pass  # the table moved to another process: this socket is closing
     except TableError as exc:
         log.info(
             "message refused",

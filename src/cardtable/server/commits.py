@@ -12,6 +12,11 @@ store's own, which retries it with a growing pause for up to ``patience`` second
 change still not stored then is refused with :class:`UnavailableError` (``unavailable``):
 nothing of it was installed, the seat that sent it is told, and a bot's move is tried
 again (``hub.py``).
+
+A change is stored only if no other change took its event numbers first (the events' key,
+:meth:`Store.append_guarded`): when several server processes share a database and two of
+them hold one table (a lease that went wrong), one change is stored and the other refused
+with :class:`MovedError`, and the process that lost drops its copy of the table.
 """
 
 from __future__ import annotations
@@ -30,13 +35,14 @@ from sqlalchemy.exc import OperationalError
 from cardtable.server.store import DealRow, Store
 from cardtable.server.table import Change, TableError
 
-__all__ = ["COMMIT_PATIENCE", "UNAVAILABLE", "UnavailableError", "Writer"]
+__all__ = ["COMMIT_PATIENCE", "MOVED", "UNAVAILABLE", "MovedError", "UnavailableError", "Writer"]
 
 log = logging.getLogger("cardtable.server")
 
 T = TypeVar("T")
 
 UNAVAILABLE = "unavailable"
+MOVED = "moved"
 # Seconds a change is retried on a busy database before it is refused: as long as SQLite
 # itself waits on a lock by default, so a seat waits no longer for its answer than it
 # would have without the retries, but the other tables go on meanwhile.
@@ -52,6 +58,15 @@ class UnavailableError(TableError):
 
     def __init__(self, message: str) -> None:
         super().__init__(UNAVAILABLE, message)
+
+
+class MovedError(TableError):
+    """Another process stored a change of the table first: this process's copy is behind,
+    and nothing of the change was stored or installed."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(MOVED, f"table {table_id} moved on in another server process")
+        self.table_id = table_id
 
 
 class Writer:
@@ -100,7 +115,7 @@ class Writer:
                 continue
             changes = [(t, c.events, c.deals) for t, c, _ in batch]
             try:
-                await self._append(changes)
+                refused = await self._append(changes)
             except Exception as exc:  # nothing of the batch was stored: every mover hears it
                 if not isinstance(exc, UnavailableError):
                     log.exception("commit failed", extra={"changes": len(batch)})
@@ -108,18 +123,24 @@ class Writer:
                     if not done.done():
                         done.set_exception(exc)
             else:
-                for _, _, done in batch:
-                    if not done.done():
+                for table_id, _, done in batch:
+                    if done.done():
+                        continue
+                    if table_id in refused:
+                        done.set_exception(MovedError(table_id))
+                    else:
                         done.set_result(None)
 
-    async def _append(self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]]) -> None:
+    async def _append(
+        self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]]
+    ) -> set[str]:
+        """Store the changes; the tables whose change the guard refused."""
         if self.inline:
             try:
-                self.store.append_many(changes, wait=0.0)
-                return
+                return self.store.append_guarded(changes, wait=0.0)
             except OperationalError:
                 pass  # locked by another writer: wait for it in the thread, not here
-        await self._patiently(partial(self.store.append_many, changes))
+        return await self._patiently(partial(self.store.append_guarded, changes))
 
     async def _patiently(self, work: Callable[..., T]) -> T:
         loop = asyncio.get_running_loop()

@@ -15,6 +15,16 @@ not take is never installed: its sender hears ``unavailable``, and a bot's move 
 again (its table stays in memory meanwhile). Bots (and stand-ins for disconnected players)
 think in a process pool, never on the event loop; hints in a pool of their own, one at a
 time for each seat.
+
+Several server processes may share one PostgreSQL database (docs/hosting.md, "Many
+processes"). Each table is then held by one of them, its owner, named with a lease in the
+database (``owners``) that the owner renews and gives up when the table leaves memory; the
+other processes send the table's seats to the owner (``app.py`` relays their sockets). A
+lease that runs out (its process died) is taken over by another process, which loads the
+table and starts its bots. Leases only say where a table is served: a change is stored only
+if its event numbers are still free (:class:`MovedError` otherwise), so a process whose
+lease went wrong loses its change, drops its copy of the table, loads it again if it can,
+and closes its seats' sockets, whose pages reconnect and resume from their last event.
 """
 
 from __future__ import annotations
@@ -24,10 +34,11 @@ import hashlib
 import json
 import logging
 import re
+import secrets
 import time
 from collections import deque
-from collections.abc import Callable
-from concurrent.futures import Executor
+from collections.abc import Callable, Coroutine
+from concurrent.futures import Executor, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -37,15 +48,24 @@ from starlette.websockets import WebSocket
 
 from cardtable.core import View
 from cardtable.fairness import bot_seed
-from cardtable.server.commits import COMMIT_PATIENCE, UnavailableError, Writer
+from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
 from cardtable.server.metrics import Metrics
-from cardtable.server.store import Store
+from cardtable.server.store import Owner, Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
-__all__ = ["DAMAGED", "QUARANTINED", "RESTARTING", "RESTART_CODE", "Connection", "Hub"]
+__all__ = [
+    "DAMAGED",
+    "LEASE",
+    "MOVED_AWAY",
+    "QUARANTINED",
+    "RESTARTING",
+    "RESTART_CODE",
+    "Connection",
+    "Hub",
+]
 
 log = logging.getLogger("cardtable.server")
 
@@ -71,11 +91,18 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 QUARANTINED = "quarantined"
 SET_ASIDE = "this table's record no longer replays; the server has set it aside"
 DAMAGED = "damaged"
-# The close code that tells a client the server is stopping and it should connect again
-# (RFC 6455's "Service Restart"): behind a proxy, the next connection reaches a server that
-# is up; the page reconnects on any close, and asks for the events it missed.
+# The close code that tells a client to connect again (RFC 6455's "Service Restart"): the
+# server is stopping (behind a proxy, the next connection reaches a server that is up), or
+# the table moved to another server process (the next connection is served by its owner).
+# The page reconnects on any close, and asks for the events it missed.
 RESTART_CODE = 1012
 RESTARTING = "the server is restarting; connect again"
+MOVED_AWAY = "this table moved to another server process; connect again"
+# Seconds a table's lease lasts unless its owner renews it (three times a lease): how long
+# the bots of a table whose process died wait before another process takes it over. A seat
+# that reconnects takes its table over at once, once its owner no longer answers.
+LEASE = 6.0
+ORPHANS_AT_ONCE = 50  # tables whose lease ran out that one look takes over
 
 
 @dataclass(eq=False)
@@ -90,7 +117,8 @@ class Connection:
     # A token bucket against floods: 20 messages a second, bursts of 40.
     allowance: float = 40.0
     checked: float = field(default_factory=time.monotonic)
-    closing: tuple[int, str] | None = None  # the close code and reason the pump closes with
+    # The close code and reason the pump closes with (RESTART_CODE: connect again).
+    closing: tuple[int, str] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
@@ -139,6 +167,8 @@ class Hub:
         hints_per_minute: int = HINTS_PER_MINUTE,
         commit_patience: float = COMMIT_PATIENCE,
         evict_after: float = 600.0,
+        lease: float | None = None,
+        address: str | None = None,
     ) -> None:
         self.store = store
         self.executor = executor
@@ -151,7 +181,7 @@ class Hub:
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.touched: dict[str, float] = {}  # when each table in memory was last used
-        self.loading: dict[str, asyncio.Task[bool]] = {}
+        self.loading: dict[str, asyncio.Task[bool | Owner]] = {}
         self.quarantined: set[str] = set()
         self.thinking: set[str] = set()
         self.tasks: set[asyncio.Task[None]] = set()
@@ -164,9 +194,19 @@ class Hub:
         # Set by :meth:`drain`: the server is stopping, and takes no new table nor change.
         self.draining = False
         self.changing = 0  # changes and new tables being computed or committed
+        # Several processes on one database: this one's name in the owners' leases, the
+        # address its peers relay seats to, and the lease's length (None: one process, no
+        # leases; the guard on each commit still holds).
+        self.process = secrets.token_hex(8)
+        self.address = address
+        self.lease = lease
+        self.claimed: dict[str, float] = {}  # when this process last claimed each table
+        # The leases' writes, one at a time and in order (a release before a new claim).
+        self.owners = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-owners")
         loop = asyncio.get_running_loop()
         self.watch = loop.create_task(self._watch())
         self.sweeper = loop.create_task(self._sweep())
+        self.keeper = loop.create_task(self._keep()) if lease is not None else None
 
     # Tables ---------------------------------------------------------------------------------
 
@@ -179,7 +219,20 @@ class Hub:
 
     async def find(self, table_id: str) -> Table | None:
         """The table, loaded from the database if it is not in memory; None if there is no
-        such table; :class:`TableError` ``quarantined`` if it is quarantined."""
+        such table; :class:`TableError` ``quarantined`` if it is quarantined. A table another
+        process owns is read from the database, not kept: for a look at it, not a change."""
+        found = await self.locate(table_id)
+        if not isinstance(found, Owner):
+            return found
+        loaded = await asyncio.to_thread(self._restore, table_id)
+        if isinstance(loaded, str):
+            raise TableError(QUARANTINED, SET_ASIDE)
+        return loaded
+
+    async def locate(self, table_id: str, dead: str | None = None) -> Table | Owner | None:
+        """:meth:`find`, except that a table another process owns is that process: its seats
+        are served there. ``dead``: a process found not answering, whose tables may be
+        taken over before their leases run out."""
         while True:
             table = self.tables.get(table_id)
             if table is not None:
@@ -191,10 +244,13 @@ class Hub:
                 return None
             task = self.loading.get(table_id)
             if task is None:
-                task = asyncio.get_running_loop().create_task(self._load(table_id))
+                task = asyncio.get_running_loop().create_task(self._load(table_id, dead))
                 self.loading[table_id] = task
             # Shielded: a client that hangs up does not cancel the load others await.
-            if not await asyncio.shield(task):
+            found = await asyncio.shield(task)
+            if isinstance(found, Owner):
+                return found
+            if not found:
                 return None
             # Loaded (or quarantined): look again. The caller runs on from here without
             # yielding to the loop, so the table cannot leave memory before it is used.
@@ -207,9 +263,17 @@ class Hub:
             self.store.exists, table_id
         )
 
-    async def _load(self, table_id: str) -> bool:
-        """Load a table into memory; whether the database has it."""
+    async def _load(self, table_id: str, dead: str | None = None) -> bool | Owner:
+        """Load a table into memory; whether the database has it; or the process that owns
+        it, which then serves it."""
         try:
+            if self.lease is not None:
+                owner: Owner | None = await self._owning(
+                    self.store.claim, table_id, self.process, self.address, self.lease, dead
+                )
+                if owner is not None:
+                    return owner
+                self.claimed[table_id] = time.monotonic()
             try:
                 loaded = await asyncio.to_thread(self._restore, table_id)
             except SQLAlchemyError:  # the database failed, not the record: nothing is marked
@@ -218,6 +282,7 @@ class Hub:
                 await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
                 return True
             if loaded is None:
+                self._release(table_id)
                 return False
             if isinstance(loaded, str):  # quarantined before (by another server process)
                 self.quarantined.add(table_id)
@@ -247,12 +312,19 @@ class Hub:
     def _install(self, table: Table) -> None:
         """Put a loaded table in memory. Nobody is connected to it: a player who had taken a
         seat counts as gone from now on, so that a stand-in plays for one who does not come
-        back; a seat never taken still awaits its invited player, as on a new table."""
+        back; a seat never taken still awaits its invited player, as on a new table. A seat
+        whose last move in this game was its stand-in's keeps its stand-in, which plays on at
+        once (a table taken over from a process that died, docs/hosting.md)."""
         now = time.monotonic()
         taken = False
+        last_by: dict[int, str] = {}
+        for item in table.events:
+            if item["kind"] == "action":
+                last_by[int(item["seat"])] = str(item["by"])
         for seat in table.seats:
             if seat.kind == HUMAN and seat.seat in table.acted:
                 seat.left_at = now
+                seat.stand_in = last_by.get(seat.seat) == "stand-in"
                 taken = True
         self._add(table)
         log.info("table loaded", extra={"table": table.id, "seq": table.seq})
@@ -305,7 +377,8 @@ class Hub:
         return seat.kind != BOT and not (seat.stand_in and not seat.connections)
 
     def _drop(self, table_id: str) -> None:
-        """Forget a table in memory and what the hub kept of it."""
+        """Forget a table in memory and what the hub kept of it, and give up its lease."""
+        self._release(table_id)
         del self.tables[table_id], self.locks[table_id]
         self.metrics.tables_open.dec()
         del self.connections[table_id], self.touched[table_id]
@@ -379,15 +452,20 @@ class Hub:
         table, tokens, change = Table.open(game, options, seats)
         self.changing += 1
         try:
-            table.created = await self.writer.create_table(
-                table.id,
-                table.game_name,
-                table.options,
-                table.stored_seats(),
-                change.events,
-                change.deals,
-                table.secret,
-            )
+            await self._claim_new(table.id)
+            try:
+                table.created = await self.writer.create_table(
+                    table.id,
+                    table.game_name,
+                    table.options,
+                    table.stored_seats(),
+                    change.events,
+                    change.deals,
+                    table.secret,
+                )
+            except BaseException:
+                self._release(table.id)  # no table: no lease to renew
+                raise
         finally:
             self.changing -= 1
         table.commit(change)
@@ -418,6 +496,7 @@ class Hub:
             raise TableError("unknown_game", f"there is no tutorial {game!r}")
         self._refuse_when_draining()
         table, token = TutorialTable.begin(tutorial, step)
+        await self._claim_new(table.id)
         self._add(table)
         self.tutorials.append(table.id)
         self._forget_tutorials()
@@ -447,16 +526,10 @@ class Hub:
         self._refuse_when_draining()
         self.changing += 1
         try:
-            async with self.locks[table.id]:
+            async with self._lock(table):
                 change = make()
                 if table.stored:
-                    began = time.perf_counter()
-                    try:
-                        await self.writer.commit(table.id, change)
-                    except UnavailableError:
-                        self.metrics.commits_unavailable.inc()
-                        raise
-                    self.metrics.commit_seconds.observe(time.perf_counter() - began)
+                    await self._commit(table, change)
                 table.commit(change)
                 self._announce(table, change)
         finally:
@@ -464,8 +537,9 @@ class Hub:
         for item in change.events:
             if item["kind"] == "action":
                 self.metrics.actions.labels(by=item.get("by", "human")).inc()
-        self.touched[table.id] = time.monotonic()
-        self.poke(table)
+        if self.tables.get(table.id) is table:
+            self.touched[table.id] = time.monotonic()
+            self.poke(table)
         return change
 
     def _refuse_when_draining(self) -> None:
@@ -476,7 +550,7 @@ class Hub:
         described = table.describe()
         # Each seat's messages are encoded once, however many windows show that seat.
         encoded: dict[int | None, list[str]] = {}
-        for connection in self.connections[table.id]:
+        for connection in self.connections.get(table.id, ()):
             if not connection.joined:
                 continue
             seat = connection.seat
@@ -503,7 +577,7 @@ class Hub:
 
     def presence(self, table: Table) -> None:
         message = json.dumps({"type": "presence", "table": table.describe()})
-        for connection in self.connections[table.id]:
+        for connection in self.connections.get(table.id, ()):
             if connection.joined:
                 connection.send_text(message)
 
@@ -529,7 +603,7 @@ class Hub:
                 raise TableError("bad_token", "that token holds no seat at this table")
         if seed is not None:
             await self._give_seed(table, seat, seed)
-        async with self.locks[table.id]:
+        async with self._lock(table):
             # Joining again on the same socket (as another seat, or to watch) leaves the seat
             # it held, which then needs its grace timer like any seat left (see leave()).
             vacated = self._leave_seat(connection)
@@ -589,12 +663,12 @@ class Hub:
         self._refuse_when_draining()
         self.changing += 1
         try:
-            async with self.locks[table.id]:
+            async with self._lock(table):
                 change = table.seed_change(seat.seat, seed)
                 if change is None:
                     return
                 if table.stored:
-                    await self.writer.commit(table.id, change)
+                    await self._commit(table, change)
                 table.commit(change)
                 self._announce(table, change)
         finally:
@@ -602,6 +676,8 @@ class Hub:
 
     def leave(self, connection: Connection) -> None:
         table = connection.table
+        if self.tables.get(table.id) is not table:  # dropped (moved): its seats went with it
+            return
         if connection in self.connections[table.id]:
             self.connections[table.id].remove(connection)
             self.metrics.sockets_open.dec()
@@ -755,6 +831,8 @@ class Hub:
                         text = choose(table.game_name, FALLBACK_LEVEL, view, _seed(table, seq))
                         await self.apply(table, partial(self._bot_move, table, turn, text, seq))
                     # stale: the table moved on while the bot thought; look again
+        except MovedError:
+            pass  # another process holds the table now: its bots play there
         except UnavailableError:
             # Nothing was stored or installed: the bot plays the turn again in a moment.
             log.warning("bot move not stored; trying again", extra={"table": table.id})
@@ -804,8 +882,9 @@ class Hub:
         """Stop as a server being restarted should: take no new table nor change (both are
         refused ``unavailable``, and ``/ready`` answers 503), start no bot, wait up to
         ``patience`` seconds for the changes under way to be committed and announced, then
-        tell every socket to connect again (close code :data:`RESTART_CODE`) once the
-        messages queued for it are sent. Whether every change under way was finished."""
+        give up this process's table leases (several processes on one database), and tell
+        every socket to connect again (close code :data:`RESTART_CODE`) once the messages
+        queued for it are sent. Whether every change under way was finished."""
         loop = asyncio.get_running_loop()
         if not self.draining:
             self.draining = True
@@ -816,6 +895,15 @@ class Hub:
         finished = not self.changing
         if not finished:
             log.error("changes left unfinished at the stop", extra={"changes": self.changing})
+        if self.keeper is not None:
+            # The leases are given up before the sockets close: the pages that reconnect, to
+            # another process, find their tables free to take over at once (docs/hosting.md).
+            self.keeper.cancel()
+            self.keeper = None
+            try:
+                await self._owning(self.store.release, [], self.process)
+            except SQLAlchemyError:
+                log.warning("leases not given up; they run out", extra={"lease": self.lease})
         connections = [c for group in self.connections.values() for c in group]
         for connection in connections:
             connection.close(RESTART_CODE, RESTARTING)
@@ -830,12 +918,136 @@ class Hub:
     async def close(self) -> None:
         self.watch.cancel()
         self.sweeper.cancel()
+        if self.keeper is not None:
+            self.keeper.cancel()
         await self.writer.close()
+        if self.lease is not None:
+            # Every change is stored: the others may take the tables over at once.
+            try:
+                await self._owning(self.store.release, [], self.process)
+            except SQLAlchemyError:
+                log.warning("leases not given up; they run out", extra={"lease": self.lease})
+        self.owners.shutdown(wait=False)
         for task in list(self.tasks):
             task.cancel()
         for connections in self.connections.values():
             for connection in connections:
                 connection.close()
+
+    # Owners ---------------------------------------------------------------------------------
+
+    def _lock(self, table: Table) -> asyncio.Lock:
+        """The table's lock; :class:`MovedError` if the table has left this process."""
+        if self.tables.get(table.id) is not table:
+            raise MovedError(table.id)
+        return self.locks[table.id]
+
+    async def _commit(self, table: Table, change: Change) -> None:
+        """Store a change of the table (under its lock); a change the guard refused leaves
+        the table behind in this process (:meth:`_lost`)."""
+        began = time.perf_counter()
+        try:
+            await self.writer.commit(table.id, change)
+        except UnavailableError:
+            self.metrics.commits_unavailable.inc()
+            raise
+        except MovedError:
+            self._lost(table)
+            raise
+        self.metrics.commit_seconds.observe(time.perf_counter() - began)
+
+    def _lost(self, table: Table) -> None:
+        """Another process stored a change of the table first, or took its lease: drop this
+        copy, close its seats' sockets (their pages reconnect, to the table's owner, and
+        resume from their last event), and load it again if the lease is still, or again,
+        this process's (its bots go on from what is stored)."""
+        if self.tables.get(table.id) is not table:
+            return
+        connections = list(self.connections[table.id])
+        log.warning(
+            "table moved to another process",
+            extra={"table": table.id, "seq": table.seq, "connections": len(connections)},
+        )
+        for connection in connections:
+            self._leave_seat(connection)  # not joined any more; the seats' metric follows
+            self.metrics.sockets_open.dec()  # leave() finds the table gone: counted here
+            connection.close(RESTART_CODE, MOVED_AWAY)
+        self._drop(table.id)
+        if table.stored and not self.draining:
+            self._spawn(self._reload(table.id))
+
+    async def _reload(self, table_id: str) -> None:
+        try:
+            await self.locate(table_id)
+        except Exception:
+            log.exception("table reload failed", extra={"table": table_id})
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _owning(self, work: Callable[..., Any], *args: Any) -> Any:
+        """A lease's read or write, in the owners' thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.owners, work, *args)
+
+    async def _claim_new(self, table_id: str) -> None:
+        """The lease of a table about to be opened (its id is new: nobody else holds it)."""
+        if self.lease is not None:
+            self.claimed[table_id] = time.monotonic()
+            try:
+                owner = await self._owning(
+                    self.store.claim, table_id, self.process, self.address, self.lease
+                )
+            except SQLAlchemyError as exc:  # as a commit the database did not take
+                self.claimed.pop(table_id, None)
+                log.error("lease not claimed", extra={"table": table_id, "reason": str(exc)})
+                raise UnavailableError(
+                    "the database could not be reached; nothing was changed: try again"
+                ) from exc
+            if owner is not None:
+                raise TableError("unavailable", "that table id is taken; try again")
+
+    def _release(self, table_id: str) -> None:
+        """Give up the table's lease, in the background (in order with later claims)."""
+        self.claimed.pop(table_id, None)
+        if self.lease is not None:
+            self.owners.submit(self._release_quietly, table_id)
+
+    def _release_quietly(self, table_id: str) -> None:
+        try:
+            self.store.release([table_id], self.process)
+        except SQLAlchemyError:  # it runs out on its own
+            log.warning("lease not given up", extra={"table": table_id})
+
+    async def _keep(self) -> None:
+        """Renew this process's leases, three times a lease; drop the tables whose lease
+        another process took; take over the tables whose owner's lease ran out."""
+        assert self.lease is not None
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                started = time.monotonic()
+                held = await self._owning(self.store.renew, self.process, self.lease)
+                for table_id, table in list(self.tables.items()):
+                    if table_id in held or self.claimed.get(table_id, 0.0) >= started:
+                        continue
+                    if table.stored:
+                        self._lost(table)
+                    else:  # a tutorial's lease taken by mistake: this process has it
+                        await self._claim_new(table_id)
+                if self.draining:  # a server that is stopping takes no table over
+                    continue
+                orphans = await self._owning(self.store.orphans, self.process, ORPHANS_AT_ONCE)
+                for table_id in orphans:
+                    if table_id not in self.tables:
+                        found = await self.locate(table_id)
+                        if isinstance(found, Table):
+                            log.info("table taken over", extra={"table": table_id})
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # a database that failed for a moment: the next look tries again
+                log.exception("leases not kept")
 
 
 def _seed(table: Table, seq: int) -> int:

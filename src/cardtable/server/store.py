@@ -23,7 +23,9 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    cast,
     create_engine,
+    delete,
     event,
     func,
     insert,
@@ -31,6 +33,7 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
 from cardtable.server.schema import migrate
@@ -39,6 +42,8 @@ __all__ = [
     "WAIT",
     "DealRow",
     "EventRow",
+    "Owner",
+    "OwnerRow",
     "SeatRow",
     "Store",
     "StoredGame",
@@ -101,6 +106,30 @@ class DealRow(Base):
     hand: Mapped[int] = mapped_column(Integer)
     cards: Mapped[str] = mapped_column(Text)  # card strings, space-separated, index 0 first
     salt: Mapped[str] = mapped_column(String(64))
+
+
+class OwnerRow(Base):
+    """The server process that holds a table in memory, until its lease runs out
+    (docs/hosting.md, "Many processes"). A row says who serves the table's seats; it never
+    decides what is stored: the events' key (table, seq) does (:meth:`Store.append_guarded`)."""
+
+    __tablename__ = "owners"
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    process: Mapped[str] = mapped_column(String(32), index=True)
+    address: Mapped[str | None] = mapped_column(String(128), nullable=True)  # host:port
+    # When it expires, in seconds since 1970 by the database's clock (PostgreSQL's: the
+    # processes' own clocks may disagree), or this machine's on SQLite.
+    until: Mapped[float] = mapped_column(Float, index=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Owner:
+    """Another process that holds a table: where its seats are served."""
+
+    process: str
+    address: str | None
+    until: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +248,117 @@ class Store:
                 connection.execute(insert(DealRow), deals)
             if events:
                 connection.execute(insert(EventRow), events)
+
+    def append_guarded(
+        self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]], wait: float = WAIT
+    ) -> set[str]:
+        """Commit the changes as :meth:`append_many` does; the tables whose change the
+        guard refused, none of whose rows were stored. The guard is the events' key: a
+        change numbers its events from the table's ``seq`` as its process knew it, so a
+        change made on a table another process has moved on collides with a stored event
+        and is refused whole, whatever any lease says. The others' changes are stored:
+        a batch that collides is committed again one table at a time."""
+        try:
+            self.append_many(changes, wait)
+            return set()
+        except IntegrityError:
+            if len(changes) == 1:
+                return {changes[0][0]}
+        refused = set()
+        for change in changes:
+            try:
+                self.append_many([change], wait)
+            except IntegrityError:
+                refused.add(change[0])
+        return refused
+
+    # Owners ---------------------------------------------------------------------------------
+
+    def claim(
+        self,
+        table_id: str,
+        process: str,
+        address: str | None,
+        lease: float,
+        dead: str | None = None,
+    ) -> Owner | None:
+        """Make ``process`` the table's owner for ``lease`` seconds, if nobody else holds it:
+        no owner, an expired lease, or ``dead`` (a process found not answering). None if
+        the table is now ``process``'s; else its owner."""
+        now = self._now()
+        with self.engine.begin() as connection:
+            self._wait(connection, WAIT)
+            free = (OwnerRow.process == process) | (OwnerRow.until < now)
+            if dead is not None:
+                free = free | (OwnerRow.process == dead)
+            taken = connection.execute(
+                update(OwnerRow)
+                .where(OwnerRow.table_id == table_id, free)
+                .values(process=process, address=address, until=now + lease)
+            )
+            if taken.rowcount == 1:
+                return None
+        try:
+            with self.engine.begin() as connection:
+                self._wait(connection, WAIT)
+                connection.execute(
+                    insert(OwnerRow).values(
+                        table_id=table_id, process=process, address=address, until=now + lease
+                    )
+                )
+            return None
+        except IntegrityError:  # another process's lease, not expired
+            pass
+        with Session(self.engine) as session:
+            row = session.get(OwnerRow, table_id)
+            if row is None:  # released meanwhile: try again
+                return self.claim(table_id, process, address, lease, dead)
+            return Owner(row.process, row.address, row.until)
+
+    def owner(self, table_id: str) -> Owner | None:
+        with Session(self.engine) as session:
+            row = session.get(OwnerRow, table_id)
+            return None if row is None else Owner(row.process, row.address, row.until)
+
+    def renew(self, process: str, lease: float) -> set[str]:
+        """Extend every lease ``process`` holds by ``lease`` seconds; the tables it holds."""
+        with self.engine.begin() as connection:
+            self._wait(connection, WAIT)
+            connection.execute(
+                update(OwnerRow)
+                .where(OwnerRow.process == process)
+                .values(until=self._now() + lease)
+            )
+            held = connection.execute(select(OwnerRow.table_id).where(OwnerRow.process == process))
+            return set(held.scalars())
+
+    def release(self, table_ids: list[str], process: str) -> None:
+        """Give up ``process``'s leases of the tables (all of its leases: ``table_ids``
+        empty)."""
+        query = delete(OwnerRow).where(OwnerRow.process == process)
+        if table_ids:
+            query = query.where(OwnerRow.table_id.in_(table_ids))
+        with self.engine.begin() as connection:
+            self._wait(connection, WAIT)
+            connection.execute(query)
+
+    def orphans(self, process: str, limit: int) -> list[str]:
+        """Tables whose owner's lease ran out (a process that died): the oldest first."""
+        with Session(self.engine) as session:
+            query = (
+                select(OwnerRow.table_id)
+                .where(OwnerRow.until < self._now(), OwnerRow.process != process)
+                .order_by(OwnerRow.until)
+                .limit(limit)
+            )
+            return list(session.scalars(query))
+
+    def _now(self) -> Any:
+        """The time now, for leases: the database's clock where it has one (all processes
+        read the same), else this machine's."""
+        if self.dialect == "postgresql":
+            return cast(func.extract("epoch", func.clock_timestamp()), Float)
+        return time.time()
 
     def _wait(self, connection: Connection, seconds: float) -> None:
         """Set how long SQLite waits on a lock held elsewhere, before the transaction
