@@ -567,8 +567,11 @@ async def _takeover(url: str, parent: int, database: str, tables: int) -> dict[s
     while unwatched - set(quiet) and time.perf_counter() - killed < MOVE_WITHIN:
         await asyncio.sleep(0.1)
         now = time.perf_counter() - killed
-        for table, owner, _ in await asyncio.to_thread(_owners, database):
-            if table in unwatched and table not in quiet and owner != process:
+        owners = {table: owner for table, owner, _ in await asyncio.to_thread(_owners, database)}
+        for table in unwatched - set(quiet):
+            # Moved once its lease no longer names the dead process: taken by another, or
+            # taken and already given up (a finished table leaves memory, and its lease).
+            if owners.get(table) != process:
                 quiet[table] = now
     reconnected = [t for t in await asyncio.gather(*spectators) if t is not None]
     return {
