@@ -8,6 +8,7 @@ PostgreSQL refuses to run as root, so as root the cluster belongs to the ``postg
 from __future__ import annotations
 
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -15,6 +16,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from served import free_port
@@ -104,3 +106,19 @@ def pg_ctl(url: str, action: str) -> None:
         stderr=subprocess.DEVNULL,
         timeout=60,
     )
+
+
+def stored_events(url: str, table: str) -> list[dict[str, Any]]:
+    """A table's events as the database holds them, in order."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            rows = connection.execute(
+                text("SELECT seq, data FROM events WHERE table_id = :t ORDER BY seq"),
+                {"t": table},
+            ).all()
+    finally:
+        engine.dispose()
+    return [json.loads(data) for _seq, data in rows]

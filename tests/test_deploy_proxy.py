@@ -16,13 +16,14 @@ import os
 import random
 import signal
 import ssl
+import time
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from live_pieces import tokens
@@ -46,6 +47,12 @@ class Seat:
         self.socket: ClientConnection | None = None
         self.seq = 0
         self.view: dict[str, Any] = {}
+        self.events: dict[int, dict[str, Any]] = {}  # every event heard, by number
+
+    def hear(self, item: dict[str, Any]) -> None:
+        """An event, in order and once: one heard before a crash is never rewritten."""
+        assert item["seq"] == len(self.events) + 1, (item["seq"], len(self.events))
+        self.events[item["seq"]] = item
 
     def join(self) -> dict[str, Any]:
         self.socket = connect(
@@ -53,8 +60,23 @@ class Seat:
         ).__enter__()
         self.send({"type": "join", "token": self.token, "since": self.seq})
         snapshot = self.until("snapshot")
+        for item in snapshot["missed"]:
+            self.hear(item)
         self.seq, self.view = snapshot["seq"], snapshot["view"]
         return snapshot
+
+    def rejoin(self) -> dict[str, Any]:
+        """:meth:`join` as the page reconnects: again and again until a server answers (the
+        proxy refuses with 502 while it counts every server down, for 10 s after each
+        failed one, nginx's ``fail_timeout``)."""
+        deadline = time.monotonic() + READ_SECONDS
+        while True:
+            try:
+                return self.join()
+            except (InvalidStatus, OSError):
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
 
     def send(self, message: dict[str, Any]) -> None:
         assert self.socket is not None
@@ -63,6 +85,8 @@ class Seat:
     def receive(self) -> dict[str, Any]:
         assert self.socket is not None
         frame: dict[str, Any] = json.loads(self.socket.recv(timeout=READ_SECONDS))
+        if frame["type"] == "event":
+            self.hear(frame["event"])
         return frame
 
     def until(self, kind: str) -> dict[str, Any]:
@@ -184,3 +208,68 @@ def test_two_servers_behind_nginx_with_tls_and_a_graceful_restart(tmp_path: Path
         assert sockets_open(other) == 2
         play(seats, MOVES, rng)
         assert https.get(f"/api/tables/{table}").json()["seq"] == seats[0].seq > before
+
+
+def test_two_servers_behind_nginx_lose_nothing_when_the_tables_holder_is_killed(
+    tmp_path: Path,
+) -> None:
+    """The same topology; the server holding the table is killed (SIGKILL: nothing gets to
+    clean up) at a random moment of play, three times, and started again each time. The
+    seats reconnect through the proxy, which sends them to the server still up; it finds
+    the dead one not answering and takes the table over from the database. Nothing a seat
+    was told is lost, no action is stored twice, and both seats end on the database's
+    events."""
+    from postgres_server import postgres_url, stored_events
+
+    rng = random.Random(13)
+    with ExitStack() as stack:
+        url = stack.enter_context(postgres_url())
+        servers = []
+        for number in (1, 2):
+            server = ServerProcess(
+                url,
+                tmp_path / f"server-{number}.log",
+                grace=3600,
+                options=("--tables-per-minute", "0", "--client-header", "X-Forwarded-For"),
+            )
+            server.start()  # one after the other: the first creates the schema
+            stack.callback(server.stop)
+            servers.append(server)
+        proxy = stack.enter_context(nginx_proxy(tmp_path / "proxy", [s.port for s in servers]))
+        context = ssl.create_default_context(cafile=str(proxy.certificate))
+        https = stack.enter_context(httpx.Client(base_url=proxy.url, verify=context))
+        opened = https.post(
+            "/api/tables",
+            json={
+                "game": "kryt-navalivat",
+                "seats": [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Boris"}],
+            },
+        )
+        assert opened.status_code == 201, opened.text
+        table = opened.json()["table"]
+        seats = [
+            Seat(proxy, context, table, token) for _, token in sorted(tokens(opened.json()).items())
+        ]
+        for seat in seats:
+            seat.join()
+            stack.callback(seat.close)
+        for _ in range(3):
+            play(seats, rng.randint(1, MOVES), rng)
+            counts = [sockets_open(server) for server in servers]
+            holder = servers[counts.index(2)]
+            heard = seats[0].seq
+            holder.kill()
+            for seat in seats:
+                seat.close_code()  # the socket dropped with its server: no close frame
+                seat.close()
+            for seat in seats:
+                snapshot = seat.rejoin()
+                assert snapshot["seq"] >= heard  # nothing acknowledged is lost
+            holder.start()  # back on its port, for the next round
+        play(seats, MOVES, rng)
+        stored = stored_events(url, table)
+        assert [item["seq"] for item in stored] == list(range(1, len(stored) + 1))
+        for seat in seats:
+            assert seat.events == {item["seq"]: item for item in stored}
+        logs = "".join(server.log.read_text() for server in servers)
+        assert "table taken over" in logs or "owner not answering" in logs

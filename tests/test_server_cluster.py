@@ -32,9 +32,8 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from sqlalchemy import create_engine, text
 
-from postgres_server import postgres_url
+from postgres_server import postgres_url, stored_events
 from served import ServerProcess, free_port
 from test_server_restart import (
     MESSAGE_TIMEOUT,
@@ -101,19 +100,6 @@ async def _keep_playing(
     return connections
 
 
-def _stored_events(url: str, table: str) -> list[dict[str, Any]]:
-    engine = create_engine(url)
-    try:
-        with engine.connect() as connection:
-            rows = connection.execute(
-                text("SELECT seq, data FROM events WHERE table_id = :t ORDER BY seq"),
-                {"t": table},
-            ).all()
-    finally:
-        engine.dispose()
-    return [json.loads(data) for _seq, data in rows]
-
-
 def test_two_processes_lose_nothing_when_one_is_killed_again_and_again(
     database: str, tmp_path: Path
 ) -> None:
@@ -173,7 +159,7 @@ def test_two_processes_lose_nothing_when_one_is_killed_again_and_again(
         assert sum(connections) >= len(connections) * 2
         for table, clients in tables.items():
             events = await _verify_game(servers[rng.randrange(2)], table, clients)
-            stored = _stored_events(database, table)
+            stored = stored_events(database, table)
             assert stored == events
             for client in clients:
                 assert client.events == {item["seq"]: item for item in stored}
@@ -253,7 +239,7 @@ def test_serve_workers_runs_processes_behind_one_port(database: str, tmp_path: P
             connections = await asyncio.wait_for(asyncio.gather(*playing), FINISH_WITHIN)
             assert sum(connections) >= len(clients)
             events = await _verify_game(front, table, clients)
-            assert _stored_events(database, table) == events
+            assert stored_events(database, table) == events
 
         asyncio.run(scenario())
         # The supervisor started the killed worker again.
@@ -279,7 +265,7 @@ def _all_gone(pids: list[int]) -> bool:
 
 def _last_event(url: str, table: str) -> tuple[int, str]:
     """The number and kind of the table's last stored event."""
-    events = _stored_events(url, table)
+    events = stored_events(url, table)
     return events[-1]["seq"], events[-1]["kind"]
 
 
@@ -313,7 +299,7 @@ def test_the_bots_of_a_table_nobody_is_at_play_on_in_another_process(
         asyncio.run(visit())
 
         def stand_in() -> bool:
-            return any(item.get("by") == "stand-in" for item in _stored_events(database, table))
+            return any(item.get("by") == "stand-in" for item in stored_events(database, table))
 
         _until(lambda: stand_in() and _last_event(database, table)[0] >= 8, "moves")
         servers[0].kill()
@@ -326,7 +312,7 @@ def test_the_bots_of_a_table_nobody_is_at_play_on_in_another_process(
         assert took < 12.0, took
         _until(lambda: _last_event(database, table)[1] == "over", "the game's end", 60.0)
         assert "table taken over" in servers[1].log.read_text()
-        events = _stored_events(database, table)
+        events = stored_events(database, table)
         assert [item["seq"] for item in events] == list(range(1, len(events) + 1))
         after = [item["by"] for item in events[before[0] :] if item["kind"] == "action"]
         assert {"bot", "stand-in"} <= set(after), after
