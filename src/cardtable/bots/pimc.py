@@ -155,8 +155,6 @@ class PimcBot(Analyst):
         """Whether this decision is PIMC's (else ``hard``'s search takes it)."""
         if game.name == "kryt-navalivat" and view.get("stock") != 0:
             return False  # the solver needs the stock empty
-        if game.name == "neuf" and view.get("phase") != "play":
-            return False  # the exchange is valued by solving whole deals: too slow
         return self.cards is None or sum(view["hand_sizes"]) <= self.cards
 
     def search(self, game: Game) -> Analyst:
