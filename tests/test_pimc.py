@@ -23,6 +23,7 @@ from cardtable.bots.ismcts import IsmctsBot, SearchResult
 from cardtable.bots.pimc import PimcBot, endgame_choice
 from cardtable.core import Game, State
 from cardtable.errors import IllegalActionError, InvalidBudgetError
+from test_kryt_solver import endgame
 
 KNOCKOUT_WHIST = cardtable.make("knockout-whist", players=3)
 
@@ -186,26 +187,15 @@ def test_pimc_from_its_cards_searches_early_in_a_deal_and_solves_its_last_tricks
 
 
 def kryt_endgames(count: int) -> list[State]:
-    """2-player Kryt'-navalivat' hands played by the heuristic bots until the stock is empty
-    with at most 18 cards in the hands (most solve well within the expert's budget) and a
-    choice to make."""
-    kryt = cardtable.make("kryt-navalivat", players=2)
-    heuristic = make_bot("heuristic", "kryt-navalivat")
+    """2-player Kryt'-navalivat' endgames (``test_kryt_solver.endgame``: the stock empty, at
+    most 18 cards in the hands) with a choice to make."""
     found: list[State] = []
-    rng = random.Random(11)
+    seed = 0
     while len(found) < count:
-        state = kryt.new_state(seed=rng.randrange(1 << 30))
-        for _ in range(400):
-            if state.is_over:
-                break
-            view = state.view(None)
-            if view["stock"] == 0 and sum(view["hand_sizes"]) <= 18:
-                if len(state.legal_actions()) > 1:
-                    found.append(state)
-                break
-            seat = state.to_move
-            assert seat is not None
-            state.apply(heuristic.choose(state.view(seat), state.legal_actions(), rng))
+        state = endgame(seed, cards=18)
+        seed += 1
+        if len(state.legal_actions()) > 1:
+            found.append(state)
     return found
 
 
