@@ -10,6 +10,7 @@
 #   benchmarks/strength.sh 5 &    # queue 5: expert against the cheater
 #   benchmarks/strength.sh 6 &    # queue 6: Neuf's PIMC endgames against hard
 #   benchmarks/strength.sh 7 &    # queue 7: Kryt'-navalivat's expert against hard
+#   benchmarks/strength.sh 8 &    # queue 8: Neuf's hard (its expert) against the cheater
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -22,6 +23,8 @@ PYTHON=${PYTHON:-.venv/bin/python}
 PYTHON_T="ismcts:seconds=0.01,engine=python"  # the Python search at a fixed time
 EXPLORE="ismcts:iterations=50000,seconds=0.9,exploration=1.0"  # hard, exploring more
 CAUTIOUS="ismcts:iterations=50000,seconds=0.9,exploration=0.4"  # hard, exploring less
+KRYT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
+KRYT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
 mkdir -p "$RUNS"
 
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
@@ -42,7 +45,7 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers 1)
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers 1 --per-deal)
 
-case ${1:?queue 1 to 7} in
+case ${1:?queue 1 to 8} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -107,8 +110,16 @@ case ${1:?queue 1 to 7} in
   ;;
 7)
   # Kryt'-navalivat's expert (hard's search, then the exact endgame once the stock is
-  # empty) against hard. A game of two searchers runs to about 110 decisions at about
-  # 0.12 s each: 1,000 games ask for about 3.5 core-hours unless the rule stops them.
-  table kryt-navalivat-2-expert-hard kryt-navalivat -p 2 --bots expert,hard --games 1000 "${rate[@]}"
+  # empty) against hard. Between two searchers a game runs long, the pile passing to and
+  # fro once the stock is empty: 10 games at play's budget took 75 s each on average (133
+  # to 2,805 actions), 1,000 games about 21 core-hours. So both bots search 10,000
+  # iterations a decision instead of 50,000 (about 6 s a game, 1,000 games in about 2
+  # core-hours); the solver's budget is play's.
+  table kryt-navalivat-2-expert-hard-10000 kryt-navalivat -p 2 \
+    --bots "$KRYT_EXPERT,$KRYT_HARD" --games 1000 "${rate[@]}"
+  ;;
+8)
+  # Neuf's expert is hard: hard against the cheater (the solver on the true deal, paranoid).
+  table neuf-3-hard-cheater-per-deal neuf -p 3 --bots hard,cheater --games 1000 "${score[@]}"
   ;;
 esac

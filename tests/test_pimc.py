@@ -158,6 +158,24 @@ def test_expert_is_pimc_where_it_measured_stronger_and_hard_in_neuf() -> None:
         make_bot("pimc:deals=5,cards=0", "neuf")
 
 
+def test_pimc_iterations_bound_the_search_beside_it_and_nothing_else() -> None:
+    """``iterations`` sets the budget of hard's search (the strength tables' smaller budget
+    for both bots); the deals and seconds of PIMC stay as given."""
+    kryt = cardtable.make("kryt-navalivat")
+    bot = make_bot("pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000", "kryt-navalivat")
+    assert isinstance(bot, PimcBot) and (bot.deals, bot.seconds) == (100, 0.9)
+    search = bot.search(kryt)
+    assert isinstance(search, IsmctsBot) and (search.iterations, search.seconds) == (10000, 0.9)
+    state = kryt.new_state(seed=5)
+    seat = state.to_move
+    assert seat is not None
+    found = search.analyse(kryt, state.view(seat), random.Random(5), stop_early=False)
+    assert found.iterations == 10000
+    for bad in ("0", "-3", "many"):
+        with pytest.raises(InvalidBudgetError, match="iterations"):
+            make_bot(f"pimc:deals=5,iterations={bad}", "kryt-navalivat")
+
+
 def test_pimc_from_its_cards_searches_early_in_a_deal_and_solves_its_last_tricks() -> None:
     """NEUF-5: with ``cards=24`` the deal's first decisions go to hard's search, its last 8
     tricks to PIMC (every deal values every action)."""

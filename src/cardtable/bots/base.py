@@ -90,6 +90,7 @@ _PIMC_PARAMETERS: dict[str, type] = {
     "belief": float,
     "threads": int,
     "cards": int,
+    "iterations": int,
 }
 
 

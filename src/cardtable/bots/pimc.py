@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable import compiled
-from cardtable.bots.ismcts import Analyst, SearchResult
+from cardtable.bots.ismcts import Analyst, IsmctsBot, SearchResult
 from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError, SolverBudgetError
 
@@ -105,7 +105,8 @@ class PimcBot(Analyst):
     probability (0: every deal alike; Knockout Whist alone has inference); ``threads`` solve
     deals side by side; ``cards``, when given, leaves every decision with more cards than
     that in all hands (or, in Kryt'-navalivat', any card in the stock) to ``hard``'s
-    search."""
+    search; ``iterations`` bounds that search instead of ``hard``'s own budget (a smaller
+    one makes the strength tables affordable, and both bots of a table get it)."""
 
     def __init__(
         self,
@@ -117,6 +118,7 @@ class PimcBot(Analyst):
         belief: float = 0.0,
         threads: int = 1,
         cards: int | None = None,
+        iterations: int | None = None,
     ) -> None:
         if deals is None and seconds is None:
             raise InvalidBudgetError("give a budget: deals, seconds or both")
@@ -137,7 +139,12 @@ class PimcBot(Analyst):
         self.model = model
         self.belief = belief
         self.threads = threads
+        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+            raise InvalidBudgetError(
+                f"iterations must be a whole number, 1 or more, not {iterations!r}"
+            )
         self.cards = cards
+        self.iterations = iterations
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
         self._search: Analyst | None = None
@@ -158,12 +165,15 @@ class PimcBot(Analyst):
         return self.cards is None or sum(view["hand_sizes"]) <= self.cards
 
     def search(self, game: Game) -> Analyst:
-        """``hard``'s search, for the decisions before the endgame."""
+        """``hard``'s search (at ``iterations``, when given), for the decisions before the
+        endgame."""
         if self._search is None:
             from cardtable.bots.base import LEVELS, make_bot
 
             search = make_bot(LEVELS["hard"], game.name)
-            assert isinstance(search, Analyst)
+            assert isinstance(search, IsmctsBot)
+            if self.iterations is not None:
+                search.iterations = self.iterations
             self._search = search
         return self._search
 
