@@ -11,6 +11,7 @@
 #   benchmarks/strength.sh 6 &    # queue 6: Neuf's PIMC endgames against hard
 #   benchmarks/strength.sh 7 &    # queue 7: Kryt'-navalivat's expert against hard
 #   benchmarks/strength.sh 8 &    # queue 8: Neuf's hard (its expert) against the cheater
+#   benchmarks/strength.sh 9 &    # queue 9: Kryt'-navalivat's hard and expert against the cheater
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -25,6 +26,7 @@ EXPLORE="ismcts:iterations=50000,seconds=0.9,exploration=1.0"  # hard, exploring
 CAUTIOUS="ismcts:iterations=50000,seconds=0.9,exploration=0.4"  # hard, exploring less
 KRYT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
 KRYT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
+KRYT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
 mkdir -p "$RUNS"
 
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
@@ -42,10 +44,11 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
   fi
 }
 
-rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers 1)
-score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers 1 --per-deal)
+# WORKERS: games played at once (a resumed table plays the same games with any number).
+rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
+score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 8} in
+case ${1:?queue 1 to 9} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -121,5 +124,13 @@ case ${1:?queue 1 to 8} in
 8)
   # Neuf's expert is hard: hard against the cheater (the solver on the true deal, paranoid).
   table neuf-3-hard-cheater-per-deal neuf -p 3 --bots hard,cheater --games 1000 "${score[@]}"
+  ;;
+9)
+  # Kryt'-navalivat's cheater: hard's search on the true state, the stock's order in view,
+  # and the exact endgame beside it; all three at queue 7's 10,000 iterations.
+  table kryt-navalivat-2-hard-cheater-10000 kryt-navalivat -p 2 \
+    --bots "$KRYT_HARD,$KRYT_CHEATER" --games 1000 "${rate[@]}"
+  table kryt-navalivat-2-expert-cheater-10000 kryt-navalivat -p 2 \
+    --bots "$KRYT_EXPERT,$KRYT_CHEATER" --games 1000 "${rate[@]}"
   ;;
 esac

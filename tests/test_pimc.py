@@ -18,11 +18,11 @@ from cardtable import compiled
 from cardtable._core import KnockoutWhist as CoreKnockoutWhist
 from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable.bots import make_bot
-from cardtable.bots.base import LEVELS, UnknownBotError
+from cardtable.bots.base import LEVELS
 from cardtable.bots.ismcts import IsmctsBot, SearchResult
 from cardtable.bots.pimc import PimcBot, endgame_choice
 from cardtable.core import Game, State
-from cardtable.errors import IllegalActionError, InvalidBudgetError
+from cardtable.errors import IllegalActionError, InvalidBudgetError, InvalidPositionError
 from test_kryt_solver import endgame
 
 KNOCKOUT_WHIST = cardtable.make("knockout-whist", players=3)
@@ -217,22 +217,29 @@ def kryt_endgames(count: int) -> list[State]:
     return found
 
 
-def test_kryts_expert_plays_proven_wins_and_avoids_proven_losses() -> None:
+@pytest.mark.parametrize("spec", ["expert", "cheater"])
+def test_kryts_expert_and_cheater_play_proven_wins_and_avoid_proven_losses(spec: str) -> None:
     """KRYT-9: with the stock empty both hands are known to both of 2 players, so the
-    expert's endgame is the exact solver's within its horizon, checked against the solver
-    on the true state: a proven win when there is one, never a proven loss while another
-    action is not one."""
+    expert's endgame is the exact solver's within its horizon (the cheater's too, who sees
+    the true state), checked against the solver on the true state: a proven win when there
+    is one, never a proven loss while another action is not one."""
+    from cardtable.bots.pimc import CheaterBot
+
     kryt = cardtable.make("kryt-navalivat", players=2)
     twin = compiled.core_game(kryt, always=True)
     assert isinstance(twin, CoreKrytNavalivat)
-    bot = make_bot("expert", "kryt-navalivat")
-    assert isinstance(bot, PimcBot)
+    bot = make_bot(spec, "kryt-navalivat")
+    assert isinstance(bot, PimcBot | CheaterBot)
     tested = 0
     for number, state in enumerate(kryt_endgames(12)):
         seat = state.to_move
         assert seat is not None
         values = dict(twin.state_from_position(state.position()).solve()[0])
-        action = bot.choose(state.view(seat), state.legal_actions(), random.Random(number))
+        rng = random.Random(number)
+        if isinstance(bot, CheaterBot):
+            action = bot.choose_seeing(state, state.legal_actions(), rng)
+        else:
+            action = bot.choose(state.view(seat), state.legal_actions(), rng)
         chosen = kryt.action_to_int(action)
         best = max(values.values())
         if best > 0:
@@ -242,6 +249,58 @@ def test_kryts_expert_plays_proven_wins_and_avoids_proven_losses() -> None:
             assert values[chosen] == 0
             tested += 1
     assert tested > 0  # the endgames put at least one of the rules to the test
+
+
+def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
+    """KRYT-4: with cards in the stock the cheater is hard's search on the true state, the
+    stock's order in view (``search_seeing``): two deals its seat cannot tell apart (the
+    same view) get searches of their own; it plays a whole game in the arena."""
+    from cardtable.arena.match import play_game
+    from cardtable.arena.schedule import GameTask
+    from cardtable.bots.pimc import CheaterBot
+
+    kryt = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(kryt, always=True)
+    assert isinstance(twin, CoreKrytNavalivat)
+    cheater = make_bot("cheater:iterations=3000", "kryt-navalivat")
+    assert isinstance(cheater, CheaterBot) and cheater.iterations == 3000
+    told_apart = 0
+    for seed in range(4):
+        state = kryt.new_state(seed=seed)
+        while len(state.legal_actions()) < 2:
+            state.apply(state.legal_actions()[0])
+        seat = state.to_move
+        assert seat is not None and state.view(seat)["stock"] > 0
+        view = json.dumps(state.view(seat))
+        deals = [kryt.state_from_position(p) for p in twin.sample_positions(view, 2, seed)]
+        found = []
+        for deal in deals:
+            action = cheater.choose_seeing(deal, deal.legal_actions(), random.Random(1))
+            assert action in deal.legal_actions() and cheater.last is not None
+            assert cheater.last.iterations <= 3000
+            found.append(cheater.last.values)
+        told_apart += found[0] != found[1]
+        assert all(deal.view(seat) == state.view(seat) for deal in deals)
+    assert told_apart >= 3
+    task = GameTask(
+        index=0,
+        deal=0,
+        rotation=0,
+        deal_seed=4,
+        game="kryt-navalivat",
+        options={"players": 2},
+        seats=("cheater", "hard"),
+        specs=("cheater:iterations=200", "ismcts:iterations=200"),
+        rng_seeds=("a", "b"),
+    )
+    outcome = play_game(task)
+    assert outcome.status == "ok" and outcome.failure is None
+    with pytest.raises(InvalidBudgetError, match="iterations"):
+        make_bot("cheater:iterations=0", "kryt-navalivat")
+    with pytest.raises(InvalidBudgetError, match="rollout"):
+        twin.search_seeing(state.position(), iterations=10, rollout="smart")
+    with pytest.raises(InvalidPositionError):
+        twin.search_seeing("not a position", iterations=10)
 
 
 def searched(action: int, visits: dict[int, int]) -> SearchResult:
@@ -316,8 +375,6 @@ def test_the_cheater_plays_the_solvers_best_on_the_true_deal_in_the_arena_alone(
         assert seat is not None
         with pytest.raises(InvalidBudgetError, match="arena"):
             cheater.choose(state.view(seat), state.legal_actions(), random.Random(0))
-    with pytest.raises(UnknownBotError, match="no exact solver"):
-        make_bot("cheater", "kryt-navalivat")
     task = GameTask(
         index=0,
         deal=0,

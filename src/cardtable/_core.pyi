@@ -150,6 +150,18 @@ class _Game(Generic[_S, _B]):
         threads: int = 1,
         solve: int = 0,
     ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
+    def search_seeing(
+        self,
+        position: str,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        seed: int = 0,
+        stop_early: bool = True,
+        rollout: str = "guided",
+        threads: int = 1,
+        solve: int = 0,
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
     def replay(
         self,
         seed: int,

@@ -143,13 +143,41 @@ pub fn search<G: Determinize + Guided>(
     rng: &mut PlayoutRng,
     settings: &Settings,
 ) -> Result<Found, SearchError> {
+    let sample = |rng: &mut PlayoutRng| G::sample(knowledge, rng);
+    search_deals(G::knower(knowledge), &sample, rng, settings)
+}
+
+/// Searches `state` itself for the seat to move, every card in view: each iteration plays
+/// the true deal (the stock's order too), where [`search`] samples one. No seat may play
+/// so; it is the cheater's search, a measuring stick for the strength tables.
+pub fn search_seeing<G: Determinize + Guided + Sync>(
+    state: &G,
+    rng: &mut PlayoutRng,
+    settings: &Settings,
+) -> Result<Found, SearchError> {
+    let Some(seat) = state.to_move() else {
+        return Err(SearchError::NotTheTurn("the game is over".into()));
+    };
+    let sample = |_: &mut PlayoutRng| state.clone();
+    search_deals(seat, &sample, rng, settings)
+}
+
+/// Where a search's deals come from: the determinizer, or the one true state.
+type Sampler<'a, G> = dyn Fn(&mut PlayoutRng) -> G + Sync + 'a;
+
+/// The search for `seat`, whose turn it must be, each iteration on a deal from `sample`.
+fn search_deals<G: Determinize + Guided>(
+    seat: usize,
+    sample: &Sampler<'_, G>,
+    rng: &mut PlayoutRng,
+    settings: &Settings,
+) -> Result<Found, SearchError> {
     check_budget(&settings.budget)?;
     if settings.threads == 0 {
         return Err(SearchError::Settings("threads must be at least 1".into()));
     }
-    let seat = G::knower(knowledge);
     let began = Instant::now();
-    let first = G::sample(knowledge, rng);
+    let first = sample(rng);
     if first.to_move() != Some(seat) {
         return Err(SearchError::NotTheTurn(format!(
             "seat {seat} searches only on its own turn"
@@ -168,7 +196,7 @@ pub fn search<G: Determinize + Guided>(
     let limit = settings.budget.iterations.unwrap_or(u64::MAX);
     let threads = settings.threads as u64;
     let root = if threads == 1 {
-        grow::<G>(knowledge, first, rng, limit, began, settings)
+        grow::<G>(seat, sample, first, rng, limit, began, settings)
     } else {
         // Each tree gets its own generator and an equal share of the iterations.
         let mut rngs: Vec<PlayoutRng> = (0..threads)
@@ -188,7 +216,8 @@ pub fn search<G: Determinize + Guided>(
                 .map(|(t, rng)| {
                     let first = first.clone();
                     let budget = share(t as u64);
-                    scope.spawn(move || grow::<G>(knowledge, first, rng, budget, began, settings))
+                    scope
+                        .spawn(move || grow::<G>(seat, sample, first, rng, budget, began, settings))
                 })
                 .collect();
             handles
@@ -230,14 +259,14 @@ impl RootStats {
 /// One tree, grown from `first` (the first sample) for at most `limit` iterations and the
 /// time budget counted from `began`.
 fn grow<G: Determinize + Guided>(
-    knowledge: &G::Knowledge,
+    seat: usize,
+    sample: &Sampler<'_, G>,
     first: G,
     rng: &mut PlayoutRng,
     limit: u64,
     began: Instant,
     settings: &Settings,
 ) -> RootStats {
-    let seat = G::knower(knowledge);
     let seconds = settings.budget.seconds.unwrap_or(f64::INFINITY);
     let mut tree = vec![Node::new(seat)];
     let mut path: Vec<u32> = Vec::new();
@@ -245,7 +274,7 @@ fn grow<G: Determinize + Guided>(
     let mut state = first;
     while done < limit && (done & 15 != 0 || began.elapsed().as_secs_f64() < seconds) {
         if done > 0 {
-            state = G::sample(knowledge, rng);
+            state = sample(rng);
         }
         path.clear();
         path.push(0);

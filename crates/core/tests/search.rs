@@ -1,12 +1,15 @@
 //! SO-ISMCTS in the core (`search.rs`) over Neuf and Kryt'-navalivat', whose states write
 //! their seats' views here: an iteration budget is spent exactly, shared between threads
 //! (root parallel), and the same seed gives the same search; bad settings and a seat whose
-//! turn it is not are refused before anything runs. (The contract against the Python search
+//! turn it is not are refused before anything runs. The cheater's search (`search_seeing`)
+//! plays the true deal alone. (The contract against the Python search
 //! is held from Python, `tests/test_core_search.py`.)
 
 use cardtable_core::game::{new_game, Determinize, Game, OptionValue, PlayoutRng};
 use cardtable_core::rollout::Guided;
-use cardtable_core::search::{search, Budget, Found, Rollout, SearchError, Settings};
+use cardtable_core::search::{
+    search, search_seeing, Budget, Found, Rollout, SearchError, Settings,
+};
 use cardtable_core::{KrytNavalivat, Neuf};
 use rand::SeedableRng;
 
@@ -116,6 +119,51 @@ fn bad_settings_and_other_turns_are_refused() {
     let theirs = KrytNavalivat::knowledge(&options, &state.view(Some(other))).unwrap();
     assert!(matches!(
         search::<KrytNavalivat>(&theirs, &mut rng, &settings(10, Rollout::Guided, 1)),
+        Err(SearchError::NotTheTurn(_))
+    ));
+}
+
+#[test]
+fn seeing_search_plays_the_true_deal_alone() {
+    let options = KrytNavalivat::options(&players(2)).unwrap();
+    let settings = settings(2000, Rollout::Guided, 1);
+    let mut told_apart = 0;
+    for seed in 0..4 {
+        let state: KrytNavalivat = decision(&options, seed);
+        let seat = state.to_move().unwrap();
+        let knowledge = KrytNavalivat::knowledge(&options, &state.view(Some(seat))).unwrap();
+        // Two deals the seat cannot tell apart, from what it knows.
+        let deals: Vec<KrytNavalivat> = (0..2)
+            .map(|i| KrytNavalivat::sample(&knowledge, &mut PlayoutRng::seed_from_u64(90 + i)))
+            .collect();
+        let seen: Vec<Found> = deals
+            .iter()
+            .map(|deal| {
+                search_seeing(deal, &mut PlayoutRng::seed_from_u64(7), &settings)
+                    .expect("it searches")
+            })
+            .collect();
+        for (deal, found) in deals.iter().zip(&seen) {
+            assert_eq!(found.iterations, 2000);
+            assert!(deal.legal_mask() >> found.action & 1 == 1);
+            let again = search_seeing(deal, &mut PlayoutRng::seed_from_u64(7), &settings).unwrap();
+            assert_eq!((again.action, &again.visits), (found.action, &found.visits));
+        }
+        // The seat's own search cannot tell them apart; the seeing search sees each deal.
+        told_apart += usize::from(seen[0].values != seen[1].values);
+    }
+    assert!(
+        told_apart >= 3,
+        "the seeing search told {told_apart} of 4 pairs apart"
+    );
+    let mut over: KrytNavalivat = decision(&options, 0);
+    let mut rng = PlayoutRng::seed_from_u64(1);
+    while over.to_move().is_some() {
+        let action = over.random_action(&mut rng);
+        over.apply(action);
+    }
+    assert!(matches!(
+        search_seeing(&over, &mut rng, &settings),
         Err(SearchError::NotTheTurn(_))
     ));
 }

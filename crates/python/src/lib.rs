@@ -448,44 +448,42 @@ macro_rules! bind_game {
                 solve: u32,
             ) -> PyResult<SearchOutcome> {
                 let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
-                let rollout = match rollout {
-                    "guided" if solve > 0 => search::Rollout::Solved(solve),
-                    "guided" => search::Rollout::Guided,
-                    "random" => search::Rollout::Uniform,
-                    other => {
-                        return Err(cardtable_error(
-                            py,
-                            "InvalidBudgetError",
-                            format!("rollout must be 'guided' or 'random', not {other:?}"),
-                        ))
-                    }
-                };
-                if !(exploration >= 0.0 && exploration.is_finite()) {
-                    return Err(cardtable_error(
-                        py,
-                        "InvalidBudgetError",
-                        format!("exploration must be 0 or more, not {exploration}"),
-                    ));
-                }
-                let settings = search::Settings {
-                    budget: search::Budget { iterations, seconds },
-                    exploration,
-                    stop_early,
-                    rollout,
-                    threads,
-                };
+                let settings =
+                    search_settings(py, iterations, seconds, exploration, stop_early, rollout, threads, solve)?;
                 let found = py.allow_threads(|| {
                     let mut rng = PlayoutRng::seed_from_u64(seed);
                     search::search::<$game>(&knowledge, &mut rng, &settings)
                 });
-                let found = found.map_err(|e| search_error(py, e))?;
-                Ok((
-                    found.action,
-                    found.visits.into_iter().collect(),
-                    found.values.into_iter().collect(),
-                    found.iterations,
-                    found.seconds,
-                ))
+                search_outcome(py, found)
+            }
+
+            /// The cheater's search, a measuring stick no seat may use: `search`'s, but on
+            /// the state a position text describes, every card in view (the stock's order
+            /// too), for the seat to move; the same settings and answer as `search`.
+            #[pyo3(signature = (position, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1, solve = 0))]
+            #[allow(clippy::too_many_arguments)]
+            fn search_seeing(
+                &self,
+                py: Python<'_>,
+                position: &str,
+                iterations: Option<u64>,
+                seconds: Option<f64>,
+                exploration: f64,
+                seed: u64,
+                stop_early: bool,
+                rollout: &str,
+                threads: usize,
+                solve: u32,
+            ) -> PyResult<SearchOutcome> {
+                let state = <$game>::from_position(&self.options, position)
+                    .map_err(|e| cardtable_error(py, "InvalidPositionError", e.0))?;
+                let settings =
+                    search_settings(py, iterations, seconds, exploration, stop_early, rollout, threads, solve)?;
+                let found = py.allow_threads(|| {
+                    let mut rng = PlayoutRng::seed_from_u64(seed);
+                    search::search_seeing::<$game>(&state, &mut rng, &settings)
+                });
+                search_outcome(py, found)
             }
 
             /// The state a position text describes; `InvalidPositionError` naming the field
@@ -1130,6 +1128,66 @@ fn solved(
             "the game is over; there is nothing to solve".into(),
         )),
     }
+}
+
+/// A search's settings from its Python arguments; `InvalidBudgetError` for a bad rollout or
+/// exploration (the budget and threads are checked by the search itself).
+#[allow(clippy::too_many_arguments)]
+fn search_settings(
+    py: Python<'_>,
+    iterations: Option<u64>,
+    seconds: Option<f64>,
+    exploration: f64,
+    stop_early: bool,
+    rollout: &str,
+    threads: usize,
+    solve: u32,
+) -> PyResult<search::Settings> {
+    let rollout = match rollout {
+        "guided" if solve > 0 => search::Rollout::Solved(solve),
+        "guided" => search::Rollout::Guided,
+        "random" => search::Rollout::Uniform,
+        other => {
+            return Err(cardtable_error(
+                py,
+                "InvalidBudgetError",
+                format!("rollout must be 'guided' or 'random', not {other:?}"),
+            ))
+        }
+    };
+    if !(exploration >= 0.0 && exploration.is_finite()) {
+        return Err(cardtable_error(
+            py,
+            "InvalidBudgetError",
+            format!("exploration must be 0 or more, not {exploration}"),
+        ));
+    }
+    Ok(search::Settings {
+        budget: search::Budget {
+            iterations,
+            seconds,
+        },
+        exploration,
+        stop_early,
+        rollout,
+        threads,
+    })
+}
+
+/// A search's answer for Python: the action, each root action's visits and mean return,
+/// the iterations and the seconds.
+fn search_outcome(
+    py: Python<'_>,
+    found: Result<search::Found, search::SearchError>,
+) -> PyResult<SearchOutcome> {
+    let found = found.map_err(|e| search_error(py, e))?;
+    Ok((
+        found.action,
+        found.visits.into_iter().collect(),
+        found.values.into_iter().collect(),
+        found.iterations,
+        found.seconds,
+    ))
 }
 
 /// A search's or PIMC's refusal as Python's exception: bad settings are an

@@ -136,19 +136,21 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind == "ismcts":
         from cardtable.bots.ismcts import IsmctsBot
 
-        return IsmctsBot(spec, **_parameters(spec, arguments, _ISMCTS_PARAMETERS))
+        return IsmctsBot(
+            spec, **_parameters(spec, arguments, _ISMCTS_PARAMETERS, ("iterations", 1000))
+        )
     if kind == "cheater":
         from cardtable.bots.pimc import CHEATER_GAMES, CheaterBot
 
         if game_name not in CHEATER_GAMES:
             raise UnknownBotError(f"there is no exact solver for whole hands of {game_name!r}")
-        return CheaterBot(spec, **_parameters(spec, arguments, {"model": str}))
+        return CheaterBot(spec, **_parameters(spec, arguments, {"model": str, "iterations": int}))
     if kind == "pimc":
         from cardtable.bots.pimc import PimcBot
 
         if game_name not in _solved_games():
             raise UnknownBotError(f"there is no exact solver for {game_name!r} yet; use 'ismcts'")
-        return PimcBot(spec, **_parameters(spec, arguments, _PIMC_PARAMETERS))
+        return PimcBot(spec, **_parameters(spec, arguments, _PIMC_PARAMETERS, ("deals", 100)))
     if "." in kind and arguments.isidentifier():
         return _own_bot(spec, kind, arguments)
     known = ", ".join(BOT_NAMES)
@@ -169,10 +171,12 @@ def _expert_games() -> frozenset[str]:
     return EXPERT_GAMES
 
 
-def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, Any]:
+def _parameters(
+    spec: str, arguments: str, known: dict[str, type], budget: tuple[str, int] | None = None
+) -> dict[str, Any]:
     """``iterations=2000,seconds=0.5`` as typed keyword arguments of the bot's class, from
-    the names and types ``known`` gives; a budget of 1,000 iterations (or 100 deals) when
-    the spec gives none and the bot takes one."""
+    the names and types ``known`` gives; ``budget`` (a name and a value: 1,000 iterations,
+    100 deals) when the spec gives neither it nor seconds."""
     from cardtable.errors import InvalidBudgetError
 
     parameters: dict[str, Any] = {}
@@ -188,9 +192,8 @@ def _parameters(spec: str, arguments: str, known: dict[str, type]) -> dict[str, 
             raise InvalidBudgetError(
                 f"bot spec {spec!r}: {key.strip()} must be a {kind.__name__}, not {value!r}"
             ) from exc
-    budget = next((key for key in ("iterations", "deals") if key in known), None)
-    if budget is not None and budget not in parameters and "seconds" not in parameters:
-        parameters[budget] = 1000 if budget == "iterations" else 100
+    if budget is not None and budget[0] not in parameters and "seconds" not in parameters:
+        parameters[budget[0]] = budget[1]
     return parameters
 
 

@@ -53,9 +53,10 @@ __all__ = [
 SOLVED_GAMES = frozenset({"knockout-whist", "neuf", "kryt-navalivat"})
 """The games with an exact solver in the core (Kryt'-navalivat's for the endgame alone)."""
 
-CHEATER_GAMES = frozenset({"knockout-whist", "neuf"})
-"""The games whose solver takes any position of a hand, as the cheater needs (Kryt'-
-navalivat's needs the stock empty)."""
+CHEATER_GAMES = SOLVED_GAMES
+"""The games the cheater plays: Knockout Whist's and Neuf's solvers take any position of a
+hand; Kryt'-navalivat's needs the stock empty, so before then its cheater searches the true
+state (:class:`CheaterBot`)."""
 
 EXPERT_GAMES = frozenset({"knockout-whist", "kryt-navalivat"})
 """The games whose ``expert`` level is PIMC: every decision of Knockout Whist, and the
@@ -85,6 +86,17 @@ def check_model(model: str | None) -> None:
     """Refuses a model that is not one of :data:`MODELS` (``None``: the game's default)."""
     if model is not None and model not in MODELS:
         raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
+
+
+def model_for(game: Game, model: str | None) -> str:
+    """The model to solve ``game``'s deals under: ``model``, else the game's default;
+    Kryt'-navalivat's max-n is defined for two players alone, so with more it is
+    paranoid."""
+    if model is not None:
+        return model
+    if game.name == "kryt-navalivat" and game.num_players > 2:
+        return "paranoid"
+    return DEFAULT_MODELS[game.name]
 
 
 def solved_twin(game: Game) -> KnockoutWhist | Neuf | KrytNavalivat:
@@ -150,13 +162,8 @@ class PimcBot(Analyst):
         self._search: Analyst | None = None
 
     def model_for(self, game: Game) -> str:
-        """The model this bot solves ``game``'s deals under: its own, else the game's
-        default; Kryt'-navalivat's max-n is defined for two players alone, so with more it
-        is paranoid."""
-        model = self.model or DEFAULT_MODELS[game.name]
-        if game.name == "kryt-navalivat" and game.num_players > 2 and self.model is None:
-            return "paranoid"
-        return model
+        """The model this bot solves ``game``'s deals under (:func:`model_for`)."""
+        return model_for(game, self.model)
 
     def solves(self, game: Game, view: View) -> bool:
         """Whether this decision is PIMC's (else ``hard``'s search takes it)."""
@@ -269,19 +276,30 @@ def endgame_choice(
 
 
 class CheaterBot:
-    """A measuring stick, not a player: the exact solver on the true deal, every card in
-    view, choosing the action of the best value (ties: the lowest). It reads the whole
-    state, which no seat may see, so only the arena seats it (``sees_everything``: the
-    arena hands it the state; ``cardtable.arena.match``); the server and the
-    environments never build it. The strength tables report how much of its edge over
-    ``hard`` each level keeps."""
+    """A measuring stick, not a player: every card in view. In Knockout Whist and Neuf, the
+    exact solver on the true deal, choosing the action of the best value (ties: the
+    lowest). Kryt'-navalivat's solver needs the stock empty, so there the cheater is
+    ``hard``'s search on the true state, the stock's order in view
+    (``search_seeing``, at ``iterations`` when given), with the exact endgame beside it once
+    the stock is empty (:func:`endgame_choice`, as ``expert``'s). It reads the whole state,
+    which no seat may see, so only the arena seats it (``sees_everything``: the arena hands
+    it the state; ``cardtable.arena.match``); the server and the environments never build
+    it. The strength tables report how much of its edge over ``hard`` each level keeps."""
 
     sees_everything = True
 
-    def __init__(self, name: str = "cheater", *, model: str | None = None) -> None:
+    def __init__(
+        self, name: str = "cheater", *, model: str | None = None, iterations: int | None = None
+    ) -> None:
         check_model(model)
+        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+            raise InvalidBudgetError(
+                f"iterations must be a whole number, 1 or more, not {iterations!r}"
+            )
         self.name = name
         self.model = model
+        self.iterations = iterations
+        self.last: SearchResult | None = None
 
     def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         raise InvalidBudgetError("the cheater sees the whole state: only the arena seats it")
@@ -289,16 +307,52 @@ class CheaterBot:
     def choose_seeing(
         self, state: State, legal_actions: Sequence[Action], rng: random.Random
     ) -> Action:
-        """The solver's best action on ``state`` itself."""
+        """The solver's best action on ``state`` itself (Kryt'-navalivat': the search's on
+        it, and the solver's once the stock is empty)."""
         if len(legal_actions) == 1:
             return legal_actions[0]
-        twin = solved_twin(state.game)
-        values, _ = twin.state_from_position(state.position()).solve(
-            self.model or DEFAULT_MODELS[state.game.name]
-        )
-        best = max(value for _, value in values)
-        number = min(action for action, value in values if value == best)
-        action = state.game.actions[number]
+        from cardtable._core import KrytNavalivat
+
+        game = state.game
+        twin = solved_twin(game)
+        if isinstance(twin, KrytNavalivat):
+            number = self._search_seeing(twin, state, rng)
+        else:
+            values, _ = twin.state_from_position(state.position()).solve(
+                self.model or DEFAULT_MODELS[game.name]
+            )
+            best = max(value for _, value in values)
+            number = min(action for action, value in values if value == best)
+        action = game.actions[number]
         if action not in legal_actions:
-            raise ValueError(f"the solver chose {action}, which is not among {list(legal_actions)}")
+            raise ValueError(
+                f"the cheater chose {action}, which is not among {list(legal_actions)}"
+            )
         return action
+
+    def _search_seeing(self, twin: KrytNavalivat, state: State, rng: random.Random) -> int:
+        """Kryt'-navalivat': ``hard``'s search on the true state, and once the stock is
+        empty the exact endgame beside it, as ``expert`` combines them."""
+        from cardtable.bots.base import LEVELS, make_bot
+
+        hard = make_bot(LEVELS["hard"], state.game.name)
+        assert isinstance(hard, IsmctsBot)
+        position = state.position()
+        number, visits, values, iterations, seconds = twin.search_seeing(
+            position,
+            iterations=self.iterations or hard.iterations,
+            seconds=hard.seconds,
+            exploration=hard.exploration,
+            seed=rng.getrandbits(64),
+        )
+        searched = SearchResult(number, visits, values, iterations, seconds)
+        self.last = searched
+        if state.view(None).get("stock") != 0:
+            return number
+        model = model_for(state.game, self.model)
+        try:
+            solution, _ = twin.state_from_position(position).solve(model, nodes=ENDGAME_NODES)
+        except SolverBudgetError:
+            return number
+        number, _ = endgame_choice({n: [value] for n, value in solution}, searched)
+        return number
