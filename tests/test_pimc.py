@@ -20,7 +20,7 @@ from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable.bots import make_bot
 from cardtable.bots.base import LEVELS
 from cardtable.bots.ismcts import IsmctsBot, SearchResult
-from cardtable.bots.pimc import PimcBot, endgame_choice
+from cardtable.bots.pimc import CheaterBot, PimcBot, endgame_choice
 from cardtable.core import Game, State
 from cardtable.errors import IllegalActionError, InvalidBudgetError, InvalidPositionError
 from test_kryt_solver import endgame
@@ -174,6 +174,11 @@ def test_pimc_iterations_bound_the_search_beside_it_and_nothing_else() -> None:
     for bad in ("0", "-3", "many"):
         with pytest.raises(InvalidBudgetError, match="iterations"):
             make_bot(f"pimc:deals=5,iterations={bad}", "kryt-navalivat")
+    # A spec without a budget gets its bot's own: deals for PIMC, play's for the cheater.
+    plain = make_bot("pimc:model=paranoid", "kryt-navalivat")
+    assert isinstance(plain, PimcBot) and (plain.deals, plain.iterations) == (100, None)
+    cheater = make_bot("cheater", "kryt-navalivat")
+    assert isinstance(cheater, CheaterBot) and cheater.iterations is None
 
 
 def test_pimc_from_its_cards_searches_early_in_a_deal_and_solves_its_last_tricks() -> None:
@@ -223,7 +228,6 @@ def test_kryts_expert_and_cheater_play_proven_wins_and_avoid_proven_losses(spec:
     expert's endgame is the exact solver's within its horizon (the cheater's too, who sees
     the true state), checked against the solver on the true state: a proven win when there
     is one, never a proven loss while another action is not one."""
-    from cardtable.bots.pimc import CheaterBot
 
     kryt = cardtable.make("kryt-navalivat", players=2)
     twin = compiled.core_game(kryt, always=True)
@@ -257,7 +261,6 @@ def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
     same view) get searches of their own; it plays a whole game in the arena."""
     from cardtable.arena.match import play_game
     from cardtable.arena.schedule import GameTask
-    from cardtable.bots.pimc import CheaterBot
 
     kryt = cardtable.make("kryt-navalivat", players=2)
     twin = compiled.core_game(kryt, always=True)
@@ -360,7 +363,6 @@ def test_inference_weighs_deals_by_the_plays_they_explain() -> None:
 def test_the_cheater_plays_the_solvers_best_on_the_true_deal_in_the_arena_alone() -> None:
     from cardtable.arena.match import play_game
     from cardtable.arena.schedule import GameTask
-    from cardtable.bots.pimc import CheaterBot
 
     cheater = make_bot("cheater", "knockout-whist")
     assert isinstance(cheater, CheaterBot)
