@@ -143,7 +143,7 @@ def make_bot(spec: str, game_name: str) -> Bot:
         from cardtable.bots.pimc import CHEATER_GAMES, CheaterBot
 
         if game_name not in CHEATER_GAMES:
-            raise UnknownBotError(f"there is no exact solver for whole hands of {game_name!r}")
+            raise UnknownBotError(f"there is no cheater for {game_name!r}")
         return CheaterBot(spec, **_parameters(spec, arguments, {"model": str, "iterations": int}))
     if kind == "pimc":
         from cardtable.bots.pimc import PimcBot
