@@ -124,7 +124,9 @@ def test_a_live_game_with_seeds_and_a_restart_verifies(tmp_path: Path) -> None:
         replay = httpx.get(f"{server.http}/api/tables/{table}/replay/1", timeout=10).json()
     record = replay["record"]
     verified = verify_record(record)
-    assert verified.decks == len(record["decks"]) >= 3
+    # Every deck verifies; the server's secret decides how many hands the game lasts, and
+    # two (the second dealt after seat 2's seed) are what the checks below need.
+    assert verified.decks == len(record["decks"]) >= 2
     given = [e for e in events if e["kind"] == "seed"]
     # The same seeds again after the restart add no events.
     assert [(e["seat"], e["seed"]) for e in given] == [(0, SEEDS[0]), (2, SEEDS[1])]
@@ -181,15 +183,7 @@ def test_a_table_reloaded_from_the_database_deals_exactly_what_it_would_have(
     try:
         seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]
         table, _tokens, change = Table.open("knockout-whist", {}, seats)
-        store.create_table(
-            table.id,
-            table.game_name,
-            table.options,
-            table.stored_seats(),
-            change.events,
-            change.deals,
-            table.secret,
-        )
+        store.create_table(table.creation(change))
         table.commit(change)
         rng = random.Random(11)
 

@@ -75,15 +75,7 @@ def test_two_processes_racing_for_one_table_never_both_store(database: str) -> N
     store = Store(database)
     try:
         table, _tokens, change = Table.open("knockout-whist", {}, humans(2))
-        store.create_table(
-            table.id,
-            table.game_name,
-            table.options,
-            table.stored_seats(),
-            change.events,
-            change.deals,
-            table.secret,
-        )
+        store.create_table(table.creation(change))
         context = multiprocessing.get_context("spawn")
         barrier = context.Barrier(2)
         results = context.Queue()

@@ -32,7 +32,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy.exc import OperationalError
 
-from cardtable.server.store import DealRow, Store
+from cardtable.server.store import DealRow, NewTable, Store
 from cardtable.server.table import Change, TableError
 
 __all__ = ["COMMIT_PATIENCE", "MOVED", "UNAVAILABLE", "MovedError", "UnavailableError", "Writer"]
@@ -102,9 +102,9 @@ class Writer:
         self.wake.set()
         await done
 
-    async def create_table(self, *args: Any) -> float:
+    async def create_table(self, new: NewTable) -> float:
         """:meth:`Store.create_table`, in the thread, retried as a commit is."""
-        return await self._patiently(partial(self.store.create_table, *args))
+        return await self._patiently(partial(self.store.create_table, new))
 
     async def _run(self) -> None:
         while True:

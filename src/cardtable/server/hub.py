@@ -454,15 +454,7 @@ class Hub:
         try:
             await self._claim_new(table.id)
             try:
-                table.created = await self.writer.create_table(
-                    table.id,
-                    table.game_name,
-                    table.options,
-                    table.stored_seats(),
-                    change.events,
-                    change.deals,
-                    table.secret,
-                )
+                table.created = await self.writer.create_table(table.creation(change))
             except BaseException:
                 self._release(table.id)  # no table: no lease to renew
                 raise

@@ -133,6 +133,19 @@ class Owner:
 
 
 @dataclass(frozen=True, slots=True)
+class NewTable:
+    """A table to store, all in one transaction: its row, its seats and its first events."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatRow]
+    events: list[dict[str, Any]]
+    deals: list[DealRow]
+    secret: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTable:
     """One table as the database holds it, ready to be replayed."""
 
@@ -177,17 +190,7 @@ class Store:
     def dialect(self) -> str:
         return self.engine.dialect.name
 
-    def create_table(
-        self,
-        table_id: str,
-        game: str,
-        options: dict[str, Any],
-        seats: list[SeatRow],
-        events: list[dict[str, Any]],
-        deals: list[DealRow],
-        secret: str | None = None,
-        wait: float = WAIT,
-    ) -> float:
+    def create_table(self, new: NewTable, wait: float = WAIT) -> float:
         """Store a new table with its first events, in one transaction; its creation time.
         ``wait``: seconds to wait for another writer's lock (SQLite) before giving up."""
         created = time.time()
@@ -195,16 +198,16 @@ class Store:
             self._wait(session.connection(), wait)
             session.add(
                 TableRow(
-                    id=table_id,
-                    game=game,
-                    options=json.dumps(options),
+                    id=new.id,
+                    game=new.game,
+                    options=json.dumps(new.options),
                     created=created,
-                    secret=secret,
+                    secret=new.secret,
                 )
             )
             session.flush()  # the table row first: the others refer to it
-            session.add_all(seats)
-            self._add_events(session, table_id, events, deals)
+            session.add_all(new.seats)
+            self._add_events(session, new.id, new.events, new.deals)
         return created
 
     def append(self, table_id: str, events: list[dict[str, Any]], deals: list[DealRow]) -> None:

@@ -28,7 +28,7 @@ from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
 from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
 from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
-from cardtable.server.store import DealRow, SeatRow, StoredGame, StoredTable
+from cardtable.server.store import DealRow, NewTable, SeatRow, StoredGame, StoredTable
 from cardtable.server.tricks import trick_taken
 
 __all__ = [
@@ -351,6 +351,18 @@ class Table:
                 )
             run.state.shuffler = self._shuffler(number, run.server_seed)
         return run
+
+    def creation(self, change: Change) -> NewTable:
+        """What the store keeps of this new table and its opening ``change``."""
+        return NewTable(
+            self.id,
+            self.game_name,
+            self.options,
+            self.stored_seats(),
+            change.events,
+            change.deals,
+            self.secret,
+        )
 
     def stored_seats(self) -> list[SeatRow]:
         return [
