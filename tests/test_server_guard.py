@@ -9,8 +9,9 @@ is stored and the other refused whole, the table's record stays numbered without
 it replays. On SQLite (one server process, but a script or a second server by mistake may
 write) the same guard holds. Then, in the server itself: a process whose copy of a table is
 behind loses its change, drops that copy (counted out of the metrics), closes its seats'
-sockets with 1012 and serves the table again as stored; and a server that stops gives up its
-leases before it closes its sockets.
+sockets with 1012 and serves the table again as stored; a server that stops gives up its
+leases before it closes its sockets, and takes no new one for a look at a table; and a
+database down while a table is claimed is answered ``unavailable``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
 from cardtable.server.store import Store
 from cardtable.server.table import Table
-from postgres_server import postgres_url
+from postgres_server import pg_ctl, postgres_url
 from server_pieces import Socket, humans, open_table, tokens_of
 
 RACES = 200
@@ -194,8 +195,45 @@ def test_a_stopping_server_gives_up_its_leases_before_its_sockets_close() -> Non
                 assert _until_closed(Socket(session, "seat")) == 1012
             assert store.owner(table) is None
             assert first.get("/ready").status_code == 503
+            # A look at a table not in memory reads the database and takes no lease: a
+            # stopping server takes no table (its lease would hold the table until it ran
+            # out, or until the process was gone).
+            hub.evict_after = 0.0
+            assert hub.sweep() >= 1 and table not in hub.tables
+            looked = first.get(f"/api/tables/{table}")
+            assert looked.status_code == 200 and looked.json()["table"] == table
+            assert store.owner(table) is None and table not in hub.tables
         finally:
             store.close()
+
+
+def test_a_database_down_while_a_table_is_claimed_is_unavailable_not_a_crash() -> None:
+    """A page that connects to a table not in memory while the database is down hears
+    ``unavailable`` and its socket closes (4503: try again); a look at the table answers 503
+    with the same code; nothing was changed, and once the database is back the table is
+    served."""
+    with postgres_url() as url, TestClient(create_app(url, bot_delay=0, workers=1)) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        opened = open_table(client, "knockout-whist", humans(2))
+        table = opened["table"]
+        hub.evict_after = 0.0
+        assert hub.sweep() >= 1 and table not in hub.tables
+        pg_ctl(url, "stop")
+        try:
+            with client.websocket_connect(f"/ws/{table}") as session:
+                refused = session.receive_json()
+                assert refused["type"] == "error" and refused["code"] == "unavailable"
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    session.receive_json()
+                assert closed.value.code == 4503
+            looked = client.get(f"/api/tables/{table}")
+            assert looked.status_code == 503 and looked.json()["error"] == "unavailable"
+        finally:
+            pg_ctl(url, "start")
+        hub.evict_after = 600.0
+        with client.websocket_connect(f"/ws/{table}") as session:
+            Socket(session, "seat").join(tokens_of(opened)[0])
+        assert table in hub.tables
 
 
 def test_a_lease_is_one_process_s_until_it_runs_out(database: str) -> None:

@@ -220,11 +220,21 @@ class Hub:
     async def find(self, table_id: str) -> Table | None:
         """The table, loaded from the database if it is not in memory; None if there is no
         such table; :class:`TableError` ``quarantined`` if it is quarantined. A table another
-        process owns is read from the database, not kept: for a look at it, not a change."""
-        found = await self.locate(table_id)
-        if not isinstance(found, Owner):
-            return found
-        loaded = await asyncio.to_thread(self._restore, table_id)
+        process owns is read from the database, not kept: for a look at it, not a change. A
+        stopping server takes no lease: it reads a table not in memory the same way."""
+        if self.draining and self.lease is not None and table_id not in self.tables:
+            if table_id in self.quarantined:
+                raise TableError(QUARANTINED, SET_ASIDE)
+            if not TABLE_ID.fullmatch(table_id):
+                return None
+        else:
+            found = await self.locate(table_id)
+            if not isinstance(found, Owner):
+                return found
+        try:
+            loaded = await asyncio.to_thread(self._restore, table_id)
+        except SQLAlchemyError as exc:
+            raise _unreachable(table_id, exc) from exc
         if isinstance(loaded, str):
             raise TableError(QUARANTINED, SET_ASIDE)
         return loaded
@@ -268,16 +278,20 @@ class Hub:
         it, which then serves it."""
         try:
             if self.lease is not None:
-                owner: Owner | None = await self._owning(
-                    self.store.claim, table_id, self.process, self.address, self.lease, dead
-                )
+                try:
+                    owner: Owner | None = await self._owning(
+                        self.store.claim, table_id, self.process, self.address, self.lease, dead
+                    )
+                except SQLAlchemyError as exc:
+                    raise _unreachable(table_id, exc) from exc
                 if owner is not None:
                     return owner
                 self.claimed[table_id] = time.monotonic()
             try:
                 loaded = await asyncio.to_thread(self._restore, table_id)
-            except SQLAlchemyError:  # the database failed, not the record: nothing is marked
-                raise
+            except SQLAlchemyError as exc:  # the database failed, not the record: not marked
+                self._release(table_id)
+                raise _unreachable(table_id, exc) from exc
             except Exception as exc:
                 await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
                 return True
@@ -993,10 +1007,7 @@ class Hub:
                 )
             except SQLAlchemyError as exc:  # as a commit the database did not take
                 self.claimed.pop(table_id, None)
-                log.error("lease not claimed", extra={"table": table_id, "reason": str(exc)})
-                raise UnavailableError(
-                    "the database could not be reached; nothing was changed: try again"
-                ) from exc
+                raise _unreachable(table_id, exc) from exc
             if owner is not None:
                 raise TableError("unavailable", "that table id is taken; try again")
 
@@ -1040,6 +1051,13 @@ class Hub:
                 raise
             except Exception:  # a database that failed for a moment: the next look tries again
                 log.exception("leases not kept")
+
+
+def _unreachable(table_id: str, exc: SQLAlchemyError) -> UnavailableError:
+    """A database that failed while a table was claimed or read: logged, and answered as a
+    commit the database did not take (``unavailable``; nothing was changed)."""
+    log.error("database unreachable", extra={"table": table_id, "reason": str(exc)})
+    return UnavailableError("the database could not be reached; nothing was changed: try again")
 
 
 def _seed(table: Table, seq: int) -> int:
