@@ -398,7 +398,7 @@ async def run(
         served = (
             None
             if args.url
-            else Served(Path(folder), args.workers, args.bot_delay, database, processes)
+            else Served(Path(folder), args.bot_workers, args.bot_delay, database, processes)
         )
         url = args.url or (served.url if served else "")
         try:
@@ -787,7 +787,7 @@ def _report(
             "level": args.level,
             "think": args.think,
             "bot_delay": args.bot_delay if not args.url else None,
-            "workers": args.workers if not args.url else None,
+            "bot_workers": args.bot_workers if not args.url else None,
             "url": args.url,
             "seed": args.seed,
         },
@@ -894,7 +894,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--bot-delay", type=float, default=0.6, help="the server's --bot-delay (its default)"
     )
     parser.add_argument(
-        "--workers", type=int, help="the server's bot processes (its default: one per core)"
+        "--bot-workers",
+        type=int,
+        help="the server's bot processes (serve --bot-workers; its default: one per core)",
     )
     parser.add_argument(
         "--processes",
@@ -911,8 +913,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.warmup < 0 or args.players < 2:
         parser.error("--tables 1 or more, --seconds above 0, --warmup 0 or more, --players 2+")
-    if args.think < 0 or args.bot_delay < 0 or (args.workers is not None and args.workers < 1):
-        parser.error("--think and --bot-delay are 0 or more, --workers 1 or more")
+    if (
+        args.think < 0
+        or args.bot_delay < 0
+        or (args.bot_workers is not None and args.bot_workers < 1)
+    ):
+        parser.error("--think and --bot-delay are 0 or more, --bot-workers 1 or more")
     if args.processes is not None and (args.processes < 2 or args.url):
         parser.error("--processes is 2 or more, and starts its own servers (no --url)")
     try:

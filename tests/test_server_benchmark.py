@@ -27,7 +27,7 @@ def test_a_tiny_load_is_measured_and_reported(tmp_path: Path) -> None:
             "--warmup", "1",
             "--think", "0.05",
             "--bot-delay", "0",
-            "--workers", "1",
+            "--bot-workers", "1",
             "--json", str(out),
         ]
     )  # fmt: skip
@@ -69,7 +69,7 @@ def test_one_process_and_two_are_measured_side_by_side(tmp_path: Path) -> None:
             "--warmup", "1",
             "--think", "0.05",
             "--bot-delay", "0",
-            "--workers", "1",
+            "--bot-workers", "1",
             "--processes", "2",
             "--json", str(out),
         ]
@@ -95,7 +95,7 @@ def test_bad_options_are_refused() -> None:
         ["--tables", "0"],
         ["--seconds", "0"],
         ["--players", "1"],
-        ["--workers", "0"],
+        ["--bot-workers", "0"],
         ["--processes", "1"],
         ["--processes", "2", "--url", "http://127.0.0.1:1"],
     ):
