@@ -162,3 +162,34 @@ def test_a_kryt_results_screen_names_the_fool(web_base: str, chromium: Browser) 
             expect(page.locator(f"#results-places tr[data-seat='{fool}'] td").last).to_contain_text(
                 "احمق"
             )
+
+
+def test_counts_and_scores_are_written_in_the_readers_language(
+    web_base: str, chromium: Browser
+) -> None:
+    """A review's counts take each language's plural forms (``review.count.*``: "1
+    mistake", "5 ошибок"), and a score its digits and the sign of a negative on the correct
+    side (Persian: not "1-")."""
+    expected = {
+        "en": ["1 mistake", "2 mistakes", "5 mistakes", "21 mistakes"],
+        "fr": ["1 erreur", "2 erreurs", "5 erreurs", "21 erreurs"],
+        "ru": ["1 ошибка", "2 ошибки", "5 ошибок", "21 ошибка"],
+        "fa": ["۱ اشتباه", "۲ اشتباه", "۵ اشتباه", "۲۱ اشتباه"],
+    }
+    for lang, mistakes in expected.items():
+        with context(chromium, lang=lang) as made:
+            page = made.new_page()
+            page.goto(f"{web_base}/")
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            counted = page.evaluate(
+                "key => import('/static/i18n.js').then("
+                "m => [1, 2, 5, 21].map(count => m.t(key, {count})))",
+                "review.count.mistake",
+            )
+            assert counted == mistakes
+            minus = page.evaluate("() => import('/static/i18n.js').then(m => m.num(-12))")
+            if lang == "fa":
+                # Persian digits, the minus sign held left of them by a left-to-right mark.
+                assert minus == "\u200e\u2212۱۲"
+            else:
+                assert minus.endswith("12") and minus[:-2].strip("\u200e") in ("-", "\u2212")

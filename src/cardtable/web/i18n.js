@@ -52,11 +52,24 @@ function lookup(obj, key) {
   return cur;
 }
 
-/** The string at `key` with {name} placeholders filled from `params`. */
+/** A number as the page's language writes it: its digits, and a negative's sign on the
+ * correct side in a right-to-left language (a bare "-1" in Persian text reads "1-"). */
+export function num(n) {
+  return new Intl.NumberFormat(lang).format(n);
+}
+
+/** The string at `key` with {name} placeholders filled from `params`. A key whose value is
+ * an object of plural forms ({one, few, many, other}: the language's CLDR categories) is
+ * chosen by `params.count` under the page language's plural rules, and {count} is written
+ * by num(). */
 export function t(key, params = {}) {
   let s = lookup(strings, key);
   if (s === undefined) s = lookup(fallback, key);
   if (s === undefined) return key;
+  if (s !== null && typeof s === "object" && typeof s.other === "string" && typeof params.count === "number") {
+    s = s[new Intl.PluralRules(lang).select(params.count)] ?? s.other;
+    params = { ...params, count: num(params.count) };
+  }
   if (typeof s !== "string") return s;
   return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
 }

@@ -10,7 +10,7 @@
  * circle[data-deal]); #results-legend li[data-side].
  */
 
-import { t } from "./i18n.js";
+import { num, t } from "./i18n.js";
 import { h, svg, avatar } from "./common.js";
 
 // Per game number: {over: the `over` event, hands: Map hand -> tricks won per seat, hand}.
@@ -91,7 +91,7 @@ function places(final, result, g, name, mySeat, table) {
         cells.push(h("td", {}, out ? t("results.out_in_hand", { hand: out[1] }) : result.winners.includes(seat) ? t("winner") : "—"));
       } else if (game === "neuf") {
         const team = teamOf(final, seat);
-        cells.push(h("td", {}, String(final.scores[team === null ? seat : team])));
+        cells.push(h("td", {}, num(final.scores[team === null ? seat : team])));
         if (counted) cells.push(h("td", {}, String(total(seat))));
       } else {
         const left = final.hand_sizes ? final.hand_sizes[seat] : 0;
@@ -183,7 +183,7 @@ function scoreChart(final, name) {
         svg(
           "circle",
           { cx: x(i).toFixed(1), cy: y(r.scores[side]).toFixed(1), r: 3.2, fill: colour(side), "data-side": side, "data-deal": r.deal },
-          svg("title", {}, t("results.chart_point", { deal: r.deal, name: sideName(side), score: r.scores[side] })),
+          svg("title", {}, t("results.chart_point", { deal: r.deal, name: sideName(side), score: num(r.scores[side]) })),
         ),
       );
     });
@@ -196,7 +196,7 @@ function scoreChart(final, name) {
       const swatch = h("span", { class: "swatch", "aria-hidden": "true" });
       swatch.style.backgroundColor = colour(side);
       const last = rows[rows.length - 1].scores[side];
-      return h("li", { dataset: { side: String(side) } }, swatch, h("bdi", {}, sideName(side)), ` ${t("results.final_score", { n: last })}`);
+      return h("li", { dataset: { side: String(side) } }, swatch, h("bdi", {}, sideName(side)), ` ${t("results.final_score", { n: num(last) })}`);
     }),
   );
   return [h("figure", { id: "results-chart", class: "results-chart" }, h("figcaption", {}, title), chart, legend)];

@@ -81,10 +81,10 @@ export function renderReview() {
     "done",
     t("review.summary", {
       n: replay.game,
-      total: review.decisions.length,
-      fine: counts.fine || 0,
-      inaccuracy: counts.inaccuracy || 0,
-      mistake: counts.mistake || 0,
+      decisions: t("review.count.decisions", { count: review.decisions.length }),
+      fine: t("review.count.fine", { count: counts.fine || 0 }),
+      inaccuracy: t("review.count.inaccuracy", { count: counts.inaccuracy || 0 }),
+      mistake: t("review.count.mistake", { count: counts.mistake || 0 }),
     }),
   );
   if (panel.dataset.game !== String(replay.game)) {
