@@ -209,6 +209,27 @@ def test_pimc_from_its_cards_searches_early_in_a_deal_and_solves_its_last_tricks
     assert seen["search"] > 0 and seen["pimc"] > 0
 
 
+def plays_a_whole_game(game: str, seed: int, specs: tuple[str, ...]) -> None:
+    """One game of the arena's (which hands a cheater the whole state) ends without a
+    failure."""
+    from cardtable.arena.match import play_game
+    from cardtable.arena.schedule import GameTask
+
+    task = GameTask(
+        index=0,
+        deal=0,
+        rotation=0,
+        deal_seed=seed,
+        game=game,
+        options={"players": len(specs)},
+        seats=specs,
+        specs=specs,
+        rng_seeds=tuple("abcd"[: len(specs)]),
+    )
+    outcome = play_game(task)
+    assert outcome.status == "ok" and outcome.failure is None
+
+
 def kryt_endgames(count: int) -> list[State]:
     """2-player Kryt'-navalivat' endgames (``test_kryt_solver.endgame``: the stock empty, at
     most 18 cards in the hands) with a choice to make."""
@@ -259,9 +280,6 @@ def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
     """KRYT-4: with cards in the stock the cheater is hard's search on the true state, the
     stock's order in view (``search_seeing``): two deals its seat cannot tell apart (the
     same view) get searches of their own; it plays a whole game in the arena."""
-    from cardtable.arena.match import play_game
-    from cardtable.arena.schedule import GameTask
-
     kryt = cardtable.make("kryt-navalivat", players=2)
     twin = compiled.core_game(kryt, always=True)
     assert isinstance(twin, CoreKrytNavalivat)
@@ -285,19 +303,7 @@ def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
         told_apart += found[0] != found[1]
         assert all(deal.view(seat) == state.view(seat) for deal in deals)
     assert told_apart >= 3
-    task = GameTask(
-        index=0,
-        deal=0,
-        rotation=0,
-        deal_seed=4,
-        game="kryt-navalivat",
-        options={"players": 2},
-        seats=("cheater", "hard"),
-        specs=("cheater:iterations=200", "ismcts:iterations=200"),
-        rng_seeds=("a", "b"),
-    )
-    outcome = play_game(task)
-    assert outcome.status == "ok" and outcome.failure is None
+    plays_a_whole_game("kryt-navalivat", 4, ("cheater:iterations=200", "ismcts:iterations=200"))
     with pytest.raises(InvalidBudgetError, match="iterations"):
         make_bot("cheater:iterations=0", "kryt-navalivat")
     with pytest.raises(InvalidBudgetError, match="rollout"):
@@ -361,9 +367,6 @@ def test_inference_weighs_deals_by_the_plays_they_explain() -> None:
 
 
 def test_the_cheater_plays_the_solvers_best_on_the_true_deal_in_the_arena_alone() -> None:
-    from cardtable.arena.match import play_game
-    from cardtable.arena.schedule import GameTask
-
     cheater = make_bot("cheater", "knockout-whist")
     assert isinstance(cheater, CheaterBot)
     twin = core_twin(KNOCKOUT_WHIST)
@@ -377,19 +380,7 @@ def test_the_cheater_plays_the_solvers_best_on_the_true_deal_in_the_arena_alone(
         assert seat is not None
         with pytest.raises(InvalidBudgetError, match="arena"):
             cheater.choose(state.view(seat), state.legal_actions(), random.Random(0))
-    task = GameTask(
-        index=0,
-        deal=0,
-        rotation=0,
-        deal_seed=3,
-        game="knockout-whist",
-        options={"players": 3},
-        seats=("cheater", "hard", "easy"),
-        specs=("cheater", "hard", "easy"),
-        rng_seeds=("a", "b", "c"),
-    )
-    outcome = play_game(task)
-    assert outcome.status == "ok" and outcome.failure is None
+    plays_a_whole_game("knockout-whist", 3, ("cheater", "hard", "easy"))
 
 
 def test_search_can_solve_the_hand_instead_of_rolling_it_out() -> None:
