@@ -37,7 +37,13 @@ from cardtable.arena import (
 from cardtable.arena.match import play_game
 from cardtable.arena.metrics import seat_values
 from cardtable.arena.ratings import rate
-from cardtable.arena.stats import estimate, mean_interval, t_quantile, wilson_interval
+from cardtable.arena.stats import (
+    estimate,
+    mean_interval,
+    paired_difference,
+    t_quantile,
+    wilson_interval,
+)
 from cardtable.bots import UnknownBotError
 from cardtable.cli import app
 from terminal_io import run_cli
@@ -165,6 +171,23 @@ def test_duplicate_estimate_averages_each_deal_first() -> None:
     narrow = estimate([[1, 0, 0], [1, 1, 0]] * 20, binary=True)
     half = t_quantile(0.975, 39) * math.sqrt((40 / 39) * (1 / 6) ** 2 / 40)
     assert (narrow.low, narrow.high) == pytest.approx((0.5 - half, 0.5 + half))
+
+
+def test_a_paired_difference_is_taken_deal_by_deal() -> None:
+    """First's deal means 4, 8, 4 and other's 3, 8, 2 (deal 3 played by first alone):
+    differences 1, 0, 2; mean 1, s² = 1, half-width t(0.975, 2)·√(1/3). The deals' luck
+    (4, 8, 4) cancels: first's own interval is wider than the difference's."""
+    first = {0: [3.0, 5.0], 1: [7.0, 9.0], 2: [4.0, 4.0], 3: [1.0]}
+    other = {0: [3.0], 1: [8.0, 8.0], 2: [2.0, 2.0]}
+    found = paired_difference(first, other)
+    assert found is not None and found.n == 3
+    assert found.mean == pytest.approx(1.0)
+    half = t_quantile(0.975, 2) * math.sqrt(1.0 / 3)
+    assert (found.low, found.high) == pytest.approx((1.0 - half, 1.0 + half))
+    own = estimate(first.values(), binary=False)
+    assert own.high is not None and own.low is not None and found.high is not None
+    assert found.high - found.low < own.high - own.low
+    assert paired_difference(first, {}) is None
 
 
 def test_seat_values_follow_each_games_result() -> None:
@@ -432,6 +455,23 @@ def test_reports_parse_and_agree_with_the_games(tmp_path: Path) -> None:
         games = list(csv.reader(file))
     assert games[0][:5] == ["game", "deal", "rotation", "deal_seed", "status"]
     assert len(games) == 7 and all(row[4] == "ok" for row in games[1:])
+    # The first bot against each other, deal by deal, from the games themselves.
+    by_deal: dict[str, dict[int, list[float]]] = {}
+    for row in lines(tmp_path):
+        for entry, value in row["metrics"].items():
+            by_deal.setdefault(entry, {}).setdefault(row["deal"], []).append(value)
+    assert [(d["entry"], d["other"]) for d in summary["differences"]] == [
+        ("easy", "random"),
+        ("easy", "random#2"),
+    ]
+    for difference in summary["differences"]:
+        deals = by_deal["easy"]
+        diffs = [
+            sum(deals[d]) / len(deals[d]) - sum(v) / len(v)
+            for d, v in by_deal[difference["other"]].items()
+        ]
+        assert difference["mean"] == pytest.approx(sum(diffs) / len(diffs))
+        assert difference["deals"] == len(diffs)
     assert (tmp_path / "ratings.png").read_bytes()[:8] == PNG_SIGNATURE
 
 
@@ -452,6 +492,7 @@ def test_the_command_prints_rates_with_intervals(tmp_path: Path) -> None:
         row = next(line for line in done.stdout.splitlines() if f" {standing['entry']} " in line)
         assert shown in row and f"{standing['mu']:.2f}" in row
     assert "Student-t" in done.stdout and str(out) in done.stdout
+    assert "Paired by deal (loss rate" in done.stdout and "heuristic − random#2" in done.stdout
 
 
 @pytest.mark.parametrize(

@@ -1016,7 +1016,13 @@ def _resume_command(config: ArenaConfig, folder: Path) -> str:
 
 
 def _print_arena(console: Console, result: TournamentResult, again: str) -> None:
-    from cardtable.arena.report import CHART_MISSING, method_note, rule_note, standings_table
+    from cardtable.arena.report import (
+        CHART_MISSING,
+        difference_note,
+        method_note,
+        rule_note,
+        standings_table,
+    )
 
     config = result.config
     deals = config.deals
@@ -1031,6 +1037,9 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
     )
     console.print(standings_table(result))
     console.print(f"Intervals: {method_note(result)}.", markup=False, soft_wrap=True)
+    paired = difference_note(result)
+    if paired is not None:
+        console.print(f"{paired}.", markup=False, soft_wrap=True)
     note = rule_note(result)
     if note is not None:
         console.print(note, markup=False, soft_wrap=True)

@@ -15,11 +15,12 @@ from typing import Any
 from rich.table import Table
 
 from cardtable.arena.schedule import entry_names
-from cardtable.arena.stats import CONFIDENCE
+from cardtable.arena.stats import CONFIDENCE, Interval
 from cardtable.arena.tournament import Standing, TournamentResult
 
 __all__ = [
     "CHART_MISSING",
+    "difference_note",
     "method_note",
     "rule_note",
     "standings_table",
@@ -73,6 +74,17 @@ def summary(result: TournamentResult) -> dict[str, Any]:
         "confidence": CONFIDENCE,
         "method": method_note(result),
         "standings": [_standing_row(s) for s in result.standings],
+        "differences": [
+            {
+                "entry": d.entry,
+                "other": d.other,
+                "mean": d.interval.mean,
+                "low": d.interval.low,
+                "high": d.interval.high,
+                "deals": d.interval.n,
+            }
+            for d in result.differences
+        ],
         "failures": [
             {"game": o.index, "deal": o.deal, "rotation": o.rotation, **o.failure.to_dict()}
             for o in result.failures
@@ -119,6 +131,25 @@ def _stopping(result: TournamentResult) -> dict[str, Any] | None:
         "note": OPTIONAL_STOPPING,
         "text": rule_note(result),
     }
+
+
+def difference_note(result: TournamentResult) -> str | None:
+    """The first bot against each other, paired by deal, in a sentence (None with one
+    bot)."""
+    if not result.differences:
+        return None
+    parts = [f"{d.entry} − {d.other} {_signed(d.interval)}" for d in result.differences]
+    deals = max(d.interval.n for d in result.differences)
+    return (
+        f"Paired by deal ({result.metric.name}, the first bot's minus each other's, 95% "
+        f"interval over {deals} deals): {'; '.join(parts)}"
+    )
+
+
+def _signed(interval: Interval) -> str:
+    if interval.low is None or interval.high is None:
+        return f"{interval.mean:+.3f}"
+    return f"{interval.mean:+.3f} [{interval.low:+.3f}, {interval.high:+.3f}]"
 
 
 def rule_note(result: TournamentResult) -> str | None:

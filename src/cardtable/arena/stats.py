@@ -19,10 +19,17 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Interval", "estimate", "mean_interval", "t_quantile", "wilson_interval"]
+__all__ = [
+    "Interval",
+    "estimate",
+    "mean_interval",
+    "paired_difference",
+    "t_quantile",
+    "wilson_interval",
+]
 
 CONFIDENCE = 0.95
 Z_95 = 1.959963984540054  # the standard normal's 0.975 quantile
@@ -87,6 +94,22 @@ def estimate(deals: Iterable[Sequence[float]], binary: bool) -> Interval:
     if t.low == t.high and all(v in (0.0, 1.0) for v in values):
         return wilson_interval(math.fsum(values), len(values))
     return Interval(t.mean, max(0.0, t.low), min(1.0, t.high), t.n, t.method)
+
+
+def paired_difference(
+    first: Mapping[int, Sequence[float]], other: Mapping[int, Sequence[float]]
+) -> Interval | None:
+    """One bot's metric minus another's, deal by deal (each averaged over its games of the
+    deal first), with Student's t interval over the deals both played; None if they shared
+    none. Duplicate deals give both bots the same cards, so most of a deal's luck cancels
+    in its difference: the interval is narrower than the two bots' own, and it is the one
+    that says whether one is stronger than the other."""
+    deals = [deal for deal in first if first[deal] and other.get(deal)]
+    if not deals:
+        return None
+    return mean_interval(
+        [math.fsum(first[d]) / len(first[d]) - math.fsum(other[d]) / len(other[d]) for d in deals]
+    )
 
 
 @functools.lru_cache(maxsize=4096)

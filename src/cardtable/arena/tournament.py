@@ -25,7 +25,7 @@ from cardtable.arena.match import GameOutcome
 from cardtable.arena.metrics import Metric, metric_for
 from cardtable.arena.ratings import Rating, rate
 from cardtable.arena.schedule import entry_names, schedule
-from cardtable.arena.stats import Interval, estimate
+from cardtable.arena.stats import Interval, estimate, paired_difference
 from cardtable.arena.stopping import RuleWatch, StopPoint, rule_met, values_by_deal
 from cardtable.arena.store import ResultStore
 
@@ -62,6 +62,16 @@ class Standing:
 
 
 @dataclass(frozen=True, slots=True)
+class Difference:
+    """``entry``'s metric minus ``other``'s, deal by deal, with its 95% interval over the
+    deals both played (:func:`~cardtable.arena.stats.paired_difference`)."""
+
+    entry: str
+    other: str
+    interval: Interval
+
+
+@dataclass(frozen=True, slots=True)
 class RuleReport:
     """What a tournament's stopping rule did (:mod:`cardtable.arena.stopping`)."""
 
@@ -94,6 +104,8 @@ class TournamentResult:
     """Whether a failure stopped the tournament (``on_error="stop"``)."""
     rule: RuleReport | None = None
     """The stopping rule's report; None when the tournament has no rule."""
+    differences: tuple[Difference, ...] = ()
+    """The first bot's metric minus each other bot's, paired by deal."""
     files: dict[str, Path] = field(default_factory=dict)
 
     @property
@@ -289,6 +301,12 @@ def summarize(
         for entry, spec in zip(entries, config.bots, strict=True)
     ]
     standings.sort(key=lambda s: -s.rating.ordinal)
+    first = entries[0]
+    differences = tuple(
+        Difference(first, other, found)
+        for other in entries[1:]
+        if (found := paired_difference(by_deal[first], by_deal[other])) is not None
+    )
     return TournamentResult(
         config=config,
         folder=folder,
@@ -299,6 +317,7 @@ def summarize(
         standings=tuple(standings),
         stopped=stopped,
         rule=rule,
+        differences=differences,
     )
 
 
