@@ -42,6 +42,9 @@ def row(name: str, summary: dict[str, Any], minutes: float) -> str:
     order = {entry: i for i, entry in enumerate(summary["config"]["bots"])}
     standings = sorted(summary["standings"], key=lambda s: (order.get(s["spec"], 99), s["entry"]))
     result = ", ".join(f"{s['entry']} {interval(s, digits)}" for s in standings)
+    # Paired by deal (written by the arena since it reports them): the first bot's lead.
+    for d in summary.get("differences", []):
+        result += f"; {d['entry']} − {d['other']} {interval(d, digits)} paired"
     stopping = summary.get("stopping") or {}
     if stopping.get("stopped"):
         ended = f"stopped by the rule after {stopping['met_after_deals']} deals"

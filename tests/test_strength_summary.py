@@ -31,6 +31,11 @@ def test_a_row_per_tournament_with_its_intervals_and_the_summaries_copied(
     expected = f"easy {easy['mean']:.3f} [{easy['low']:.3f}, {easy['high']:.3f}]"
     assert rows[0].startswith("| `kow-easy-random.json` | `easy`, `random` | 6 | all 6 games | 0 |")
     assert expected in rows[0]
+    [paired] = written["differences"]
+    assert (
+        f"easy − random {paired['mean']:.3f} [{paired['low']:.3f}, {paired['high']:.3f}] paired"
+        in rows[0]
+    )
     assert json.loads((tmp_path / "results" / "kow-easy-random.json").read_text()) == written
 
 
