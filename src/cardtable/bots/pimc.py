@@ -88,6 +88,15 @@ def check_model(model: str | None) -> None:
         raise InvalidBudgetError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
 
 
+def check_iterations(iterations: int | None) -> None:
+    """Refuses a search budget (``iterations``, ``None``: ``hard``'s) that is not a whole
+    number, 1 or more."""
+    if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+        raise InvalidBudgetError(
+            f"iterations must be a whole number, 1 or more, not {iterations!r}"
+        )
+
+
 def model_for(game: Game, model: str | None) -> str:
     """The model to solve ``game``'s deals under: ``model``, else the game's default;
     Kryt'-navalivat's max-n is defined for two players alone, so with more it is
@@ -139,6 +148,7 @@ class PimcBot(Analyst):
         if seconds is not None and not 0 < seconds < float("inf"):
             raise InvalidBudgetError(f"seconds must be a positive number, not {seconds!r}")
         check_model(model)
+        check_iterations(iterations)
         if not 0 <= belief < 1:
             raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
         if isinstance(threads, bool) or threads < 1:
@@ -151,10 +161,6 @@ class PimcBot(Analyst):
         self.model = model
         self.belief = belief
         self.threads = threads
-        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
-            raise InvalidBudgetError(
-                f"iterations must be a whole number, 1 or more, not {iterations!r}"
-            )
         self.cards = cards
         self.iterations = iterations
         self.last: SearchResult | None = None
@@ -292,10 +298,7 @@ class CheaterBot:
         self, name: str = "cheater", *, model: str | None = None, iterations: int | None = None
     ) -> None:
         check_model(model)
-        if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
-            raise InvalidBudgetError(
-                f"iterations must be a whole number, 1 or more, not {iterations!r}"
-            )
+        check_iterations(iterations)
         self.name = name
         self.model = model
         self.iterations = iterations
@@ -319,7 +322,7 @@ class CheaterBot:
             number = self._search_seeing(twin, state, rng)
         else:
             values, _ = twin.state_from_position(state.position()).solve(
-                self.model or DEFAULT_MODELS[game.name]
+                model_for(game, self.model)
             )
             best = max(value for _, value in values)
             number = min(action for action, value in values if value == best)
