@@ -185,7 +185,8 @@ def test_a_paired_difference_is_taken_deal_by_deal() -> None:
     half = t_quantile(0.975, 2) * math.sqrt(1.0 / 3)
     assert (found.low, found.high) == pytest.approx((1.0 - half, 1.0 + half))
     own = estimate(first.values(), binary=False)
-    assert own.high is not None and own.low is not None and found.high is not None
+    assert own.low is not None and own.high is not None
+    assert found.low is not None and found.high is not None
     assert found.high - found.low < own.high - own.low
     assert paired_difference(first, {}) is None
 
