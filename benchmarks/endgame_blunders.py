@@ -6,9 +6,10 @@ action the solver proves worse than another within its horizon.
     .venv/bin/python benchmarks/endgame_blunders.py FOLDER --games 40 --json out.json
 
 It replays each game's record (``games.jsonl``) and solves every decision of either seat
-with the stock empty (``KrytNavalivatState.solve``, max-n, the expert's node budget): a
-*missed win* is a decision with a proven win on offer where the action played is not one;
-a *proven loss* one where the action played is proven lost while another action is not.
+with the stock empty as the expert solves it (``pimc.solve_endgame``: max-n, deepening the
+horizon while the expert's node budget lasts): a *missed win* is a decision with a proven
+win on offer where the action played is not one; a *proven loss* one where the action
+played is proven lost while another action is not.
 ``expert`` plays neither by construction (``pimc.endgame_choice``) wherever its solve ends
 within the budget; how often ``hard`` does is what ``expert`` can gain over it, and so
 explains its strength table. A value the solver proves is exact only against a player
@@ -28,9 +29,8 @@ from typing import Any
 import cardtable
 from cardtable import compiled
 from cardtable._core import KrytNavalivat
-from cardtable.bots.pimc import ENDGAME_NODES
+from cardtable.bots.pimc import solve_endgame
 from cardtable.core import Record
-from cardtable.errors import SolverBudgetError
 from cardtable.review import moments
 
 
@@ -52,11 +52,8 @@ def judge_game(line: dict[str, Any]) -> dict[str, Counter[str]]:
             if state.view(None)["stock"] != 0:
                 continue
             tally["decisions"] += 1
-            try:
-                values, _ = twin.state_from_position(state.position()).solve(
-                    "max-n", nodes=ENDGAME_NODES
-                )
-            except SolverBudgetError:
+            values = solve_endgame(twin.state_from_position(state.position()), "max-n")
+            if values is None:
                 tally["unsolved"] += 1
                 continue
             value = dict(values)[game.action_to_int(game.parse_action(played))]

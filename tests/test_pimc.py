@@ -20,9 +20,21 @@ from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable.bots import make_bot
 from cardtable.bots.base import LEVELS
 from cardtable.bots.ismcts import IsmctsBot, SearchResult
-from cardtable.bots.pimc import CheaterBot, PimcBot, endgame_choice
+from cardtable.bots.pimc import (
+    ENDGAME_HORIZONS,
+    ENDGAME_NODES,
+    CheaterBot,
+    PimcBot,
+    endgame_choice,
+    solve_endgame,
+)
 from cardtable.core import Game, State
-from cardtable.errors import IllegalActionError, InvalidBudgetError, InvalidPositionError
+from cardtable.errors import (
+    IllegalActionError,
+    InvalidBudgetError,
+    InvalidPositionError,
+    SolverBudgetError,
+)
 from test_kryt_solver import endgame
 
 KNOCKOUT_WHIST = cardtable.make("knockout-whist", players=3)
@@ -310,6 +322,31 @@ def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
         twin.search_seeing(state.position(), iterations=10, rollout="smart")
     with pytest.raises(InvalidPositionError):
         twin.search_seeing("not a position", iterations=10)
+
+
+def test_an_endgame_too_big_for_the_longest_horizon_keeps_what_a_shorter_one_proves() -> None:
+    """KRYT-9: solve_endgame deepens the horizon while the node budget lasts; an endgame
+    within budget gets the solver's own answer (horizon 10), and one past it the answer of
+    the longest horizon that fitted, exact as far as it goes."""
+    kryt = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(kryt, always=True)
+    assert isinstance(twin, CoreKrytNavalivat)
+    whole = cut = 0
+    for state in kryt_endgames(120):
+        core = twin.state_from_position(state.position())
+        found = solve_endgame(core, "max-n")
+        try:
+            assert found == core.solve("max-n", nodes=ENDGAME_NODES)[0]
+            whole += 1
+        except SolverBudgetError:
+            # A shorter horizon's answer, proving at least what the shortest proves.
+            assert found is not None
+            shorter = [core.solve("max-n", horizon=h)[0] for h in ENDGAME_HORIZONS[:-1]]
+            assert found in shorter
+            proven = [sum(v != 0 for _, v in values) for values in (found, shorter[0])]
+            assert proven[0] >= proven[1]
+            cut += 1
+    assert whole > 0 and cut > 0  # both kinds were met
 
 
 def searched(action: int, visits: dict[int, int]) -> SearchResult:
