@@ -23,9 +23,11 @@ from cardtable.bots.ismcts import IsmctsBot, SearchResult
 from cardtable.bots.pimc import (
     ENDGAME_HORIZONS,
     ENDGAME_NODES,
+    MIN_SEARCH_SECONDS,
     CheaterBot,
     PimcBot,
     endgame_choice,
+    seconds_beside,
     solve_endgame,
 )
 from cardtable.core import Game, State
@@ -322,6 +324,16 @@ def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
         twin.search_seeing(state.position(), iterations=10, rollout="smart")
     with pytest.raises(InvalidPositionError):
         twin.search_seeing("not a position", iterations=10)
+
+
+def test_the_search_beside_an_endgame_takes_what_the_solves_left_of_the_time() -> None:
+    """With a time budget, hard's search beside the solves gets what they left of it, so
+    that a decision keeps within the budget, but never more than its own nor less than
+    MIN_SEARCH_SECONDS."""
+    assert seconds_beside(0.9, 0.25, 0.9) == pytest.approx(0.65)
+    assert seconds_beside(0.9, 0.01, 0.3) == 0.3
+    assert seconds_beside(0.9, 0.01, None) == pytest.approx(0.89)
+    assert seconds_beside(0.9, 0.95, 0.9) == MIN_SEARCH_SECONDS
 
 
 def test_an_endgame_too_big_for_the_longest_horizon_keeps_what_a_shorter_one_proves() -> None:

@@ -24,6 +24,7 @@ The solver exists only in the core, so a PIMC bot uses the core whatever
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import time
@@ -49,6 +50,7 @@ __all__ = [
     "CheaterBot",
     "PimcBot",
     "endgame_choice",
+    "seconds_beside",
     "solve_endgame",
 ]
 
@@ -73,6 +75,10 @@ alone: with ``hard``'s own search beside it the decision keeps within about a se
 pile to pick up puts most of the pack back in play, so endgames of few cards in hand are
 not all small: 200 endgames of 6 cards in the hands took 0.06 ms at the median and 0.76 s
 (282,316 nodes) at worst."""
+
+MIN_SEARCH_SECONDS = 0.05
+"""The least time ``hard``'s search gets beside a Kryt'-navalivat' endgame's solves, however
+long they took (the solves themselves stop at :data:`ENDGAME_NODES`)."""
 
 ENDGAME_HORIZONS = (4, 6, 8, 10)
 """The horizons a Kryt'-navalivat' endgame is solved within, in turn, while
@@ -268,7 +274,13 @@ class PimcBot(Analyst):
                 solved.setdefault(number, []).append(value)
             if self.seconds is not None and time.perf_counter() - began > self.seconds:
                 break
-        searched = self.search(game).analyse(game, view, rng, stop_early=stop_early)
+        search = self.search(game)
+        if self.seconds is not None and isinstance(search, IsmctsBot):
+            search = copy.copy(search)
+            search.seconds = seconds_beside(
+                self.seconds, time.perf_counter() - began, search.seconds
+            )
+        searched = search.analyse(game, view, rng, stop_early=stop_early)
         if not solved:
             return searched
         action, values = endgame_choice(solved, searched)
@@ -279,6 +291,15 @@ class PimcBot(Analyst):
             searched.iterations,
             time.perf_counter() - began,
         )
+
+
+def seconds_beside(budget: float, spent: float, own: float | None) -> float:
+    """The time of ``hard``'s search beside an endgame's solves: what they left of the
+    decision's ``budget`` after ``spent`` seconds, at most the search's ``own`` and at least
+    :data:`MIN_SEARCH_SECONDS` (a slow machine would otherwise spend the search's own 0.9 s
+    on top of a quarter second of solving)."""
+    left = budget - spent
+    return max(MIN_SEARCH_SECONDS, left if own is None else min(own, left))
 
 
 def endgame_choice(
