@@ -13,6 +13,7 @@
 #   benchmarks/strength.sh 8 &    # queue 8: Neuf's hard (its expert) against the cheater
 #   benchmarks/strength.sh 9 &    # queue 9: Kryt'-navalivat's hard and expert against the cheater
 #   benchmarks/strength.sh 10 &   # queue 10: hard's search with exact leaves against hard
+#   benchmarks/strength.sh 11 &   # queue 11: that search against the cheater
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -49,7 +50,7 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 10} in
+case ${1:?queue 1 to 11} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -139,5 +140,9 @@ case ${1:?queue 1 to 10} in
   # cards are left (solve=9, about 0.09 s a decision against hard's 0.03 s), against hard.
   table knockout-whist-3-solve9-hard knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,hard" --games 1200 "${rate[@]}"
+  ;;
+11)
+  table knockout-whist-3-solve9-cheater knockout-whist -p 3 \
+    --bots "ismcts:iterations=50000,seconds=0.9,solve=9,cheater" --games 1200 "${rate[@]}"
   ;;
 esac
