@@ -15,8 +15,9 @@ to the end of the hand (``_core.KnockoutWhistState.solve``), under each model: `
 alpha-beta). Times are wall times of the call, the position's parsing outside them; the
 nodes are the solver's. The baseline measured in the same run is the ``hard`` level's
 search (50,000 ISMCTS iterations with guided rollouts) from the same leader's view: the
-solve times read as a fraction of one ``hard`` decision. Then the ``expert`` level (PIMC,
-up to 200 deals, 0.9 s at most) is timed on the decisions of seeded games.
+solve times read as a fraction of one ``hard`` decision. Then the ``expert`` level (Knockout
+Whist's: ``hard``'s search with each sampled hand solved exactly once nine cards are left)
+is timed on the decisions of seeded games.
 
 Neuf's rows solve whole first deals (13 tricks, every card known, each seat keeping its
 hand, from the first lead; ``_core.NeufState.solve``) under ``paranoid`` (the others, or
@@ -52,7 +53,7 @@ from cardtable._core import KnockoutWhist as CoreKnockoutWhist
 from cardtable._core import KrytNavalivat as CoreKrytNavalivat
 from cardtable._core import Neuf as CoreNeuf
 from cardtable.bots import make_bot
-from cardtable.bots.base import LEVELS
+from cardtable.bots.base import LEVELS, level_spec
 from cardtable.core import State
 
 MODELS = ("max-n", "paranoid")
@@ -221,7 +222,7 @@ def expert_row(games: int, spec: str = "expert") -> dict[str, Any]:
                 action = easy.choose(state.view(seat), legal, rng)
             state.apply(action)
     return {
-        "spec": LEVELS.get(spec, spec),
+        "spec": level_spec(spec, "knockout-whist") if spec in LEVELS else spec,
         "decisions": len(spent),
         "median_seconds": statistics.median(spent),
         "p99_seconds": percentile(spent, 0.99),

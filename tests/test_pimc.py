@@ -153,21 +153,23 @@ def test_pimc_budgets_are_checked() -> None:
         make_bot("pimc:deals=3,model=hopeful", "knockout-whist")
 
 
-def test_expert_is_pimc_where_it_measured_stronger_and_hard_in_neuf() -> None:
-    for game in ("knockout-whist", "kryt-navalivat"):
-        expert = make_bot("expert", game)
-        assert isinstance(expert, PimcBot) and expert.name == "expert" and expert.cards is None
-    # Kryt'-navalivat' searches as hard does until the stock is empty.
+def test_each_games_expert_is_the_method_that_measured_strongest() -> None:
+    hard = make_bot(LEVELS["hard"], "knockout-whist")
+    assert isinstance(hard, IsmctsBot)
+    # Knockout Whist: hard's search, each sampled hand solved exactly from nine cards left.
+    kow = make_bot("expert", "knockout-whist")
+    assert isinstance(kow, IsmctsBot) and kow.name == "expert" and kow.solve == 9
+    assert (kow.iterations, kow.seconds, kow.rollout) == (hard.iterations, hard.seconds, "guided")
+    # Kryt'-navalivat': PIMC, which searches as hard does until the stock is empty.
     kryt = make_bot("expert", "kryt-navalivat")
-    assert isinstance(kryt, PimcBot)
+    assert isinstance(kryt, PimcBot) and kryt.name == "expert" and kryt.cards is None
     search = kryt.search(cardtable.make("kryt-navalivat"))
-    hard = make_bot(LEVELS["hard"], "kryt-navalivat")
-    assert isinstance(search, IsmctsBot) and isinstance(hard, IsmctsBot)
+    assert isinstance(search, IsmctsBot)
     assert (search.iterations, search.seconds) == (hard.iterations, hard.seconds)
     # Neuf's PIMC over its last tricks measured no stronger than hard: expert is hard there.
     neuf = make_bot("expert", "neuf")
     assert isinstance(neuf, IsmctsBot) and neuf.name == "expert"
-    assert (neuf.iterations, neuf.seconds) == (hard.iterations, hard.seconds)
+    assert (neuf.iterations, neuf.seconds, neuf.solve) == (hard.iterations, hard.seconds, 0)
     with pytest.raises(InvalidBudgetError, match="cards"):
         make_bot("pimc:deals=5,cards=0", "neuf")
 

@@ -40,18 +40,29 @@ class Bot(Protocol):
 # keeps for comparison), under 0.1 s a decision on a 2-core machine, and never longer than
 # 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
 #
-# ``expert`` is perfect-information Monte Carlo (``cardtable.bots.pimc``) over the core's exact
-# solvers: up to 100 deals, each solved exactly with the other seats taken to play against
-# the bot (paranoid), in at most 0.9 s a decision: every decision of Knockout Whist, and in
-# Kryt'-navalivat' those once the stock is empty (``hard``'s search before). Neuf's
-# ``expert`` is ``hard``: PIMC measured no stronger there (``docs/bots.md`` has the
-# measurements behind each choice).
+# ``expert`` is each game's strongest method as measured (``docs/bots.md``, "How strong each
+# level is"): in Knockout Whist ``hard``'s search with each sampled hand solved exactly once
+# nine cards are left instead of rolled out (``solve=9``, about 0.09 s a decision); in
+# Kryt'-navalivat' ``hard``'s search until the stock is empty and then the exact endgame
+# solver beside it (``cardtable.bots.pimc``); in Neuf ``hard``, whom neither PIMC over the
+# end of a deal nor any other method tried has beaten.
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
     "hard": "ismcts:iterations=50000,seconds=0.9",
     "expert": "pimc:deals=100,seconds=0.9,model=paranoid",
 }
+
+EXPERTS: dict[str, str] = {
+    "knockout-whist": "ismcts:iterations=50000,seconds=0.9,solve=9",
+    "neuf": LEVELS["hard"],
+}
+"""Each game's ``expert`` where it is not ``LEVELS["expert"]`` (Kryt'-navalivat's)."""
+
+
+def level_spec(level: str, game_name: str) -> str:
+    """The bot spec a level (one of :data:`LEVELS`) stands for in a game."""
+    return EXPERTS.get(game_name, LEVELS[level]) if level == "expert" else LEVELS[level]
 
 PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
 """The ``hard`` level as it was before the core's search: Python's search, 2,000 iterations."""
@@ -120,10 +131,7 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind in LEVELS:
         if arguments:
             raise UnknownBotError(f"the level {kind!r} takes no parameters; use 'ismcts:…'")
-        level = LEVELS[kind]
-        if level.startswith("pimc:") and game_name not in _expert_games():
-            level = LEVELS["hard"]
-        bot = make_bot(level, game_name)
+        bot = make_bot(level_spec(kind, game_name), game_name)
         bot.name = kind
         return bot
     if kind == "random" and not arguments:
@@ -163,12 +171,6 @@ def _solved_games() -> frozenset[str]:
     from cardtable.bots.pimc import SOLVED_GAMES
 
     return SOLVED_GAMES
-
-
-def _expert_games() -> frozenset[str]:
-    from cardtable.bots.pimc import EXPERT_GAMES
-
-    return EXPERT_GAMES
 
 
 def _parameters(

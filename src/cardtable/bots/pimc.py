@@ -1,5 +1,5 @@
-"""Perfect-information Monte Carlo (PIMC): the ``expert`` level where a game has an exact
-solver in the compiled core.
+"""Perfect-information Monte Carlo (PIMC) over the compiled core's exact solvers: any
+solved game's ``pimc:...`` bot, and Kryt'-navalivat's ``expert`` (its endgame).
 
 Each decision samples deals consistent with what the seat knows (the core's determinizer,
 the same as search's), solves each deal exactly with every card in view
@@ -44,7 +44,6 @@ __all__ = [
     "DEFAULT_MODELS",
     "ENDGAME_HORIZONS",
     "ENDGAME_NODES",
-    "EXPERT_GAMES",
     "MODELS",
     "SOLVED_GAMES",
     "CheaterBot",
@@ -61,12 +60,6 @@ CHEATER_GAMES = SOLVED_GAMES
 """The games the cheater plays: Knockout Whist's and Neuf's solvers take any position of a
 hand; Kryt'-navalivat's needs the stock empty, so before then its cheater searches the true
 state (:class:`CheaterBot`)."""
-
-EXPERT_GAMES = frozenset({"knockout-whist", "kryt-navalivat"})
-"""The games whose ``expert`` level is PIMC: every decision of Knockout Whist, and the
-decisions of Kryt'-navalivat' once its stock is empty (``hard``'s search before). Neuf's
-``expert`` is ``hard``: PIMC over the last tricks of a deal measured weaker than ``hard``
-or no stronger (``docs/bots.md``, "How strong each level is")."""
 
 ENDGAME_NODES = 100_000
 """The nodes a Kryt'-navalivat' endgame solve may search (about a quarter of a second on one
