@@ -147,6 +147,10 @@ case ${1:?queue 1 to 12} in
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,cheater" --games 1200 "${rate[@]}"
   ;;
 12)
+  # The rule for Knockout Whist's expert, written down at 02:47 UTC on 2026-12-02 while
+  # queues 10 and 12 played: solve=9 replaces PIMC as expert if, when the tables end, its
+  # paired interval against hard (queue 10) lies above 0 and this face-to-face table does
+  # not put PIMC ahead with a paired interval above 0; otherwise expert stays PIMC.
   table knockout-whist-3-solve9-pimc knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,pimc:deals=100,seconds=0.9,model=paranoid" \
     --games 1200 "${rate[@]}"
