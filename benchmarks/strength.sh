@@ -14,6 +14,7 @@
 #   benchmarks/strength.sh 9 &    # queue 9: Kryt'-navalivat's hard and expert against the cheater
 #   benchmarks/strength.sh 10 &   # queue 10: hard's search with exact leaves against hard
 #   benchmarks/strength.sh 11 &   # queue 11: that search against the cheater
+#   benchmarks/strength.sh 12 &   # queue 12: that search against PIMC, face to face
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -50,7 +51,7 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 11} in
+case ${1:?queue 1 to 12} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -144,5 +145,14 @@ case ${1:?queue 1 to 11} in
 11)
   table knockout-whist-3-solve9-cheater knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,cheater" --games 1200 "${rate[@]}"
+  ;;
+12)
+  # The rule for Knockout Whist's expert, written down at 02:47 UTC on 2026-12-02 while
+  # queues 10 and 12 played: solve=9 replaces PIMC as expert if, when the tables end, its
+  # paired interval against hard (queue 10) lies above 0 and this face-to-face table does
+  # not put PIMC ahead with a paired interval above 0; otherwise expert stays PIMC.
+  table knockout-whist-3-solve9-pimc knockout-whist -p 3 \
+    --bots "ismcts:iterations=50000,seconds=0.9,solve=9,pimc:deals=100,seconds=0.9,model=paranoid" \
+    --games 1200 "${rate[@]}"
   ;;
 esac
