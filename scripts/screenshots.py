@@ -7,9 +7,9 @@ It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, play
 from Python (one person against bots) to a position in the middle of a hand and to its end,
 and photographs, in headless Chromium: each game's table mid-game at the person's turn
 (``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``), its results once
-the game is over (``results-<game>``, scrolled down to them) and, for Knockout Whist, whose
-``expert`` plays every decision by PIMC, the person's "Review my game" beside the replay
-(``review-knockout-whist``). Files are named
+the game is over (``results-<game>``, scrolled down to them) and, for Knockout Whist, the
+person's "Review my game" beside the replay (``review-knockout-whist``: every decision
+judged by the ``expert`` level's search). Files are named
 ``<page>-<game>-<lang>-<w>x<h>.png`` and are exactly the window's size.
 
 The browser tests share this module: their layout test photographs the same positions with
