@@ -64,6 +64,7 @@ def level_spec(level: str, game_name: str) -> str:
     """The bot spec a level (one of :data:`LEVELS`) stands for in a game."""
     return EXPERTS.get(game_name, LEVELS[level]) if level == "expert" else LEVELS[level]
 
+
 PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
 """The ``hard`` level as it was before the core's search: Python's search, 2,000 iterations."""
 
