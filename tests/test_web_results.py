@@ -181,6 +181,11 @@ def test_counts_and_scores_are_written_in_the_readers_language(
             page = made.new_page()
             page.goto(f"{web_base}/")
             expect(page.locator("html")).to_have_attribute("lang", lang)
+            # The page's <html lang> may say "en" before its strings have loaded: wait for
+            # them (a key with no string comes back as itself).
+            page.wait_for_function(
+                "() => import('/static/i18n.js').then(m => m.t('review.title') !== 'review.title')"
+            )
             counted = page.evaluate(
                 "key => import('/static/i18n.js').then("
                 "m => [1, 2, 5, 21].map(count => m.t(key, {count})))",
