@@ -15,6 +15,7 @@
 #   benchmarks/strength.sh 10 &   # queue 10: hard's search with exact leaves against hard
 #   benchmarks/strength.sh 11 &   # queue 11: that search against the cheater
 #   benchmarks/strength.sh 12 &   # queue 12: that search against PIMC, face to face
+#   benchmarks/strength.sh 13 &   # queue 13: queues 7 and 9 again at 2,000 iterations
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -30,6 +31,9 @@ CAUTIOUS="ismcts:iterations=50000,seconds=0.9,exploration=0.4"  # hard, explorin
 KRYT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
 KRYT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
 KRYT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
+KRYT_HARD_2K="ismcts:iterations=2000,seconds=0.9"  # queue 13: a twenty-fifth of hard's
+KRYT_EXPERT_2K="pimc:deals=100,seconds=0.9,model=paranoid,iterations=2000"
+KRYT_CHEATER_2K="cheater:iterations=2000"
 mkdir -p "$RUNS"
 
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
@@ -37,8 +41,16 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
   shift 2
   # Another queue playing it: wait for it to end rather than play it twice.
   while pgrep -f -- "cardtable arena .*$RUNS/$name\$" >/dev/null; do sleep 10; done
-  if [[ -f "$RUNS/$name/summary.json" ]]; then
-    return 0  # written when a tournament ends: played in full or stopped by the rule
+  # A finished table: played in full or stopped by the rule. `--report-only` writes a
+  # summary.json too, over the games so far, so its presence alone does not end a table.
+  if [[ -f "$RUNS/$name/summary.json" ]] && "$PYTHON" - "$RUNS/$name/summary.json" <<'EOF_'
+import json, sys
+summary = json.load(open(sys.argv[1]))
+done = summary["finished"] + summary["failed"] >= summary["scheduled"]
+sys.exit(0 if done or (summary.get("stopping") or {}).get("stopped") else 1)
+EOF_
+  then
+    return 0
   fi
   if [[ -d "$RUNS/$name" ]]; then
     "$PYTHON" -m cardtable arena "$game" "$@" --resume "$RUNS/$name" || true
@@ -51,7 +63,7 @@ table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exis
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 12} in
+case ${1:?queue 1 to 13} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -154,5 +166,19 @@ case ${1:?queue 1 to 12} in
   table knockout-whist-3-solve9-pimc knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,pimc:deals=100,seconds=0.9,model=paranoid" \
     --games 1200 "${rate[@]}"
+  ;;
+13)
+  # Queues 7 and 9 again with every search at 2,000 iterations, the solver's budget still
+  # play's. At 10,000 a game takes 17 to 20 s of a core, so queue 7's 1,000 games need about
+  # 5 core-hours; at 2,000 one takes about 1.2 s (8 trial games of expert and hard: 277 to
+  # 1,529 actions), 1,000 games about 20 core-minutes. A weaker search leaves more to the
+  # endgame solve, so this table asks whether the solve adds anything where it has most
+  # room; queue 7 at 10,000 goes on as time allows.
+  table kryt-navalivat-2-expert-hard-2000 kryt-navalivat -p 2 \
+    --bots "$KRYT_EXPERT_2K,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
+  table kryt-navalivat-2-hard-cheater-2000 kryt-navalivat -p 2 \
+    --bots "$KRYT_HARD_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+  table kryt-navalivat-2-expert-cheater-2000 kryt-navalivat -p 2 \
+    --bots "$KRYT_EXPERT_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
   ;;
 esac
