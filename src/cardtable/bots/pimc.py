@@ -206,13 +206,7 @@ class PimcBot(Analyst):
         """``hard``'s search (at ``iterations``, when given), for the decisions before the
         endgame."""
         if self._search is None:
-            from cardtable.bots.base import LEVELS, make_bot
-
-            search = make_bot(LEVELS["hard"], game.name)
-            assert isinstance(search, IsmctsBot)
-            if self.iterations is not None:
-                search.iterations = self.iterations
-            self._search = search
+            self._search = hard_search(game.name, self.iterations)
         return self._search
 
     def analyse(
@@ -319,6 +313,18 @@ def endgame_choice(
     return max(open_actions, key=lambda number: (searched.visits.get(number, 0), -number)), values
 
 
+def hard_search(game_name: str, iterations: int | None) -> IsmctsBot:
+    """``hard``'s search in ``game_name``, at ``iterations`` when given (the strength tables
+    give every bot of a table the same smaller budget)."""
+    from cardtable.bots.base import LEVELS, make_bot  # base builds this module's bots
+
+    search = make_bot(LEVELS["hard"], game_name)
+    assert isinstance(search, IsmctsBot)
+    if iterations is not None:
+        search.iterations = iterations
+    return search
+
+
 class CheaterBot:
     """A measuring stick, not a player: every card in view. In Knockout Whist and Neuf, the
     exact solver on the true deal, choosing the action of the best value (ties: the
@@ -341,6 +347,7 @@ class CheaterBot:
         self.model = model
         self.iterations = iterations
         self.last: SearchResult | None = None
+        self._hard: IsmctsBot | None = None
 
     def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
         raise InvalidBudgetError("the cheater sees the whole state: only the arena seats it")
@@ -374,14 +381,13 @@ class CheaterBot:
     def _search_seeing(self, twin: KrytNavalivat, state: State, rng: random.Random) -> int:
         """Kryt'-navalivat': ``hard``'s search on the true state, and once the stock is
         empty the exact endgame beside it, as ``expert`` combines them."""
-        from cardtable.bots.base import LEVELS, make_bot
-
-        hard = make_bot(LEVELS["hard"], state.game.name)
-        assert isinstance(hard, IsmctsBot)
+        if self._hard is None:
+            self._hard = hard_search(state.game.name, self.iterations)
+        hard = self._hard
         position = state.position()
         number, visits, values, iterations, seconds = twin.search_seeing(
             position,
-            iterations=self.iterations or hard.iterations,
+            iterations=hard.iterations,
             seconds=hard.seconds,
             exploration=hard.exploration,
             seed=rng.getrandbits(64),
