@@ -9,7 +9,8 @@ It replays each game's record (``games.jsonl``) and solves every decision of eit
 with the stock empty as the expert solves it (``pimc.solve_endgame``: max-n, deepening the
 horizon while the expert's node budget lasts): a *missed win* is a decision with a proven
 win on offer where the action played is not one; a *proven loss* one where the action
-played is proven lost while another action is not.
+played is proven lost while another action is not. Beside them, how many games each bot
+lost (was the fool), and how many of its games with a blunder.
 ``expert`` plays neither by construction (``pimc.endgame_choice``) wherever its solve ends
 within the budget; how often ``hard`` does is what ``expert`` can gain over it, and so
 explains its strength table. A value the solver proves is exact only against a player
@@ -64,7 +65,10 @@ def judge_game(line: dict[str, Any]) -> dict[str, Counter[str]]:
             elif value < 0 and any(v >= 0 for _, v in values):
                 tally["proven_loss"] += 1
                 blundered = True
+        lost = line["returns"][seat] < 0  # the fool
+        tally["lost"] += lost
         tally["games_with_one"] += blundered
+        tally["lost_with_one"] += blundered and lost
     return counts
 
 
@@ -87,13 +91,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"{len(lines)} games of {args.folder}")
     print(
         "| bot | games | endgame decisions | unsolved | missed wins | proven losses chosen "
-        "| games with one |"
+        "| games with one | of those lost | games lost |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for bot, tally in totals.items():
         print(
             f"| `{bot}` | {tally['games']} | {tally['decisions']} | {tally['unsolved']} | "
-            f"{tally['missed_win']} | {tally['proven_loss']} | {tally['games_with_one']} |"
+            f"{tally['missed_win']} | {tally['proven_loss']} | {tally['games_with_one']} | "
+            f"{tally['lost_with_one']} | {tally['lost']} |"
         )
     if args.json:
         report = {"folder": str(args.folder), "games": len(lines), "bots": totals}

@@ -32,5 +32,16 @@ def test_the_expert_plays_no_proven_blunder_and_a_random_player_does(
     assert expert["decisions"] > expert.get("unsolved", 0)  # some were judged
     assert expert.get("missed_win", 0) == expert.get("proven_loss", 0) == 0
     assert random_player.get("missed_win", 0) + random_player.get("proven_loss", 0) > 0
+    # Losses counted from the table's own results, the blunders' games among them.
+    lines = [
+        json.loads(text)
+        for text in (tmp_path / "t" / "games.jsonl").read_text().split("\n")
+        if text
+    ]
+    for bot, tally in ((EXPERT, expert), ("random", random_player)):
+        lost = sum(line["returns"][line["seats"].index(bot)] < 0 for line in lines)
+        assert tally.get("lost", 0) == lost
+        assert tally.get("lost_with_one", 0) <= min(lost, tally.get("games_with_one", 0))
+    assert random_player["lost"] > 0 and random_player["lost_with_one"] > 0
     shown = capsys.readouterr().out
     assert f"| `{EXPERT}` | 8 | {expert['decisions']} |" in shown
