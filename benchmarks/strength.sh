@@ -16,6 +16,7 @@
 #   benchmarks/strength.sh 11 &   # queue 11: that search against the cheater
 #   benchmarks/strength.sh 12 &   # queue 12: that search against PIMC, face to face
 #   benchmarks/strength.sh 13 &   # queue 13: queues 7 and 9 again at 2,000 iterations
+#   benchmarks/strength.sh 14 &   # queue 14: Kryt'-navalivat's expert given five times the search
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -63,7 +64,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 13} in
+case ${1:?queue 1 to 14} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -180,5 +181,16 @@ case ${1:?queue 1 to 13} in
     --bots "$KRYT_HARD_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-expert-cheater-2000 kryt-navalivat -p 2 \
     --bots "$KRYT_EXPERT_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+  ;;
+14)
+  # Kryt'-navalivat's expert may search for up to a second, and hard's 50,000 iterations
+  # take about 0.06 s a decision (0.1 s at most; `search` on 35 views of three queue 7
+  # games, 1.95 us an iteration): 250,000 take 0.38 s on average and 0.66 s at most. This
+  # table keeps that ratio at a twenty-fifth of play's budget: expert at 10,000 iterations,
+  # hard at 2,000. The rule, written at 04:38 UTC on 2026-12-02 before the table started:
+  # if its paired interval (expert minus hard, loss rate) lies below 0 when it ends,
+  # Kryt'-navalivat's expert plays at 250,000 iterations; otherwise at hard's 50,000.
+  table kryt-navalivat-2-expert-10000-hard-2000 kryt-navalivat -p 2 \
+    --bots "$KRYT_EXPERT,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
   ;;
 esac
