@@ -40,12 +40,14 @@ class Bot(Protocol):
 # keeps for comparison), under 0.1 s a decision on a 2-core machine, and never longer than
 # 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
 #
-# ``expert`` is each game's strongest method as measured (``docs/bots.md``, "How strong each
-# level is"): in Knockout Whist ``hard``'s search with each sampled hand solved exactly once
-# nine cards are left instead of rolled out (``solve=9``, about 0.09 s a decision); in
-# Kryt'-navalivat' ``hard``'s search until the stock is empty and then the exact endgame
-# solver beside it (``cardtable.bots.pimc``); in Neuf ``hard``, whom neither PIMC over the
-# end of a deal nor any other method tried has beaten.
+# ``expert`` is perfect-information Monte Carlo over the core's exact solvers
+# (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100
+# deals each solved with the other seats taken to play against the bot (paranoid), in at most
+# 0.9 s; in Kryt'-navalivat' ``hard``'s search until the stock is empty and then the exact
+# endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over the end of a deal
+# nor any other method tried has beaten. (``hard``'s search with exact leaves, ``solve=9``,
+# measured no stronger than PIMC in Knockout Whist, and the rule written before its tables
+# ended kept PIMC.)
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
@@ -54,10 +56,9 @@ LEVELS: dict[str, str] = {
 }
 
 EXPERTS: dict[str, str] = {
-    "knockout-whist": "ismcts:iterations=50000,seconds=0.9,solve=9",
     "neuf": LEVELS["hard"],
 }
-"""Each game's ``expert`` where it is not ``LEVELS["expert"]`` (Kryt'-navalivat's)."""
+"""Each game's ``expert`` where it is not ``LEVELS["expert"]``."""
 
 
 def level_spec(level: str, game_name: str) -> str:
