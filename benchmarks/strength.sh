@@ -192,5 +192,8 @@ case ${1:?queue 1 to 14} in
   # Kryt'-navalivat's expert plays at 250,000 iterations; otherwise at hard's 50,000.
   table kryt-navalivat-2-expert-10000-hard-2000 kryt-navalivat -p 2 \
     --bots "$KRYT_EXPERT,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
+  # The cheater is hard's search with every card in view, at hard's budget here too.
+  table kryt-navalivat-2-expert-10000-cheater-2000 kryt-navalivat -p 2 \
+    --bots "$KRYT_EXPERT,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
   ;;
 esac
