@@ -506,6 +506,7 @@ def test_the_command_prints_rates_with_intervals(tmp_path: Path) -> None:
         (["--bots", "ismcts:iterations=0"], "iterations must be a positive"),
         (["--bots", "easy", "--on-error", "shrug"], "on_error must be one of"),
         (["--bots", "easy", "-o", "players"], "KEY=VALUE"),
+        (["--bots", "easy", "--max-actions", "0"], "cap on a game's actions must be 1 or more"),
     ],
 )
 def test_bad_input_exits_2_before_any_game(tmp_path: Path, args: list[str], message: str) -> None:
@@ -513,6 +514,33 @@ def test_bad_input_exits_2_before_any_game(tmp_path: Path, args: list[str], mess
     done = CliRunner().invoke(app, ["arena", KOW, *args, "--out", str(out)])
     assert done.exit_code == 2 and message in done.output
     assert not out.exists()
+
+
+@pytest.mark.parametrize("bots", ["easy,random", "random,random"])
+def test_a_game_past_the_cap_is_stopped_and_scored_a_draw(tmp_path: Path, bots: str) -> None:
+    """KRYT-7.7, K-14: Kryt'-navalivat' has no move limit, so the arena caps a game and
+    reports the games it stopped. No game of two players ends within 10 actions (the
+    stock's 30 cards must be drawn first), so every game here is capped, random bots' too
+    (their games are played out in one call, and played again action by action when that
+    passes the cap)."""
+    out = tmp_path / "t"
+    args = ["arena", KRYT, "--players", "2", "--bots", bots, "--games", "4", "--seed", "3"]
+    done = CliRunner().invoke(app, [*args, "--max-actions", "10", "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    assert "4 of 4 games finished" in done.output
+    assert "4 games had no result after 10 actions and were scored draws" in done.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["capped"] == [0, 1, 2, 3] and summary["failed"] == 0
+    assert summary["config"]["max_actions"] == 10
+    for game in lines(out):
+        assert game["status"] == "capped" and game["actions"] == 10
+        assert game["returns"] == [0.0, 0.0] and game["seat_metrics"] == [0.0, 0.0]
+        assert game["places"] == [[0, 1]] and "KRYT-7.7" in game["summary"]
+        state = cardtable.replay(game["record"])
+        assert len(state.history) == 10 and state.result is None
+    # The cap is part of the tournament: resuming without it is refused.
+    refused = CliRunner().invoke(app, [*args, "--resume", str(out)])
+    assert refused.exit_code == 2 and "max_actions: 10000 != 10" in refused.output
 
 
 def test_ctrl_c_says_how_to_resume_and_that_command_finishes_the_job(

@@ -854,9 +854,18 @@ def arena(
             "tournament (the rule then stops it no more).",
         ),
     ] = False,
+    max_actions: Annotated[
+        int | None,
+        typer.Option(
+            "--max-actions",
+            metavar="N",
+            help="Stop a game that has not ended after N actions and score it a draw "
+            "(KRYT-7.7: Kryt'-navalivat' has no move limit; default 10,000).",
+        ),
+    ] = None,
 ) -> None:
     from cardtable.arena import ArenaConfig, run_tournament
-    from cardtable.arena.config import DEFAULT_MIN_DEALS, StoppingRule
+    from cardtable.arena.config import DEFAULT_MIN_DEALS, MAX_ACTIONS, StoppingRule
     from cardtable.arena.store import CONFIG_FILE
     from cardtable.arena.tournament import default_folder
 
@@ -889,6 +898,7 @@ def arena(
         duplicate=duplicate,
         per_deal=per_deal,
         stop=stop,
+        max_actions=MAX_ACTIONS if max_actions is None else max_actions,
     )
     folder = resume if resume is not None else out if out is not None else default_folder(game)
     again = _resume_command(config, folder)
@@ -953,8 +963,17 @@ class _ArenaProgress:
             )
 
     def advance(self, outcome: GameOutcome) -> None:
+        from cardtable.arena.match import CAPPED
+
         if outcome.ok:
             self.finished += 1
+            if outcome.status == CAPPED:
+                self.console.print(
+                    f"game {outcome.index} (deal {outcome.deal}, rotation {outcome.rotation}): "
+                    f"{outcome.summary}",
+                    markup=False,
+                    soft_wrap=True,
+                )
         else:
             self.failed += 1
             record = outcome.failure and outcome.failure.record_file
@@ -998,6 +1017,8 @@ def _saved_seed(path: Path) -> int | None:
 
 def _resume_command(config: ArenaConfig, folder: Path) -> str:
     """The command that finishes this tournament after an interruption."""
+    from cardtable.arena.config import MAX_ACTIONS
+
     words = ["cardtable", "arena", config.game, "--bots", ",".join(config.bots)]
     words += ["--games", str(config.games), "--seed", str(config.seed)]
     for key, value in config.options.items():
@@ -1012,6 +1033,8 @@ def _resume_command(config: ArenaConfig, folder: Path) -> str:
     if config.stop is not None:
         words += ["--stop-when-separated", repr(float(config.stop.margin))]
         words += ["--min-deals", str(config.stop.min_deals)]
+    if config.max_actions != MAX_ACTIONS:
+        words += ["--max-actions", str(config.max_actions)]
     return shlex.join([*words, "--resume", str(folder)])
 
 
@@ -1043,6 +1066,14 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
     note = rule_note(result)
     if note is not None:
         console.print(note, markup=False, soft_wrap=True)
+    capped = result.capped
+    if capped:
+        console.print(
+            f"{len(capped)} games had no result after {config.max_actions:,} actions and were "
+            f"scored draws (KRYT-7.7): games {', '.join(str(o.index) for o in capped)}.",
+            markup=False,
+            soft_wrap=True,
+        )
     failures = result.failures
     if failures:
         console.print(

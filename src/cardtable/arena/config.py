@@ -25,6 +25,7 @@ from cardtable.errors import CardtableError
 __all__ = [
     "CONFIG_FORMAT",
     "DEFAULT_MIN_DEALS",
+    "MAX_ACTIONS",
     "PER_DEAL_GAMES",
     "ArenaConfig",
     "ArenaError",
@@ -36,7 +37,14 @@ __all__ = [
 
 CONFIG_FORMAT = "cardtable-arena"
 CONFIG_VERSION = 1
-CONFIG_VERSION_EXTENDED = 2  # with per_deal or a stopping rule
+CONFIG_VERSION_EXTENDED = 2  # with per_deal, a stopping rule or a cap of its own
+
+MAX_ACTIONS = 10_000
+"""The actions after which the arena stops a game that has not ended and scores it a draw.
+Kryt'-navalivat' has no move limit: two players can pass the pile to and fro for ever
+(K-14), and KRYT-7.7 asks harnesses to cap a game (10,000 turns its example) and report the
+games that hit the cap. The other games end long before (a whole game of Knockout Whist or
+Neuf is some hundreds of actions)."""
 CONFIG_VERSIONS = (CONFIG_VERSION, CONFIG_VERSION_EXTENDED)
 DEFAULT_MIN_DEALS = 100
 PER_DEAL_GAMES = ("neuf",)
@@ -105,7 +113,8 @@ class ArenaConfig:
 
     ``per_deal`` (Neuf only) makes each game the first deal of a game alone, measured by
     the score each side gains in it (:mod:`cardtable.arena.metrics`). ``stop`` is a
-    stopping rule; ``games`` is then the most that are played."""
+    stopping rule; ``games`` is then the most that are played. ``max_actions`` caps each
+    game (:data:`MAX_ACTIONS`)."""
 
     game: str
     bots: tuple[str, ...]
@@ -115,6 +124,7 @@ class ArenaConfig:
     duplicate: bool = True
     per_deal: bool = False
     stop: StoppingRule | None = None
+    max_actions: int = MAX_ACTIONS
 
     def make_game(self) -> Game:
         """The game with its options checked; :class:`CardtableError` if they are bad."""
@@ -132,6 +142,14 @@ class ArenaConfig:
             raise InvalidTournamentError(
                 f"--per-deal is for Neuf only, whose deals are scored on their own (NEUF-5); "
                 f"a game of {game.name} is not made of scored deals"
+            )
+        if (
+            isinstance(self.max_actions, bool)
+            or not isinstance(self.max_actions, int)
+            or self.max_actions < 1
+        ):
+            raise InvalidTournamentError(
+                f"the cap on a game's actions must be 1 or more, not {self.max_actions!r}"
             )
         if self.stop is not None:
             self.stop.validate()
@@ -173,6 +191,7 @@ class ArenaConfig:
             duplicate=self.duplicate,
             per_deal=self.per_deal,
             stop=self.stop,
+            max_actions=self.max_actions,
         )
 
     @property
@@ -184,7 +203,7 @@ class ArenaConfig:
         return {
             "format": CONFIG_FORMAT,
             "version": CONFIG_VERSION_EXTENDED
-            if self.per_deal or self.stop is not None
+            if self.per_deal or self.stop is not None or self.max_actions != MAX_ACTIONS
             else CONFIG_VERSION,
             "game": self.game,
             "options": dict(self.options),
@@ -194,6 +213,7 @@ class ArenaConfig:
             "duplicate": self.duplicate,
             "per_deal": self.per_deal,
             "stop": None if self.stop is None else self.stop.to_dict(),
+            "max_actions": self.max_actions,
         }
 
     @classmethod
@@ -214,6 +234,7 @@ class ArenaConfig:
                 duplicate=bool(data["duplicate"]),
                 per_deal=bool(data.get("per_deal", False)),
                 stop=None if data.get("stop") is None else StoppingRule.from_dict(data["stop"]),
+                max_actions=int(data.get("max_actions", MAX_ACTIONS)),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise ResumeMismatchError(f"arena configuration is incomplete: {exc}") from exc

@@ -27,10 +27,12 @@ from cardtable.bots import Bot, make_bot
 from cardtable.core import State
 from cardtable.rules.neuf.state import NeufState
 
-__all__ = ["FAILED", "OK", "Failure", "GameOutcome", "play_game"]
+__all__ = ["CAPPED", "FAILED", "OK", "Failure", "GameOutcome", "play_game"]
 
 OK = "ok"
 FAILED = "failed"
+CAPPED = "capped"
+"""A game stopped at its task's ``max_actions`` (KRYT-7.7): a result, scored a draw."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +103,8 @@ class GameOutcome:
 
     @property
     def ok(self) -> bool:
-        return self.status == OK
+        """Whether the game has a result: played to its end, or capped and drawn."""
+        return self.status in (OK, CAPPED)
 
     def metrics(self) -> dict[str, float]:
         """Each entry's metric: the mean over the seats it held."""
@@ -191,7 +194,13 @@ def play_game(task: GameTask) -> GameOutcome:
         # a playout plays, in the compiled core when it is in use (one call for the game).
         # The game drawn differs from the Python path's, and is as reproducible.
         state.playout(rngs[0])
+        if len(state.history) > task.max_actions:
+            # Past the cap: played again action by action below, where the cap stops it.
+            state = game.new_state(seed=task.deal_seed)
+    played = len(state.history)
     while (seat := state.to_move) is not None and not (per_deal and deal_scored(state)):
+        if played >= task.max_actions:
+            return _capped(task, state, started)
         legal = state.legal_actions()
         allowed = tuple(legal)  # the bot may change the list it is given
         try:
@@ -213,6 +222,7 @@ def play_game(task: GameTask) -> GameOutcome:
             state.apply(action, seat=seat)
         except Exception as exc:
             return _failed(task, state, started, Failure("error", None, None, None, _text(exc)))
+        played += 1
     result = deal_result(state) if per_deal else state.result
     assert result is not None
     return _outcome(
@@ -242,6 +252,26 @@ def _bot_failure(
 def _failed(task: GameTask, state: State | None, started: float, failure: Failure) -> GameOutcome:
     return _outcome(
         task, state, started, status=FAILED, summary=failure.describe(), failure=failure
+    )
+
+
+def _capped(task: GameTask, state: State, started: float) -> GameOutcome:
+    """A game still going at the cap: a draw, every seat placed alike with a return and a
+    metric of 0 (in Kryt'-navalivat', nobody the fool)."""
+    players = len(task.seats)
+    summary = (
+        f"no result after {task.max_actions:,} actions: stopped by the arena's cap "
+        "(KRYT-7.7) and scored a draw"
+    )
+    return _outcome(
+        task,
+        state,
+        started,
+        status=CAPPED,
+        summary=summary,
+        places=(tuple(range(players)),),
+        returns=(0.0,) * players,
+        seat_metrics=(0.0,) * players,
     )
 
 

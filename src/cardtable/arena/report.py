@@ -69,6 +69,7 @@ def summary(result: TournamentResult) -> dict[str, Any]:
         "scheduled": result.scheduled,
         "finished": result.finished,
         "failed": len(result.failures),
+        "capped": [o.index for o in result.capped],
         "stopped": result.stopped,
         "stopping": _stopping(result),
         "confidence": CONFIDENCE,

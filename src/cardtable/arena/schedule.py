@@ -21,7 +21,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
-from cardtable.arena.config import ArenaConfig
+from cardtable.arena.config import MAX_ACTIONS, ArenaConfig
 
 __all__ = ["GameTask", "deal_seed", "entry_names", "lineup", "schedule"]
 
@@ -45,6 +45,8 @@ class GameTask:
     """Each seat's bot's random-number generator seed."""
     per_deal: bool = False
     """Play the first deal only (Neuf), measured by the score gained in it."""
+    max_actions: int = MAX_ACTIONS
+    """Stop the game after this many actions if it has not ended (a draw, ``capped``)."""
 
 
 def deal_seed(seed: int, deal: int) -> int:
@@ -94,6 +96,7 @@ def schedule(config: ArenaConfig, players: int) -> list[GameTask]:
                         f"{config.seed}:{deal}:{rotation}:{seat}" for seat in range(players)
                     ),
                     per_deal=config.per_deal,
+                    max_actions=config.max_actions,
                 )
             )
     return tasks
