@@ -174,7 +174,9 @@ case ${1:?queue 1 to 14} in
   # 5 core-hours; at 2,000 one takes about 1.2 s (8 trial games of expert and hard: 277 to
   # 1,529 actions), 1,000 games about 20 core-minutes. A weaker search leaves more to the
   # endgame solve, so this table asks whether the solve adds anything where it has most
-  # room; queue 7 at 10,000 goes on as time allows.
+  # room; queue 7 at 10,000 goes on as time allows. After 208 games the first table hung
+  # on a game that never ended (K-14); the arena now stops a game at 10,000 actions and
+  # scores it a draw (--max-actions, KRYT-7.7), and the table resumed under that cap.
   table kryt-navalivat-2-expert-hard-2000 kryt-navalivat -p 2 \
     --bots "$KRYT_EXPERT_2K,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-hard-cheater-2000 kryt-navalivat -p 2 \
