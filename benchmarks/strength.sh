@@ -17,6 +17,7 @@
 #   benchmarks/strength.sh 12 &   # queue 12: that search against PIMC, face to face
 #   benchmarks/strength.sh 13 &   # queue 13: queues 7 and 9 again at 2,000 iterations
 #   benchmarks/strength.sh 14 &   # queue 14: Kryt'-navalivat's expert given five times the search
+#   benchmarks/strength.sh 15 &   # queue 15: queue 14's first table at five times its budget
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -64,7 +65,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 14} in
+case ${1:?queue 1 to 15} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -197,5 +198,12 @@ case ${1:?queue 1 to 14} in
   # The cheater is hard's search with every card in view, at hard's budget here too.
   table kryt-navalivat-2-expert-10000-cheater-2000 kryt-navalivat -p 2 \
     --bots "$KRYT_EXPERT,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+  ;;
+15)
+  # Queue 14's first table again, both budgets five times larger (a fifth of play's): does
+  # five times the search still tell once both bots search more? About 20 s a game.
+  table kryt-navalivat-2-expert-50000-hard-10000 kryt-navalivat -p 2 \
+    --bots "pimc:deals=100,seconds=0.9,model=paranoid,iterations=50000,$KRYT_HARD" \
+    --games 1000 "${rate[@]}"
   ;;
 esac
