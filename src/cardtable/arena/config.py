@@ -38,6 +38,10 @@ __all__ = [
 CONFIG_FORMAT = "cardtable-arena"
 CONFIG_VERSION = 1
 CONFIG_VERSION_EXTENDED = 2  # with per_deal, a stopping rule or a cap of its own
+CONFIG_VERSIONS = (CONFIG_VERSION, CONFIG_VERSION_EXTENDED)
+DEFAULT_MIN_DEALS = 100
+PER_DEAL_GAMES = ("neuf",)
+"""Games whose deals are scored on their own, so that one deal can be measured alone."""
 
 MAX_ACTIONS = 10_000
 """The actions after which the arena stops a game that has not ended and scores it a draw.
@@ -45,10 +49,6 @@ Kryt'-navalivat' has no move limit: two players can pass the pile to and fro for
 (K-14), and KRYT-7.7 asks harnesses to cap a game (10,000 turns its example) and report the
 games that hit the cap. The other games end long before (a whole game of Knockout Whist or
 Neuf is some hundreds of actions)."""
-CONFIG_VERSIONS = (CONFIG_VERSION, CONFIG_VERSION_EXTENDED)
-DEFAULT_MIN_DEALS = 100
-PER_DEAL_GAMES = ("neuf",)
-"""Games whose deals are scored on their own, so that one deal can be measured alone."""
 
 
 class ArenaError(CardtableError):
