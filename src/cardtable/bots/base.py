@@ -44,7 +44,7 @@ class Bot(Protocol):
 # (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100
 # deals each solved with the other seats taken to play against the bot (paranoid), in at most
 # 0.9 s; in Kryt'-navalivat' ``hard``'s search at five times its iterations (250,000, about
-# 0.3 s a decision, where ``hard``'s take 0.06 s) until the stock is empty, and then the
+# 0.4 s a decision, where ``hard``'s take 0.06 s) until the stock is empty, and then the
 # exact endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over the end of a
 # deal nor any other method tried has beaten. (``hard``'s search with exact leaves,
 # ``solve=9``, measured no stronger than PIMC in Knockout Whist, and the rule written before
