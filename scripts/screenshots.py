@@ -9,7 +9,7 @@ and photographs, in headless Chromium: each game's table mid-game at the person'
 (``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``), its results once
 the game is over (``results-<game>``, scrolled down to them) and, for Knockout Whist, the
 person's "Review my game" beside the replay (``review-knockout-whist``: every decision
-judged by the ``expert`` level's search). Files are named
+judged at the ``expert`` level). Files are named
 ``<page>-<game>-<lang>-<w>x<h>.png`` and are exactly the window's size.
 
 The browser tests share this module: their layout test photographs the same positions with

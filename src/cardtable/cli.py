@@ -963,11 +963,9 @@ class _ArenaProgress:
             )
 
     def advance(self, outcome: GameOutcome) -> None:
-        from cardtable.arena.match import CAPPED
-
         if outcome.ok:
             self.finished += 1
-            if outcome.status == CAPPED:
+            if outcome.capped:
                 self.console.print(
                     f"game {outcome.index} (deal {outcome.deal}, rotation {outcome.rotation}): "
                     f"{outcome.summary}",

@@ -106,6 +106,11 @@ class GameOutcome:
         """Whether the game has a result: played to its end, or capped and drawn."""
         return self.status in (OK, CAPPED)
 
+    @property
+    def capped(self) -> bool:
+        """Whether the game was stopped at the cap on actions and scored a draw."""
+        return self.status == CAPPED
+
     def metrics(self) -> dict[str, float]:
         """Each entry's metric: the mean over the seats it held."""
         held: dict[str, list[float]] = {}
@@ -197,9 +202,8 @@ def play_game(task: GameTask) -> GameOutcome:
         if len(state.history) > task.max_actions:
             # Past the cap: played again action by action below, where the cap stops it.
             state = game.new_state(seed=task.deal_seed)
-    played = len(state.history)
     while (seat := state.to_move) is not None and not (per_deal and deal_scored(state)):
-        if played >= task.max_actions:
+        if len(state.history) >= task.max_actions:
             return _capped(task, state, started)
         legal = state.legal_actions()
         allowed = tuple(legal)  # the bot may change the list it is given
@@ -222,7 +226,6 @@ def play_game(task: GameTask) -> GameOutcome:
             state.apply(action, seat=seat)
         except Exception as exc:
             return _failed(task, state, started, Failure("error", None, None, None, _text(exc)))
-        played += 1
     result = deal_result(state) if per_deal else state.result
     assert result is not None
     return _outcome(

@@ -21,7 +21,7 @@ from typing import Protocol
 
 from cardtable.arena.backends import check_backend, outcomes
 from cardtable.arena.config import ArenaConfig, InvalidTournamentError, StoppingRule
-from cardtable.arena.match import CAPPED, GameOutcome
+from cardtable.arena.match import GameOutcome
 from cardtable.arena.metrics import Metric, metric_for
 from cardtable.arena.ratings import Rating, rate
 from cardtable.arena.schedule import entry_names, schedule
@@ -119,7 +119,7 @@ class TournamentResult:
     @property
     def capped(self) -> list[GameOutcome]:
         """The games stopped at the cap on actions and scored draws (KRYT-7.7)."""
-        return [o for o in self.outcomes if o.status == CAPPED]
+        return [o for o in self.outcomes if o.capped]
 
     @property
     def complete(self) -> bool:
