@@ -1117,6 +1117,7 @@ def test_neufs_sheet_has_a_key_and_its_deals_are_called_deals(
         expect(page.locator("#ledger")).to_be_attached()
         page.click("#ledger summary")
         expect(page.locator("#ledger .ledger-key")).to_have_text(words["neuf"]["ledger_key"])
+        page.click("#fair-badge")
         expect(page.locator("#verify li").first).to_be_visible()
         checks = page.locator("#verify li").all_inner_texts()
         assert all(text.startswith("Deal ") for text in checks), checks

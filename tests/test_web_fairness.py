@@ -127,7 +127,16 @@ def test_a_page_that_played_a_game_proves_its_deals(
         assert deal["seeds"] == [seed, None]
     # The page saw every deal after the first live, and checked the hands it was dealt.
     seen = page.evaluate("document.querySelector('#fair p').textContent")
-    assert f"the {len(deals)} deal(s) you saw" in seen
+    assert f"all {len(deals)} decks are the ones derived" in seen
+    # The checks are behind one badge, off the play area, which opens them.
+    badge = page.locator("#fair-badge")
+    expect(badge).to_have_attribute("data-state", "ok")
+    expect(badge).to_have_text("Fair deals: verified")
+    expect(fair).to_be_hidden()
+    badge.click()
+    expect(fair).to_be_visible()
+    page.click("#fair-close")
+    expect(fair).to_be_hidden()
     # The record of the game verifies by the command's code as well.
     replay = httpx.get(f"{web_base}/api/tables/{table}/replay/1", timeout=10).json()
     assert verify_record(replay["record"]).decks == len(deals)
@@ -184,6 +193,8 @@ def test_a_page_flags_a_tampered_game(
         fair = page.locator("#fair")
         expect(fair).to_have_attribute("data-state", "bad")
         expect(fair).to_contain_text("NOT what the server committed to")
+        expect(page.locator("#fair-badge")).to_have_attribute("data-state", "bad")
+        page.click("#fair-badge")
         expect(fair.locator(f"li[data-problem='{problem}']").first).to_be_visible()
 
 

@@ -553,7 +553,6 @@ class Hub:
             raise UnavailableError(RESTARTING)
 
     def _announce(self, table: Table, change: Change) -> None:
-        described = table.describe()
         # Each seat's messages are encoded once, however many windows show that seat.
         encoded: dict[int | None, list[str]] = {}
         for connection in self.connections.get(table.id, ()):
@@ -562,19 +561,9 @@ class Hub:
             seat = connection.seat
             texts = encoded.get(seat)
             if texts is None:
-                view = table.view(seat)
                 texts = encoded[seat] = [
-                    json.dumps(
-                        {
-                            "type": "event",
-                            "seq": item["seq"],
-                            "event": item,
-                            "view": view,
-                            "table": described,
-                        },
-                        separators=(",", ":"),
-                    )
-                    for item in change.events
+                    json.dumps(message, separators=(",", ":"))
+                    for message in table.event_messages(change.events, seat)
                 ]
             for text in texts:
                 connection.send_text(text)
@@ -639,19 +628,7 @@ class Hub:
                 if isinstance(since, int) and since <= table.seq
                 else []
             )
-            connection.send(
-                {
-                    "type": "snapshot",
-                    "seat": connection.seat,
-                    "seq": table.seq,
-                    "table": table.describe(),
-                    "game": table.games,
-                    "view": table.view(connection.seat),
-                    "missed": missed,
-                    "deals": table.deals(),
-                    "fair": table.fairness(),
-                }
-            )
+            connection.send(table.snapshot(connection.seat, missed))
             for note in table.notes(connection.seat):
                 connection.send(note)
         if vacated:

@@ -459,6 +459,33 @@ class Table:
             shown.append(item)
         return shown
 
+    def event_messages(
+        self, events: list[dict[str, Any]], seat: int | None
+    ) -> list[dict[str, Any]]:
+        """What a page at ``seat`` (None: a spectator) is sent for a change's events: each
+        event with the seat's view after the whole change (docs/server.md, ``event``)."""
+        view = self.view(seat)
+        described = self.describe()
+        return [
+            {"type": "event", "seq": item["seq"], "event": item, "view": view, "table": described}
+            for item in events
+        ]
+
+    def snapshot(self, seat: int | None, missed: list[dict[str, Any]]) -> dict[str, Any]:
+        """What a page at ``seat`` is sent when it joins (docs/server.md, ``snapshot``):
+        ``missed``, the events after the one it last saw, then everything as it is now."""
+        return {
+            "type": "snapshot",
+            "seat": seat,
+            "seq": self.seq,
+            "table": self.describe(),
+            "game": self.games,
+            "view": self.view(seat),
+            "missed": missed,
+            "deals": self.deals(),
+            "fair": self.fairness(),
+        }
+
     def scripted_move(self, seat: int) -> str | None:
         """The move a script plays for a bot's seat (a tutorial's), else None: it thinks."""
         return None

@@ -50,8 +50,8 @@ import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
 import { h, seatPositions, createdInvite, copyField, rememberJoined, avatar } from "./common.js";
 import { initChat, onChatMessage, renderChat } from "./chat.js";
 import { noteForResults, renderBoard } from "./results.js";
-import { commitmentOf } from "./sha256.js";
-import { CHAIN_LENGTH, cardIndex, checkSeen, commitmentOfSeed, drawPosition, fairShuffle, freshSeed, packOf } from "./fair.js";
+import { freshSeed } from "./fair.js";
+import { FairWatch } from "./fairwatch.js";
 import { fetchReplay, Replay } from "./replay.js";
 import { motionOn, applyMotionSetting, capture, play } from "./motion.js";
 import { initSound, cueSounds } from "./sound.js";
@@ -64,7 +64,6 @@ const GAMES = { "knockout-whist": kow, neuf, "kryt-navalivat": kryt };
 const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
 // The actions that put something in a trick (Knockout Whist, Neuf).
 const TRICK_VERBS = new Set(["play", "knock"]);
-const PACK_SIZE = { "knockout-whist": 52, neuf: 52, "kryt-navalivat": 36 };
 
 // The tutorial page (tutorial.js) opens its table first and starts the page with startTable.
 const TUTORIAL_PAGE = document.body.classList.contains("tutorial-page");
@@ -98,9 +97,7 @@ const st = {
   table: null,
   game: null,
   view: null,
-  deals: new Map(),
-  fair: new Map(),
-  seedSince: null,
+  watch: null, // the fair deals' checks (fairwatch.js), made when the page starts
   hints: null,
   waitingKey: null,
   pending: false,
@@ -323,23 +320,8 @@ function onSnapshot(msg) {
   st.table = msg.table;
   st.game = msg.game;
   st.view = msg.view;
-  // Every deal after the first snapshot holds this page's seed: the server stored it first.
-  // Set before catching up, which may check a game that ended before this page joined.
-  if (MY_SEED && st.seedSince === null) st.seedSince = msg.seq;
-  for (const d of msg.deals || []) storeDeal(d, false);
   catchUp(msg.missed || [], msg.game);
-  if (msg.fair) {
-    const entry = fairGame(msg.fair.game);
-    entry.commitment = entry.commitment || msg.fair.commitment;
-    if (msg.fair.server_seed && !entry.serverSeed) entry.serverSeed = msg.fair.server_seed;
-  }
-  // A page opened after a deal at which its seat has not acted since sees the hand as dealt.
-  if (!wasJoined && msg.view && GAMES[msg.view.game] && !GAMES[msg.view.game].isOver(msg.view)) {
-    const ofGame = (msg.missed || []).map((m) => m.event || m).filter((ev) => ev.game === msg.game);
-    const at = ofGame.findLastIndex((ev) => ev.kind === "deal" && ev.reshuffle == null);
-    const acted = ofGame.slice(at + 1).some((ev) => ev.kind === "action" && ev.seat === msg.seat);
-    if (at >= 0 && !acted) noteSeen(ofGame[at], msg.view);
-  }
+  const news = st.watch.snapshot(msg);
   st.seq = msg.seq;
   st.view = msg.view;
   st.queue = [];
@@ -348,9 +330,8 @@ function onSnapshot(msg) {
   st.joined = true;
   st.joining = false;
   st.backoff = 500;
-  const current = st.fair.get(msg.game);
-  if (current && current.serverSeed && current.status === "pending") verifyFair(current, false);
-  renderFair();
+  fairNews(news, false);
+  renderVerify();
   setConn("connected");
   if (!wasJoined) log(st.seat === null ? t("log.watching") : t("log.seated", { name: seatName(st.seat) }));
   // The lobby lists the seats this browser has taken, with their links (common.js).
@@ -376,8 +357,7 @@ async function pump() {
     st.hints = null;
     st.pending = false;
     const said = noteEvent(ev, msg.seq, before, st.view, true);
-    if (ev.kind === "deal" && ev.reshuffle == null && msg.view) noteSeen(ev, msg.view);
-    if (ev.kind === "action" && before && msg.view) noteDrawn(ev, before, msg.view);
+    fairNews(st.watch.event(msg), true);
     render();
     const shown = paced ? play(ev, seen, before, st.view, st.seat) : 0;
     const turn = turnWords();
@@ -475,21 +455,17 @@ function noteEvent(ev, seq, before, given, live, known = null) {
   switch (ev.kind) {
     case "game":
       st.game = ev.game;
-      if (ev.commitment) fairGame(ev.game).commitment = ev.commitment;
       text = t("log.game", { n: ev.game });
       break;
     case "deal":
-      storeDeal({ ...ev, deck: null, salt: null }, live);
-      if (ev.seeds) fairGame(ev.game).draws.push({ hand: ev.hand, reshuffle: ev.reshuffle ?? null, commitment: ev.commitment, seeds: ev.seeds, seq });
-      text = t("log.deal", { hand: ev.hand, c: String(ev.commitment).slice(0, 12) });
+      // A reshuffle of cut cards is told by the cuts themselves; a deal names its hand
+      // (Neuf: its deal), and the deck's commitment stays in the fair-deals details.
+      if (ev.reshuffle != null) break;
+      text = view && view.game === "neuf" ? t("log.deal_neuf", { n: ev.hand }) : t("log.deal", { hand: ev.hand });
       break;
     case "reveal":
-      storeDeal(ev, live);
-      for (const d of fairGame(ev.game).draws) if (d.commitment === ev.commitment) d.deck = ev.deck;
-      text = t("log.reveal", { hand: ev.hand });
-      break;
     case "seed":
-      text = t("log.seed", { name: seatName(ev.seat) });
+      // The fair deals' machinery: checked by the watch, shown behind the badge.
       break;
     case "action": {
       if (g && view) text = g.describe(ev, before, view, ctxFor(view));
@@ -518,18 +494,13 @@ function noteEvent(ev, seq, before, given, live, known = null) {
       else if (g && view && earlier && ev.result) lines = g.resultOf(ev.result, view, ctxFor(view));
       else if (g && view && g.isOver(view)) lines = g.results(view, ctxFor(view));
       text = [t("game_over"), ...lines].join(" ");
-      if (ev.server_seed) {
-        const entry = fairGame(ev.game);
-        entry.serverSeed = ev.server_seed;
-        verifyFair(entry, live);
-      }
       break;
     }
     default:
       text = JSON.stringify(ev);
   }
   noteForResults(ev);
-  log(text, seq, `ev-${ev.kind}`);
+  if (text) log(text, seq, `ev-${ev.kind}`);
   return text;
 }
 
@@ -567,106 +538,37 @@ function announceTurn(force) {
 
 // ---------------------------------------------------------------- fair deals
 
-// A revealed hand's cards come as `deck`, with its `salt` (docs/server.md: the `reveal`
-// event, and the snapshot's `deals`). A Knockout Whist cut reshuffle is committed like a
-// deck, told apart by `reshuffle`.
-function storeDeal(d, live) {
-  const extra = d.reshuffle ?? null;
-  const key = `${d.game}:${d.hand}:${extra ?? "deck"}`;
-  const old = st.deals.get(key);
-  const entry = old || { game: d.game, hand: d.hand, reshuffle: extra, commitment: d.commitment, status: "pending" };
-  if (!old) st.deals.set(key, entry);
-  if (d.deck && d.salt && entry.status === "pending") {
-    entry.deck = d.deck;
-    entry.salt = d.salt;
-    entry.status = "checking";
-    verifyDeal(entry, d.commitment, live);
-  }
-}
+// What this page saw of the deals, and whether they check out, is kept by a FairWatch
+// (fairwatch.js, pure and tested apart from the page); here it is announced and shown: one
+// badge beside the table's title, and the details in a dialog the badge opens.
 
-async function verifyDeal(entry, revealedCommitment, live) {
-  const hash = await commitmentOf(entry.salt, entry.deck);
-  const size = st.view ? PACK_SIZE[st.view.game] : entry.deck.length;
-  const distinct = new Set(entry.deck).size === entry.deck.length;
-  const wholePack = distinct && (entry.reshuffle !== null || entry.deck.length === size);
-  const expected = entry.commitment || revealedCommitment;
-  entry.hash = hash;
-  entry.status = hash === expected && wholePack ? "ok" : "bad";
-  if (live || entry.status === "bad") {
-    announce(t(entry.status === "ok" ? "verify.ok_said" : "verify.bad_said", { hand: entry.hand }));
-  }
-  renderVerify();
-}
-
-// The whole game's deals, once the server seed is revealed (docs/fairness.md): the seed
-// matches the commitment (and the chain: it was the previous game's seed), every deck and
-// reshuffle is the one derived from it and the seeds, this page's seed is in every deal after
-// it was given, and every card this page saw dealt, turned, cut or drawn is where the derived
-// deck puts it.
-function fairGame(game) {
-  let entry = st.fair.get(game);
-  if (!entry) {
-    entry = { game, commitment: null, serverSeed: null, draws: [], seen: [], drawn: [], status: "pending", problems: [] };
-    st.fair.set(game, entry);
-  }
-  return entry;
-}
-
-function noteSeen(ev, view) {
-  if (!view || view.game === undefined) return;
-  fairGame(ev.game).seen.push({ hand: ev.hand, seat: st.seat, view });
-}
-
-// Kryt'-navalivat': the cards this seat drew from the stock in one change (new in its hand,
-// not picked up from the pile), with the stock's size before and after.
-function noteDrawn(ev, before, after) {
-  if (after.game !== "kryt-navalivat" || st.seat === null || typeof before.stock !== "number") return;
-  const had = new Set([...(before.hand || []), ...(before.pile || []).flat(2)].map(String));
-  const cards = (after.hand || []).filter((c) => !had.has(String(c)));
-  if (cards.length && after.stock < before.stock) fairGame(ev.game).drawn.push({ cards, before: before.stock, after: after.stock, view: after });
-}
-
-function verifyFair(entry, live) {
-  const problems = [];
-  const seed = entry.serverSeed;
-  const table = TABLE;
-  if (!/^[0-9a-f]{64}$/.test(seed) || commitmentOfSeed(seed) !== entry.commitment) problems.push(["commitment"]);
-  const before = st.fair.get(entry.game - 1);
-  if (before && before.serverSeed && (entry.game - 1) % CHAIN_LENGTH !== 0 && before.serverSeed !== entry.commitment) problems.push(["chain"]);
-  const game = st.view ? st.view.game : null;
-  const decks = new Map();
-  let reshuffles = 0;
-  if (!problems.length) {
-    for (const d of entry.draws) {
-      const label = d.reshuffle === null ? `hand ${d.hand}` : `reshuffle ${reshuffles++}`;
-      const cards = d.reshuffle === null ? packOf(game) : (d.deck || []).map(cardIndex);
-      const derived = fairShuffle(seed, table, entry.game, label, d.seeds, cards);
-      if (d.reshuffle === null) decks.set(d.hand, derived);
-      if (!d.deck || d.deck.map(cardIndex).join() !== derived.join()) problems.push(["deck", d.hand]);
-      if (MY_SEED && st.seat !== null && d.seq > st.seedSince && d.seeds[st.seat] !== MY_SEED) problems.push(["seed", d.hand]);
+function fairNews(news, live) {
+  for (const { kind, entry } of news) {
+    if (kind === "deck" && (live || entry.status === "bad")) {
+      announce(t(entry.status === "ok" ? "verify.ok_said" : "verify.bad_said", { hand: entry.hand }));
     }
-    for (const seen of entry.seen) {
-      const deck = decks.get(seen.hand);
-      if (deck) for (const what of checkSeen(deck, seen)) problems.push([what, seen.hand]);
-    }
-    const deck = decks.get(1);
-    const start = deck ? 36 - 3 * (st.view ? st.view.players : 0) : 0;
-    for (const drawn of entry.drawn) {
-      const taken = [];
-      for (let k = start - drawn.before; k < start - drawn.after; k++) taken.push(deck[drawPosition(drawn.view, start, k)]);
-      if (drawn.cards.some((c) => !taken.includes(cardIndex(c)))) problems.push(["drawn", 1]);
+    if (kind === "game" && (live || entry.status === "bad")) {
+      announce(t(entry.status === "ok" ? "fair.ok_said" : "fair.bad_said", { n: entry.game }));
     }
   }
-  entry.problems = problems;
-  entry.checked = { decks: decks.size, seen: entry.seen.length + entry.drawn.length };
-  entry.status = problems.length ? "bad" : "ok";
-  if (live || entry.status === "bad") announce(t(entry.status === "ok" ? "fair.ok_said" : "fair.bad_said", { n: entry.game }));
-  renderFair();
+  if (news.length) renderVerify();
+}
+
+/** The badge's state for the game shown: "bad" if any check failed, "ok" once the game's
+ * deals are proven (or, at a table without fair deals, its revealed decks all match), else
+ * "checking" while the server's seed is still secret. */
+function fairState() {
+  const watch = st.watch;
+  const decks = [...watch.decks.values()].filter((d) => d.game === st.game);
+  const game = watch.games.get(st.game);
+  if (decks.some((d) => d.status === "bad") || (game && game.status === "bad")) return "bad";
+  if (game && game.commitment) return game.status === "ok" ? "ok" : "checking";
+  return decks.length && decks.every((d) => d.status === "ok") ? "ok" : "checking";
 }
 
 function renderFair() {
   const box = $("verify");
-  const entry = st.fair.get(st.game);
+  const entry = st.watch.games.get(st.game);
   // Made here, inside the box, so not one of the page's fixed elements.
   let el = box.querySelector("#fair");
   if (!entry || !entry.commitment) {
@@ -675,9 +577,9 @@ function renderFair() {
   }
   const words =
     entry.status === "pending"
-      ? t("fair.pending", { c: entry.commitment.slice(0, 12) })
+      ? t("fair.pending")
       : entry.status === "ok"
-        ? t("fair.ok", { decks: entry.checked.decks, seen: entry.checked.seen })
+        ? t("fair.ok", { count: entry.checked.decks, seen: entry.checked.seen })
         : t("fair.bad");
   const problems = entry.problems.map(([what, hand]) =>
     h("li", { dataset: { problem: what, hand: String(hand ?? "") } }, t(`fair.problem.${what}`, { hand: hand ?? "" })),
@@ -695,13 +597,19 @@ function renderFair() {
 
 function renderVerify() {
   const box = $("verify");
-  const entries = [...st.deals.values()]
+  const entries = [...st.watch.decks.values()]
     .filter((d) => d.game === st.game)
     .sort((a, b) => b.hand - a.hand || (b.reshuffle ?? -1) - (a.reshuffle ?? -1));
   const ok = entries.filter((d) => d.status === "ok").length;
   const bad = entries.filter((d) => d.status === "bad").length;
+  const state = fairState();
   box.dataset.state = bad ? "bad" : ok ? "ok" : "pending";
-  // The list scrolls once it is long: focusable, so that the keyboard can scroll it too.
+  const badge = $("fair-badge");
+  badge.hidden = !entries.length;
+  badge.dataset.state = state;
+  badge.textContent = t(`badge.${state}`);
+  // The list scrolls once it is long: focusable, so that the keyboard can scroll it too. A
+  // deck's commitment is in its title, for whoever wants to compare it by hand.
   const list = h(
     "ul",
     { tabindex: "0", "aria-label": t("verify.title") },
@@ -711,13 +619,12 @@ function renderVerify() {
         { class: d.status, dataset: { game: String(d.game), hand: String(d.hand) }, title: d.commitment },
         `${dealLabel(d)}: `,
         h("strong", {}, t(`verify.${d.status}`)),
-        h("code", {}, ` ${String(d.commitment).slice(0, 10)}…`),
       ),
     ),
   );
   box.replaceChildren(
-    h("h2", {}, t("verify.title")),
-    h("p", { class: "verify-summary" }, bad ? t("verify.warning", { n: bad }) : t("verify.summary", { ok, n: entries.length })),
+    h("p", { class: "verify-intro" }, t("verify.intro")),
+    h("p", { class: "verify-summary" }, bad ? t("verify.warning", { count: bad }) : t("verify.summary", { ok, count: entries.length })),
     list,
   );
   renderFair();
@@ -1202,6 +1109,8 @@ function closeReplay() {
 
 function wire() {
   $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  $("fair-badge").addEventListener("click", () => $("fair-dialog").showModal());
+  $("fair-close").addEventListener("click", () => $("fair-dialog").close());
   $("hand").addEventListener("keydown", onHandKey);
   $("hint").addEventListener("click", () => {
     if (send({ type: "hint" })) $("hint").classList.add("asked");
@@ -1266,6 +1175,7 @@ async function main() {
     return;
   }
   MY_SEED = pageSeed();
+  st.watch = new FairWatch({ table: TABLE, seed: MY_SEED });
   $("title").textContent = t("loading");
   setConn("connecting");
   connect();
