@@ -61,16 +61,25 @@ class ServerProcess:
     def ws(self, table: str) -> str:
         return f"ws://127.0.0.1:{self.port}/ws/{table}"
 
-    def start(self) -> None:
-        """Start the server and wait until it answers ``/health``."""
-        command = [
+    @property
+    def command(self) -> list[str]:
+        return [
             *(sys.executable, "-m", "cardtable", "serve", "--port", str(self.port)),
             *("--database", self.url, "--bot-delay", "0"),
             *("--grace", str(self.grace), "--bot-workers", "1"),
             *self.options,
         ]
+
+    def start(self) -> None:
+        """Start the server and wait until it answers ``/health``."""
         with self.log.open("ab") as log, self.log.with_suffix(".out").open("ab") as out:
-            self.process = subprocess.Popen(command, stdout=out, stderr=log, start_new_session=True)
+            self.process = subprocess.Popen(
+                self.command, stdout=out, stderr=log, start_new_session=True
+            )
+        self.wait_until_it_answers()
+
+    def wait_until_it_answers(self) -> None:
+        assert self.process is not None
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

@@ -149,3 +149,17 @@ def test_the_banner_is_one_line_once_the_lobby_answers(
         f"cardtable is serving at http://127.0.0.1:{server.port}/ "
         f"(database sqlite:///{folder / 'tables.db'}); Ctrl+C stops it.\n"
     )
+
+
+def test_an_unknown_log_format_is_refused_with_the_choices(tmp_path: Path) -> None:
+    """``--log-format`` is a choice: a value that is none of them is refused as bad usage,
+    naming the value and the choices, before anything starts."""
+    port = free_port()
+    done = serve(
+        "--port", str(port), "--database", f"sqlite:///{tmp_path / 't.db'}", "--log-format", "xml"
+    )
+    assert done.returncode == USAGE_ERROR, done.stderr
+    assert done.stdout == "" and "Traceback" not in done.stderr
+    assert "'--log-format'" in done.stderr and "'xml'" in done.stderr
+    assert all(f"'{choice}'" in done.stderr for choice in ("auto", "text", "json"))
+    assert not (tmp_path / "t.db").exists()

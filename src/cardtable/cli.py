@@ -25,6 +25,7 @@ import shlex
 import signal
 import socket
 import sys
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
@@ -428,6 +429,15 @@ def _is_session(text: str) -> bool:
 # The web table -----------------------------------------------------------------------------
 
 
+class LogFormat(StrEnum):
+    """``serve --log-format`` (cardtable.server.logs): a choice, so that Click names the
+    values when one is misspelt."""
+
+    AUTO = "auto"
+    TEXT = "text"
+    JSON = "json"
+
+
 @app.command(cls=_Command)
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
@@ -476,6 +486,13 @@ def serve(
         float,
         typer.Option(help="Seconds an idle table (nobody connected) stays in memory."),
     ] = 600.0,
+    log_format: Annotated[
+        LogFormat,
+        typer.Option(
+            help="The log on stderr: text (a line per event, for a person), json (a JSON "
+            "object per line, for a service) or auto (text when stderr is a terminal)."
+        ),
+    ] = LogFormat.AUTO,
 ) -> None:
     """Serve the web table: a lobby to open tables, invite links, bots, replays."""
     try:
@@ -516,7 +533,7 @@ def serve(
             USAGE_ERROR,
         )
     sockets = _listen(host, port)
-    configure()
+    configure(log_format.value)
     address = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     console = _console()
 

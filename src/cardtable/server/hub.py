@@ -476,7 +476,10 @@ class Hub:
             self.changing -= 1
         table.commit(change)
         self._add(table)
-        log.info("table opened", extra={"table": table.id, "game": table.game_name})
+        log.info(
+            "table opened",
+            extra={"table": table.id, "game": table.game_name, "seats": len(table.seats)},
+        )
         self.poke(table)
         invitations: list[dict[str, Any]] = []
         for seat in table.seats:
