@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser
+from playwright.sync_api import Browser, expect
 
-from browser_pieces import context
+from browser_pieces import bots, context, invite, last_seq, open_table, seated_page, wait_past
 
 LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"
 # A placeholder: {name}, or {name:case} for a grammatical case of it (i18n.js).
@@ -345,3 +345,31 @@ def test_i18n_says_cases_counts_numbers_and_lists_as_the_language_does(
         assert "۲۵" in said["percent"] and "٪" in said["percent"]
         # The Persian comma (and the right-to-left mark Intl sets after a Latin name).
         assert said["list"].replace("\u200f", "") == "Ana، Bo، و Cy"
+
+
+def test_the_table_says_a_russian_card_in_its_case_and_persian_numbers_in_persian(
+    web_base: str, chromium: Browser
+) -> None:
+    """At a table: the log says "Ana ходит дамой пик." (the instrumental the sentence
+    needs, not "играет: дама пик"), and in Persian every number shown, the seats' card
+    counts and the hand's number and size among them, is in Persian digits."""
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    link = invite(web_base, opened, 0)
+    russian = locale("ru")
+    with context(chromium, lang="ru") as made:
+        page = seated_page(made, link)
+        expect(page.locator("#turn.mine")).to_be_visible()
+        button = page.locator("#hand .card-btn.legal").first
+        card = button.get_attribute("data-card") or ""
+        rank, suit = card[:-1], card[-1]
+        seq = last_seq(page)
+        button.click()
+        wait_past(page, seq)
+        said = f"Ana ходит {russian['ranks'][rank]['ins']} {russian['suits_of'][suit]}."
+        expect(page.locator("#log")).to_contain_text(said)
+    with context(chromium, lang="fa") as made:
+        page = seated_page(made, link)
+        counts = page.locator("#seats .seat-count").all_inner_texts()
+        assert counts and all(re.fullmatch(r"[۰-۹]+", c.strip()) for c in counts), counts
+        expect(page.locator("#info")).to_contain_text("دور ۱ از ۷ (۷ کارت)")
+        assert not re.search(r"[0-9]", page.locator("#info").inner_text())
