@@ -127,7 +127,7 @@ def test_a_page_that_played_a_game_proves_its_deals(
         assert deal["seeds"] == [seed, None]
     # The page saw every deal after the first live, and checked the hands it was dealt.
     seen = page.evaluate("document.querySelector('#fair p').textContent")
-    assert f"the {len(deals)} deal(s) you saw" in seen
+    assert f"the {len(deals)} deal{'' if len(deals) == 1 else 's'} you saw" in seen
     # The record of the game verifies by the command's code as well.
     replay = httpx.get(f"{web_base}/api/tables/{table}/replay/1", timeout=10).json()
     assert verify_record(replay["record"]).decks == len(deals)
