@@ -24,6 +24,7 @@ from cardtable.review import (
     MISTAKE,
     Review,
     ReviewError,
+    chance_per_return,
     moments,
     review,
     review_views,
@@ -137,6 +138,45 @@ def test_the_thresholds() -> None:
     # Within the search's noise no fault is found, however large the loss.
     assert verdict(0.5, noise=0.6) == "fine"
     assert verdict(None) == "unrated"
+
+
+@pytest.mark.parametrize(
+    ("game_name", "players", "chance_of", "per_return", "lowest"),
+    [
+        ("knockout-whist", 2, "win", 0.5, -1.0),
+        ("knockout-whist", 5, "win", 0.8, -0.25),
+        ("neuf", 3, "win", 2 / 3, -0.5),
+        ("neuf", 4, "win", 0.5, -1.0),
+        ("kryt-navalivat", 3, "fool", 2 / 3, -1.0),
+    ],
+)
+def test_a_loss_is_said_as_a_chance_of_the_games_outcome(
+    game_name: str, players: int, chance_of: str, per_return: float, lowest: float
+) -> None:
+    """A value is an expected return, between a loss's and a win's (being the fool's and
+    not, in Kryt'-navalivat'): a loss of 0.15 at two players of Knockout Whist is 7.5% of the
+    chance to win, at five 12%. The review says so (``stake``), for the page to say "about
+    8% more likely to win" rather than a bare "costs 0.15"."""
+    assert chance_per_return(game_name, players) == pytest.approx(per_return)
+    done = Review(game_name, {"players": players}, 0, "expert", 0, [0.0] * players)
+    stake = done.to_dict()["stake"]
+    assert stake == {
+        "chance_of": chance_of,
+        "per_return": pytest.approx(per_return),
+        "lowest_return": pytest.approx(lowest),
+    }
+    assert MISTAKE * chance_per_return("knockout-whist", 2) == pytest.approx(0.075)
+    assert MISTAKE * chance_per_return("knockout-whist", 5) == pytest.approx(0.12)
+
+
+def test_a_stored_review_without_its_stake_gets_it_read_again() -> None:
+    """A review stored before ``stake`` was written gets it when read and written again (the
+    server does so before sending a stored review)."""
+    done = review(stacked_blunder(), 0, level=FAST).to_dict()
+    del done["stake"]
+    again = Review.from_dict(done).to_dict()
+    assert again["stake"]["chance_of"] == "win"
+    assert again["stake"]["per_return"] == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("game_name", ["neuf", "kryt-navalivat"])

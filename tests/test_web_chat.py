@@ -98,7 +98,7 @@ def test_a_preset_message_appears_at_the_others_in_their_language(
             newest = page.locator("#chat-log li").first
             expect(newest).to_have_attribute("data-message", "well_played")
             expect(newest.locator(".words")).to_have_text(said(lang, "Бо", "well_played"))
-        assert said("fr", "Бо", "well_played") == "Бо : Bien joué"
+        assert said("fr", "Бо", "well_played") == "Бо\u00a0: Bien joué"  # a no-break space
 
 
 def test_an_unknown_message_id_is_refused_and_the_connection_stays_open(

@@ -6,6 +6,7 @@ choice said, and the chart drawn; a spectator is offered no review."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -29,6 +30,17 @@ from cardtable.review import review
 from cardtable.server.reviews import _seed
 
 LEVEL = "pimc:deals=8"
+
+# Russian counts: the forms of "mistake" and "decision" after 1, 2 and 5.
+RUSSIAN = {"ошиб": ("ошибка", "ошибки", "ошибок"), "реше": ("решение", "решения", "решений")}
+
+
+def russian_form(n: int) -> int:
+    """Which form follows ``n``: 0 after 1 (21, 31…), 1 after 2-4 (22…), 2 after the rest."""
+    if n % 10 == 1 and n % 100 != 11:
+        return 0
+    return 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2
+
 
 expect.set_options(timeout=EXPECT_MS)
 
@@ -80,6 +92,23 @@ def test_review_my_game_marks_each_decision_beside_the_replay(
         expect(page.locator("#review-status")).to_contain_text(
             f"{len(worst)} decisions: {counts['fine']} fine"
         )
+        for name, one, many in [
+            ("inaccuracy", "inaccuracy", "inaccuracies"),
+            ("mistake", "mistake", "mistakes"),
+        ]:
+            said = f"{counts[name]} {one if counts[name] == 1 else many}"
+            expect(page.locator("#review-status")).to_contain_text(said)
+        # The chart's axes and key, in words; the list's lines say what was done.
+        chart = page.locator("#review-chart svg")
+        expect(chart.locator("text.axis-label")).to_have_text(["Your decisions", "Chance to win"])
+        expect(chart.locator("text.tick").first).to_have_text("0%")
+        expect(page.locator("#review-legend li")).to_have_text(
+            ["Best choice", "Your choice", "inaccuracy", "mistake"]
+        )
+        expect(items.first).to_contain_text(re.compile(r"^Move \d+ \(hand \d+, trick \d+\): You "))
+        # Each number of the list on its first line: the line is a block, not an inline box
+        # that would carry the number down to its last line.
+        assert items.first.locator("button").evaluate("b => getComputedStyle(b).display") == "block"
         # The costliest decision, chosen from the list: the replay goes to the frame after
         # it, which says what was played, the verdict and (unless it was fine) the better.
         first = worst[0]
@@ -87,9 +116,25 @@ def test_review_my_game_marks_each_decision_beside_the_replay(
         expect(page.locator("#replay-pos")).to_have_text(f"{first.index + 2} / {frames}")
         step = page.locator("#review-step")
         expect(step).to_have_attribute("data-verdict", first.verdict)
-        expect(step).to_contain_text("You played")
+        # What was done as a sentence ("You knocked", not "You played Knock").
+        did = {
+            "play": "You played the \\w+ of \\w+",
+            "knock": "You knocked",
+            "trump": "You named \\w+ trumps",
+        }
+        do = {"play": "play the \\w+ of \\w+", "knock": "knock", "trump": "name \\w+ trumps"}
+        verb = first.chosen.split()[0]
+        expect(step).to_contain_text(re.compile(rf"^{did[verb]}: {first.verdict}\."))
         if first.verdict != "fine":
-            expect(step).to_contain_text("Better:")
+            # The better choice, and what the choice made cost in the player's terms: the
+            # chance to win (two players: half the loss in return), not a bare number.
+            assert first.loss is not None
+            lost = first.loss * 0.5
+            chance = f"{lost * 100:.2g}" if lost < 0.1 else f"{lost * 100:.0f}"
+            better = do[first.best.split()[0]]
+            expect(step).to_contain_text(
+                re.compile(rf"Better: {better}, about {re.escape(chance)}% more likely to win\.$")
+            )
         expect(page.locator(f"#review-chart circle[data-index='{first.index}']")).to_have_class(
             f"verdict-{first.verdict} current"
         )
@@ -97,3 +142,64 @@ def test_review_my_game_marks_each_decision_beside_the_replay(
         page.click("#replay-first")
         expect(step).to_have_text("Step to one of your decisions to see its verdict.")
     assert errors == []
+
+
+def test_a_neuf_review_says_deal_and_each_action_as_a_sentence_in_each_language(
+    chromium: Browser, tmp_path: Path
+) -> None:
+    """Neuf's hands are deals at the table, and in its review; the exchange is said as what
+    the player did ("You kept your hand"), not as the button's label ("Keep my hand"); the
+    chart's axes and key, the counts and every number in the reader's language (Persian
+    digits, Russian plural forms). A quick search judges: the words are under test."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CARDTABLE_REVIEW_LEVEL", "ismcts:iterations=60")
+        with served(tmp_path) as base:
+            opened = open_table(base, "neuf", [{"kind": "human", "name": "Ana"}, *bots(2)])
+            link = invite(base, opened, 0)
+            seat = Seat(base, opened["table"], token_of(link))
+            seat.play_to_end(random.Random(3))
+            seat.close()
+            sentences = {
+                "en": (
+                    r"^Move \d+ \(deal \d+, trick \d+\): ",
+                    "You (kept your hand|exchanged your hand for the spare)",
+                    "Keep my hand",
+                ),
+                "ru": (
+                    r"^Ход \d+ \(сдача \d+, взятка \d+\): ",
+                    "Вы (оставили свои карты|обменяли карты на прикуп)",
+                    "Оставить свои карты",
+                ),
+                "fa": (
+                    r"^حرکت [۰-۹]+ \(دور [۰-۹]+، دست [۰-۹]+\): ",
+                    "شما کارت‌هایتان را",
+                    "نگه داشتن کارت‌هایم",
+                ),
+            }
+            for lang, (where, exchange, button) in sentences.items():
+                with context(chromium, lang=lang) as made:
+                    page = seated_page(made, link)
+                    expect(page.locator("#results")).to_be_visible()
+                    page.click("#review-open")
+                    status = page.locator("#review-status")
+                    expect(status).to_have_attribute("data-state", "done", timeout=60_000)
+                    items = page.locator("#review-list li")
+                    expect(items.first).to_contain_text(re.compile(where))
+                    texts = items.all_inner_texts()
+                    assert any(re.search(exchange, text) for text in texts), texts[:3]
+                    assert not any(button in text for text in texts)
+                    assert not re.search(r"\d\.\d\d\)", " ".join(texts))  # no bare "costs 0.43"
+                    ticks = page.locator("#review-chart svg text.tick").all_text_contents()
+                    legend = page.locator("#review-legend li").all_inner_texts()
+                    assert len(legend) == 4 and all(legend)
+                    if lang == "fa":
+                        assert not re.search(
+                            r"[0-9]", status.inner_text() + "".join(texts) + "".join(ticks)
+                        )
+                        assert "۱۰۰٪" in ticks
+                    if lang == "ru":
+                        said = status.inner_text()
+                        found = re.findall(r"(\d+) (ошиб\w+|решени\w+)", said)
+                        assert found, said
+                        for count, word in found:
+                            assert word == RUSSIAN[word[:4]][russian_form(int(count))], said

@@ -42,6 +42,7 @@ __all__ = [
     "Review",
     "ReviewError",
     "analyst",
+    "chance_per_return",
     "decision_seed",
     "judge",
     "moments",
@@ -167,6 +168,21 @@ class Review:
         """How many decisions got each verdict."""
         return {name: sum(d.verdict == name for d in self.decisions) for name in VERDICTS}
 
+    def stake(self) -> dict[str, Any]:
+        """What a loss is in the player's words: ``chance_of`` ``"win"`` (Knockout Whist,
+        Neuf: the chance to win the game) or ``"fool"`` (Kryt'-navalivat': the chance of
+        being the fool), and ``per_return``, that chance (0 to 1) a unit of return stands
+        for (:func:`chance_per_return`), and ``lowest_return``, the return of that chance
+        at 0 (a loss; being the fool). A decision's ``loss`` times ``per_return`` is the
+        chance it gave away; an action's value ``v`` stands for a chance of
+        ``(v - lowest_return) * per_return``."""
+        players = cardtable.make(self.game, **self.options).num_players
+        return {
+            "chance_of": "fool" if self.game == "kryt-navalivat" else "win",
+            "per_return": chance_per_return(self.game, players),
+            "lowest_return": return_range(self.game, players)[0],
+        }
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": REVIEW_FORMAT,
@@ -178,6 +194,7 @@ class Review:
             "rng_seed": self.rng_seed,
             "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE},
             "returns": list(self.returns),
+            "stake": self.stake(),
             "counts": self.counts(),
             "decisions": [asdict(d) for d in self.decisions],
         }
@@ -207,6 +224,18 @@ def return_range(game_name: str, players: int) -> tuple[float, float]:
     if game_name == "neuf" and players == 4:  # two partners against two
         return -1.0, 1.0
     return -1.0 / (players - 1), 1.0
+
+
+def chance_per_return(game_name: str, players: int) -> float:
+    """The chance (0 to 1) of the game's outcome that one unit of return stands for. A return
+    runs from a loss's to a win's (:func:`return_range`), and the expected return of a game
+    that is won or lost is ``low + p * (high - low)`` for a chance ``p`` to win (not to be
+    the fool, in Kryt'-navalivat'): a loss ``L`` in return is ``L / (high - low)`` of that
+    chance. At two players of Knockout Whist 0.5 (a loss of 0.15 is 7.5% of the chance to
+    win), at five 0.8. Where the outcome may be shared (Neuf's tied winners, a drawn hand of
+    Kryt'-navalivat') it is about that."""
+    low, high = return_range(game_name, players)
+    return 1.0 / (high - low)
 
 
 def verdict(loss: float | None, noise: float = 0.0) -> str:

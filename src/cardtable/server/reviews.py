@@ -148,7 +148,9 @@ class Reviewer:
         run = await self.hub.finished_run(table, game)
         done = await self._stored(table, game, seat)
         if done is not None:
-            connection.send({"type": "review", "game": game, "review": done})
+            # Read and written again: a review stored before a field was added gets it.
+            again = Review.from_dict(done).to_dict()
+            connection.send({"type": "review", "game": game, "review": again})
             return
         under_way = self.running.get((table.id, seat))
         if under_way is not None:

@@ -1,7 +1,7 @@
 // Helpers shared by the three games' renderers: seat geometry, the trick in the middle,
 // small DOM builders.
 
-import { t, cardName, suitName } from "./i18n.js";
+import { t, cardName, cardWords, suitName } from "./i18n.js";
 import { cardDiv, SUIT_SYMBOL } from "./cards.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -95,7 +95,7 @@ export function badge(text, cls = "") {
 
 /** "Ana plays the seven of diamonds" etc. for a play of a card. */
 export function playText(verbKey, name, card) {
-  return t(verbKey, { name, card: cardName(card) });
+  return t(verbKey, { name, card: cardWords(card) });
 }
 
 // ---------------------------------------------------------------- tables this browser created

@@ -1,5 +1,21 @@
 // Strings come from locales/<lang>.json; every visible word goes through t() so that the
 // four locales stay complete. The chosen language is remembered in localStorage.
+//
+// How a locale's text says what its placeholders need:
+//
+// - Counts: a text whose wording follows a number is an object of plural forms, the CLDR
+//   categories of its language ({"one": "{count} card", "other": "{count} cards"}; Russian
+//   one/few/many/other, French one/many/other, Persian and English one/other), chosen by
+//   params.count under Intl.PluralRules. Every count goes in {count}; "(s)" never.
+// - Numbers: a number given as a parameter is written by num() (Persian digits, the sign
+//   of a negative on the correct side); numbers shown outside t() go through num() too.
+// - Grammatical case: {card:acc} asks for the accusative form of the card's name, {card:ins}
+//   the instrumental, {card:gen} the genitive, {card} (or {card:nom}) the nominative. A
+//   word with case forms is an object in the locale ({"nom": "дама", "acc": "даму",
+//   "gen": "дамы", "ins": "дамой"}); a language without cases writes a plain string, and
+//   every form asked of it is that string. cardWords() gives a card's name in all its
+//   forms, to pass as a parameter; cardName() one form as a string.
+// - Lists: list() joins names in the language's way (its comma, "and"): Intl.ListFormat.
 
 export const LANGS = ["en", "fr", "ru", "fa"];
 const RTL = new Set(["fa"]);
@@ -58,20 +74,64 @@ export function num(n) {
   return new Intl.NumberFormat(lang).format(n);
 }
 
-/** The string at `key` with {name} placeholders filled from `params`. A key whose value is
- * an object of plural forms ({one, few, many, other}: the language's CLDR categories) is
- * chosen by `params.count` under the page language's plural rules, and {count} is written
- * by num(). */
+/** A fraction (0.4) as a percentage in the page's language: "40%", "40 %", "۴۰٪"; two
+ * significant digits below 10% ("2.5%"). */
+export function pct(x) {
+  const small = Math.abs(x) < 0.1 && x !== 0;
+  const digits = small ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 0 };
+  return new Intl.NumberFormat(lang, { style: "percent", ...digits }).format(x);
+}
+
+/** Names (or other words) joined as the page's language lists them: "Ana, Bob and Carl",
+ * "Ana، Bob و Carl". `type` "unit" joins without a conjunction ("Ana 3, Bob 5"). */
+export function list(items, type = "conjunction") {
+  return new Intl.ListFormat(lang, { style: "long", type }).format(items.map(String));
+}
+
+export const CASES = ["nom", "acc", "gen", "ins"];
+
+/** A word in each of its grammatical cases: `form("ins")`, and itself as the nominative
+ * wherever it is used as a plain string. */
+export class Forms {
+  constructor(pick) {
+    this.pick = pick;
+  }
+
+  form(grammaticalCase) {
+    return this.pick(grammaticalCase || "nom");
+  }
+
+  toString() {
+    return this.pick("nom");
+  }
+}
+
+/** The form of a locale word in a case: its case object's form, else the plain string. */
+function wordForm(value, grammaticalCase) {
+  if (value !== null && typeof value === "object" && typeof value.nom === "string") return value[grammaticalCase] ?? value.nom;
+  return value;
+}
+
+function filled(value, grammaticalCase) {
+  if (value instanceof Forms) return value.form(grammaticalCase);
+  if (typeof value === "number") return num(value);
+  return String(value);
+}
+
+/** The string at `key` with {name} placeholders filled from `params` ({name:case}: that
+ * case of a Forms parameter, above). A key whose value is an object of plural forms ({one,
+ * few, many, other}: the language's CLDR categories) is chosen by `params.count` under the
+ * page language's plural rules. Numbers are written by num(). */
 export function t(key, params = {}) {
   let s = lookup(strings, key);
   if (s === undefined) s = lookup(fallback, key);
   if (s === undefined) return key;
   if (s !== null && typeof s === "object" && typeof s.other === "string" && typeof params.count === "number") {
     s = s[new Intl.PluralRules(lang).select(params.count)] ?? s.other;
-    params = { ...params, count: num(params.count) };
   }
+  s = wordForm(s, "nom");
   if (typeof s !== "string") return s;
-  return s.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return s.replace(/\{(\w+)(?::(\w+))?\}/g, (m, name, form) => (name in params ? filled(params[name], form) : m));
 }
 
 /** Raw (non-string) locale data, e.g. the rules summaries. */
@@ -108,16 +168,19 @@ export function parseCard(card) {
   return { rank: card.slice(0, -1), suit: card.slice(-1) };
 }
 
-/** "the seven of diamonds" in the current language. */
-export function cardName(card) {
+/** "the seven of diamonds" in the current language, in a grammatical case ("nom", "acc",
+ * "gen", "ins": "даму пик" for "acc") where the language has them. */
+export function cardName(card, grammaticalCase = "nom") {
   const { rank, suit } = parseCard(card);
-  return t("card_name", { rank: t(`ranks.${rank}`), suit: t(`suits_of.${suit}`) });
+  const word = (key) => wordForm(tData(key), grammaticalCase);
+  return t("card_name", { rank: word(`ranks.${rank}`), suit: word(`suits_of.${suit}`) });
+}
+
+/** A card's name in every case, for a placeholder that says which ({card:ins}). */
+export function cardWords(card) {
+  return new Forms((grammaticalCase) => cardName(card, grammaticalCase));
 }
 
 export function suitName(suit) {
   return t(`suits.${suit}`);
-}
-
-export function pct(x) {
-  return `${Math.round(x * 100)}%`;
 }

@@ -1,6 +1,6 @@
 // Knockout Whist: statuses, tricks won, trump choice and the dog's knock.
 
-import { t, suitName } from "./i18n.js";
+import { t, num, suitName } from "./i18n.js";
 import { cardDiv, SUIT_SYMBOL } from "./cards.js";
 import { trickArea, suitSpan, badge, lastOf, playText } from "./common.js";
 
@@ -16,7 +16,7 @@ export default {
     const st = v.statuses[seat];
     // "in" is the usual case; only the dog's life and being out need a badge.
     if (st !== "active") out.push(badge(t(`kow.status.${st}`), `status-${st}`));
-    if (st !== "out") out.push(badge(t("tricks_n", { n: v.tricks_won[seat] }), "tricks"));
+    if (st !== "out") out.push(badge(t("tricks_n", { count: v.tricks_won[seat] }), "tricks"));
     if (v.dealer === seat) out.push(badge(t("dealer_short"), "dealer"));
     // The chooser names the next hand's trumps: nothing to choose once the game is over.
     if (v.chooser === seat && v.phase !== "over") out.push(badge(t("kow.chooser_short"), "chooser"));
@@ -28,13 +28,13 @@ export default {
 
   info(v) {
     const rows = [
-      [t("kow.hand_of", { k: v.hand_number, cards: v.hand_size }), null],
+      [t("kow.hand_of", { k: v.hand_number, count: v.hand_size }), null],
       [t("trump"), v.trump ? suitSpan(v.trump) : t("kow.trump_pending")],
     ];
     if (v.turned) rows.push([t("kow.turned"), cardDiv(v.turned, "thumb")]);
     rows.push([t("kow.dogs_life"), v.dog_used ? t("kow.dog_used") : t("kow.dog_unused")]);
     if (v.cuts && v.cuts.length) {
-      const cuts = v.cuts.map((round) => round.map(([s, c]) => `${s + 1}:${c}`).join(" ")).join(" / ");
+      const cuts = v.cuts.map((round) => round.map(([s, c]) => `${num(s + 1)}:${c}`).join(" ")).join(" / ");
       rows.push([t("kow.cuts"), cuts]);
     }
     return rows;

@@ -1,7 +1,7 @@
 // Kryt'-navalivat': one pile, the stock with its turned card, the cards everybody knows a
 // player holds, and turns of lead / beat-and-cover / take.
 
-import { t, cardName } from "./i18n.js";
+import { t, num, cardName, cardWords } from "./i18n.js";
 import { cardDiv, backDiv, cardShort } from "./cards.js";
 import { h, suitSpan, badge, playText } from "./common.js";
 
@@ -42,8 +42,8 @@ export default {
       pileWrap.append(node);
     });
     if (!v.pile.length) pileWrap.append(h("span", { class: "empty" }, t("kryt.pile_empty")));
-    box.append(h("div", { class: "pile-label" }, t("kryt.pile_n", { n: v.pile.length })), pileWrap);
-    if (take) box.append(h("div", { class: "would-take-label" }, t("kryt.would_take", { n: take })));
+    box.append(h("div", { class: "pile-label" }, t("kryt.pile_n", { count: v.pile.length })), pileWrap);
+    if (take) box.append(h("div", { class: "would-take-label" }, t("kryt.would_take", { count: take })));
     const stock = h("div", { id: ctx.ids ? "stock" : null, class: "stock" });
     if (v.trump_card) stock.append(cardDiv(v.trump_card, "trump-card sideways"));
     if (v.stock > (v.trump_card ? 1 : 0)) stock.append(backDiv(t("kryt.stock_n", { n: v.stock })));
@@ -60,7 +60,7 @@ export default {
     if (v.anti_trump) rows.push([t("kryt.anti_trump"), suitSpan(v.anti_trump)]);
     rows.push([t("kryt.trump_mode"), t(`kryt.trump_mode_${v.trump_mode}`)]);
     if (v.trump_card) rows.push([t("kryt.trump_card"), cardDiv(v.trump_card, "mini")]);
-    rows.push([t("kryt.stock"), String(v.stock)]);
+    rows.push([t("kryt.stock"), num(v.stock)]);
     return rows;
   },
 
@@ -75,11 +75,11 @@ export default {
     if (verb === "cover") return playText("kryt.says_cover", name, arg);
     if (verb === "take") {
       const n = before && before.would_take ? before.would_take.length : 0;
-      return n ? t("kryt.says_take_n", { name, n }) : t("kryt.says_take", { name });
+      return n ? t("kryt.says_take_n", { name, count: n }) : t("kryt.says_take", { name });
     }
     if (verb === "swap") {
       const card = before && before.trump_card;
-      return card ? t("kryt.says_swap_card", { name, card: cardName(card) }) : t("kryt.says_swap", { name });
+      return card ? t("kryt.says_swap_card", { name, card: cardWords(card) }) : t("kryt.says_swap", { name });
     }
     return `${name}: ${ev.action}`;
   },
@@ -92,14 +92,18 @@ export default {
   },
 
   actionLabel(action, v) {
-    if (action === "take") return t("kryt.take_button", { n: v.would_take.length });
+    if (action === "take") {
+      const n = v && v.would_take ? v.would_take.length : 0;
+      return n ? t("kryt.take_button", { count: n }) : t("kryt.take");
+    }
     if (action === "swap") return v.trump_card ? t("kryt.swap_button", { card: cardShort(v.trump_card) }) : t("kryt.swap");
     const [verb, arg] = action.split(" ");
-    if (arg) return `${t(`kryt.verb.${verb}`)} ${cardShort(arg)}`;
+    if (arg) return t(`kryt.verb.${verb}`, { card: cardShort(arg) });
     return action;
   },
 
-  verbLabel: (verb) => t(`kryt.verb.${verb}`),
+  /** "Beat with the queen of spades": a card action in words (`card`: cardWords). */
+  verbLabel: (verb, card) => t(`kryt.verb.${verb}`, { card }),
 
   /** A finished game's result as its `over` event gives it (an earlier game at the table):
    * the last place is the fool; no winners, a draw. */

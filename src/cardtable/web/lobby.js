@@ -9,7 +9,7 @@
  * to the table. "Your tables" (the tables this browser created or joined) is mine.js.
  */
 
-import { initI18n, t, applyI18n, langSelect } from "./i18n.js";
+import { initI18n, t, num, applyI18n, langSelect } from "./i18n.js";
 import { h, copyField, createTable, rememberCreated } from "./common.js";
 import { initMine, renderMine } from "./mine.js";
 
@@ -71,7 +71,7 @@ function renderGame() {
   const players = $("players");
   const prev = Number(players.value) || g.players.default;
   players.replaceChildren();
-  for (let n = g.players.min; n <= g.players.max; n++) players.append(h("option", { value: String(n) }, String(n)));
+  for (let n = g.players.min; n <= g.players.max; n++) players.append(h("option", { value: String(n) }, num(n)));
   players.value = String(prev >= g.players.min && prev <= g.players.max ? prev : g.players.default);
 
   const box = $("options");

@@ -1,6 +1,6 @@
 // Neuf: the exchange, the trump of the deal, scores against the quota and the ledger.
 
-import { t } from "./i18n.js";
+import { t, num, list } from "./i18n.js";
 import { cardShort, isRed } from "./cards.js";
 import { h, trickArea, suitSpan, badge, lastOf, playText } from "./common.js";
 
@@ -20,7 +20,7 @@ export default {
     const teams = v.players === 4;
     const score = teams ? v.scores[team(seat)] : v.scores[seat];
     out.push(badge(t("neuf.score_n", { n: score }), "score"));
-    const tricks = teams ? t("tricks_n", { n: v.tricks_won[seat] }) : t("neuf.tricks_of", { n: v.tricks_won[seat], q: v.quota });
+    const tricks = teams ? t("tricks_n", { count: v.tricks_won[seat] }) : t("neuf.tricks_of", { n: v.tricks_won[seat], q: v.quota });
     out.push(badge(tricks, "tricks"));
     if (teams) out.push(badge(t("neuf.team_n", { n: team(seat) + 1 }), `team team-${team(seat)}`));
     if (v.dealer === seat) out.push(badge(t("dealer_short"), "dealer"));
@@ -37,7 +37,7 @@ export default {
       [t("neuf.deal_n", { n: v.deal_number }), null],
       [t("trump"), suitSpan(v.trump)],
       [t("neuf.sequence"), t(`options.values.trump_sequence.${v.trump_sequence}`)],
-      [t("neuf.quota"), String(v.quota)],
+      [t("neuf.quota"), num(v.quota)],
     ];
     if (Array.isArray(v.held) && v.held.length > 1) {
       // A player who exchanged knows the hand it put down (NEUF-9): worth keeping in view.
@@ -52,7 +52,7 @@ export default {
       "table",
       { id: ctx.ids ? "scores" : null, class: "scores" },
       h("caption", {}, t("neuf.scores")),
-      ...sides.map((i) => h("tr", {}, h("th", { scope: "row" }, label(i)), h("td", {}, String(v.scores[i])))),
+      ...sides.map((i) => h("tr", {}, h("th", { scope: "row" }, label(i)), h("td", {}, num(v.scores[i])))),
     );
     rows.push([null, scores]);
     if (v.ledger.length) {
@@ -61,15 +61,15 @@ export default {
         h(
           "tr",
           {},
-          h("td", {}, String(row.deal)),
+          h("td", {}, num(row.deal)),
           h("td", {}, suitSpan(row.trump)),
-          ...sides.map((i) => h("td", {}, `${row.scores[i]} (${row.tricks[i]})`)),
+          ...sides.map((i) => h("td", {}, `${num(row.scores[i])} (${num(row.tricks[i])})`)),
         ),
       );
       const det = h(
         "details",
         { id: ctx.ids ? "ledger" : null, class: "ledger" },
-        h("summary", {}, t("neuf.ledger", { n: v.ledger.length })),
+        h("summary", {}, t("neuf.ledger", { count: v.ledger.length })),
         h("table", {}, h("thead", {}, head), h("tbody", {}, ...body)),
         h("p", { class: "ledger-key" }, t("neuf.ledger_key")),
       );
@@ -118,10 +118,10 @@ export default {
     if (v.players === 4) {
       const w = v.winners.length ? team(v.winners[0]) : null;
       if (w !== null) lines.push(t("neuf.team_wins", { a: ctx.name(w), b: ctx.name(w + 2) }));
-      lines.push(t("neuf.final_scores", { scores: v.scores.join(", ") }));
+      lines.push(t("neuf.final_scores", { scores: list(v.scores.map(num), "unit") }));
     } else {
       for (const s of v.winners) lines.push(t("result.wins", { name: ctx.name(s) }));
-      lines.push(t("neuf.final_scores", { scores: v.scores.map((x, i) => `${ctx.name(i)} ${x}`).join(", ") }));
+      lines.push(t("neuf.final_scores", { scores: list(v.scores.map((x, i) => `${ctx.name(i)} ${num(x)}`), "unit") }));
     }
     return lines;
   },

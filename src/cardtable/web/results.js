@@ -86,17 +86,17 @@ function places(final, result, g, name, mySeat, table) {
         h("th", { scope: "row", class: "who" }, avatar(seat, name(seat), info && info.kind === "bot"), " ", h("bdi", {}, name(seat))),
       ];
       if (game === "knockout-whist") {
-        if (counted) cells.push(h("td", {}, String(total(seat))));
+        if (counted) cells.push(h("td", {}, num(total(seat))));
         const out = (final.eliminated || []).find(([s]) => s === seat);
         cells.push(h("td", {}, out ? t("results.out_in_hand", { hand: out[1] }) : result.winners.includes(seat) ? t("winner") : "—"));
       } else if (game === "neuf") {
         const team = teamOf(final, seat);
         cells.push(h("td", {}, num(final.scores[team === null ? seat : team])));
-        if (counted) cells.push(h("td", {}, String(total(seat))));
+        if (counted) cells.push(h("td", {}, num(total(seat))));
       } else {
         const left = final.hand_sizes ? final.hand_sizes[seat] : 0;
         const fool = final.loser === seat;
-        cells.push(h("td", {}, fool ? t("results.fool_with", { n: left }) : String(left)));
+        cells.push(h("td", {}, fool ? t("results.fool_with", { n: left }) : num(left)));
       }
       const classes = [i === 0 && result.winners.includes(seat) ? "won" : "", seat === mySeat ? "me" : ""].filter(Boolean).join(" ");
       rows.push(h("tr", { class: classes || null, dataset: { seat: String(seat), place: String(i + 1) } }, ...cells));
@@ -137,7 +137,7 @@ function tricksTable(final, g, name) {
             "tr",
             {},
             h("th", { scope: "row" }, h("bdi", {}, name(s))),
-            ...hands.map((n) => h("td", { dataset: { seat: String(s), hand: String(n) } }, outBefore(s, n) ? "—" : String((g.hands.get(n) || [])[s] || 0))),
+            ...hands.map((n) => h("td", { dataset: { seat: String(s), hand: String(n) } }, outBefore(s, n) ? "—" : num((g.hands.get(n) || [])[s] || 0))),
           ),
         ),
       ),
@@ -164,15 +164,15 @@ function scoreChart(final, name) {
   const y = (v) => pad.top + (hi === lo ? 0.5 : (hi - v) / (hi - lo)) * (H - pad.top - pad.bottom);
   const colour = (side) => `hsl(${hue(side)} 55% 38%)`;
   const title = t("results.chart_title");
-  const parts = [svg("title", { id: "results-chart-title" }, title), svg("desc", { id: "results-chart-desc" }, t("results.chart_desc", { n: rows.length }))];
+  const parts = [svg("title", { id: "results-chart-title" }, title), svg("desc", { id: "results-chart-desc" }, t("results.chart_desc", { count: rows.length }))];
   // The axis lines: the lowest and highest score, and zero.
   for (const v of [...new Set([lo, 0, hi])]) {
     parts.push(svg("line", { x1: pad.left, x2: W - pad.right, y1: y(v), y2: y(v), class: v === 0 ? "axis zero" : "axis" }));
-    parts.push(svg("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, String(v)));
+    parts.push(svg("text", { x: pad.left - 6, y: y(v) + 4, "text-anchor": "end", class: "tick" }, num(v)));
   }
   const every = Math.max(1, Math.ceil(rows.length / 12));
   rows.forEach((r, i) => {
-    if (i % every === 0 || i === rows.length - 1) parts.push(svg("text", { x: x(i), y: H - pad.bottom + 16, "text-anchor": "middle", class: "tick" }, String(r.deal)));
+    if (i % every === 0 || i === rows.length - 1) parts.push(svg("text", { x: x(i), y: H - pad.bottom + 16, "text-anchor": "middle", class: "tick" }, num(r.deal)));
   });
   parts.push(svg("text", { x: (W + pad.left) / 2, y: H - 2, "text-anchor": "middle", class: "axis-label" }, t("results.deal_axis")));
   for (const side of sides) {
@@ -188,7 +188,7 @@ function scoreChart(final, name) {
       );
     });
   }
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, dir: "ltr", role: "img", "aria-labelledby": "results-chart-title results-chart-desc", class: "score-chart", focusable: "false" }, ...parts);
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, dir: "ltr", direction: "ltr", role: "img", "aria-labelledby": "results-chart-title results-chart-desc", class: "score-chart", focusable: "false" }, ...parts);
   const legend = h(
     "ul",
     { id: "results-legend", class: "results-legend" },

@@ -1,15 +1,17 @@
 // "Review my game": a seat's review of a finished game (docs/server.md, "Game reviews").
 // Asked for over the table's socket; the server works it out in the background and sends
 // its progress, then the review, to this seat alone. It is shown beside the game's replay:
-// each of the seat's decisions marked fine, inaccuracy or mistake, the better choice, and a
-// chart of the expected return over the game (an SVG drawn here).
+// each of the seat's decisions marked fine, inaccuracy or mistake, the better choice and the
+// chance it would have kept (to win; not to be the fool in Kryt'-navalivat'), and a chart of
+// that chance over the game (an SVG drawn here, its axes and key in the reader's language).
 //
 // Hooks for browser tests: #review-open (results), #review (the panel): #review-status
 // (data-state "working" | "done"), #review-step (the decision at the replay's frame,
 // data-verdict), #review-chart svg (circle[data-index][data-verdict] per decision),
-// #review-list li[data-index][data-verdict] (the worst first), each a button to its frame.
+// #review-list li[data-index][data-verdict] (the worst first), each a button to its frame;
+// #review-legend (the chart's key).
 
-import { t } from "./i18n.js";
+import { t, num, pct, cardWords, suitName } from "./i18n.js";
 import { h } from "./common.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -18,7 +20,7 @@ let hooks = null;
 let asked = null; // the game whose review is being worked out
 
 /** `given`: send(message), openReplay(game) (a promise), replay() (the open replay or
- * null), words(action) (an action in the reader's words). */
+ * null). */
 export function initReview(given) {
   hooks = given;
 }
@@ -40,7 +42,7 @@ export function onReviewMessage(msg) {
   if (msg.type === "review_progress") {
     asked = msg.game;
     $("review").hidden = false;
-    status("working", t("review.progress", { n: msg.game, done: msg.done, total: msg.total }));
+    status("working", t("review.progress", { n: msg.game, done: msg.done, count: msg.total }));
     return;
   }
   if (msg.type === "review" && msg.review && Array.isArray(msg.review.decisions)) {
@@ -89,8 +91,8 @@ export function renderReview() {
   );
   if (panel.dataset.game !== String(replay.game)) {
     panel.dataset.game = String(replay.game);
-    $("review-chart").replaceChildren(chart(review));
-    $("review-list").replaceChildren(...worst(review).map((d) => item(d)));
+    $("review-chart").replaceChildren(chart(review), legend());
+    $("review-list").replaceChildren(...worst(review).map((d) => item(d, review)));
   }
   const current = review.decisions.find((d) => d.index === replay.index - 1);
   const step = $("review-step");
@@ -103,23 +105,45 @@ export function renderReview() {
     return;
   }
   step.dataset.verdict = current.verdict;
-  step.textContent = said(current);
+  step.textContent = said(current, review);
 }
 
-function said(d) {
+/** The chance (0 to 1) a unit of the review's values stands for, and of what: the chance to
+ * win, or in Kryt'-navalivat' of not being the fool (review.py's `Review.stake`). */
+function stake(review) {
+  const given = review.stake || {};
+  const number = (v, otherwise) => (typeof v === "number" ? v : otherwise);
+  return { of: given.chance_of === "fool" ? "fool" : "win", per: number(given.per_return, 0.5), lowest: number(given.lowest_return, -1) };
+}
+
+/** An action as the review says it: `kind` "did" ("You kept your hand") or "do" ("keep your
+ * hand"), its card or suit in the words (and grammatical case) the locale asks for. */
+function actionSaid(kind, action) {
+  const [verb, arg] = action.split(" ");
+  const key = `review.${kind}.${verb}`;
+  const params = {};
+  if (verb === "trump" && arg) params.suit = suitName(arg.toUpperCase());
+  else if (arg) params.card = cardWords(arg.toUpperCase());
+  const text = t(key, params);
+  return text === key ? action : text;
+}
+
+function said(d, review) {
   const verdict = t(`review.verdict.${d.verdict}`);
-  const played = t("review.played", { action: hooks.words(d.chosen), verdict });
-  if (d.best === d.chosen || d.verdict === "fine") return played;
-  return `${played} ${t("review.better", { action: hooks.words(d.best), loss: d.loss.toFixed(2) })}`;
+  const played = t("review.played", { did: actionSaid("did", d.chosen), verdict });
+  if (d.best === d.chosen || d.verdict === "fine" || d.loss === null) return played;
+  const { of, per } = stake(review);
+  return `${played} ${t(`review.better_${of}`, { action: actionSaid("do", d.best), chance: pct(d.loss * per) })}`;
 }
 
 function worst(review) {
   return [...review.decisions].sort((a, b) => (b.loss ?? -1) - (a.loss ?? -1) || a.index - b.index);
 }
 
-function item(d) {
-  const where = d.hand === null ? t("review.move", { i: d.index + 1 }) : t("review.where", { i: d.index + 1, hand: d.hand, trick: d.trick ?? "" });
-  const button = h("button", { type: "button", class: "link" }, `${where}: ${said(d)}`);
+function item(d, review) {
+  // Neuf's hands are deals, as the table says.
+  const where = d.hand === null ? t("review.move", { i: d.index + 1 }) : t(review.game === "neuf" ? "review.where_deal" : "review.where", { i: d.index + 1, hand: d.hand, trick: d.trick ?? "" });
+  const button = h("button", { type: "button", class: "link" }, t("review.item", { where, said: said(d, review) }));
   button.addEventListener("click", () => {
     const replay = hooks.replay();
     if (replay) replay.go(d.index + 1);
@@ -133,36 +157,67 @@ function node(tag, attrs) {
   return made;
 }
 
-/** The expected return at each decision: the best action's line and the chosen one's,
- * a dot per decision coloured by its verdict. */
+/** The chance to win (not to be the fool, in Kryt'-navalivat') after each decision, with the
+ * best action and with the chosen one: two lines over the seat's rated decisions, a dot per
+ * decision coloured by its verdict, the axes labelled in the reader's language. */
 function chart(review) {
-  const width = 320;
-  const height = 120;
-  const pad = 8;
+  const width = 360;
+  const height = 170;
+  const pad = { left: 46, right: 10, top: 8, bottom: 34 };
   const rated = review.decisions.filter((d) => d.loss !== null);
+  const { of, per, lowest } = stake(review);
   const value = (d, action) => (d.actions.find((a) => a.action === action) || {}).value;
-  const values = rated.flatMap((d) => [value(d, d.best), value(d, d.chosen)]).filter((v) => typeof v === "number");
-  const low = Math.min(-1, ...values);
-  const high = Math.max(1, ...values);
-  const x = (i) => pad + (rated.length > 1 ? (i * (width - 2 * pad)) / (rated.length - 1) : (width - 2 * pad) / 2);
-  const y = (v) => pad + ((high - v) * (height - 2 * pad)) / (high - low);
-  const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "review-chart" });
+  // A value is an expected return: the chance it stands for is (v - lowest) * per.
+  const chance = (v) => Math.min(1, Math.max(0, (v - lowest) * per));
+  const plotW = width - pad.left - pad.right;
+  const plotH = height - pad.top - pad.bottom;
+  const x = (i) => pad.left + (rated.length > 1 ? (i * plotW) / (rated.length - 1) : plotW / 2);
+  const y = (p) => pad.top + (1 - p) * plotH;
+  const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "review-chart", dir: "ltr", direction: "ltr" });
   const title = node("title", {});
   title.textContent = t("review.chart");
   svg.append(title);
-  svg.append(node("line", { x1: pad, x2: width - pad, y1: y(0), y2: y(0), class: "axis" }));
+  for (const p of [0, 0.5, 1]) {
+    svg.append(node("line", { x1: pad.left, x2: width - pad.right, y1: y(p), y2: y(p), class: p === 0 ? "axis base" : "axis" }));
+    svg.append(text(pct(p), { x: pad.left - 4, y: y(p) + 3.5, "text-anchor": "end", class: "tick" }));
+  }
+  const shown = rated.length > 1 ? [...new Set([0, Math.floor((rated.length - 1) / 2), rated.length - 1])] : [0];
+  for (const i of rated.length ? shown : []) svg.append(text(num(i + 1), { x: x(i), y: height - pad.bottom + 13, "text-anchor": "middle", class: "tick" }));
+  svg.append(text(t("review.axis_decisions"), { x: pad.left + plotW / 2, y: height - 4, "text-anchor": "middle", class: "axis-label" }));
+  const side = text(t(`review.axis_${of}`), { x: 0, y: 0, "text-anchor": "middle", class: "axis-label" });
+  side.setAttribute("transform", `translate(11 ${pad.top + plotH / 2}) rotate(-90)`);
+  svg.append(side);
   for (const [action, cls] of [
     ["best", "line-best"],
     ["chosen", "line-chosen"],
   ]) {
-    const points = rated.map((d, i) => `${x(i).toFixed(1)},${y(value(d, d[action])).toFixed(1)}`).join(" ");
+    const points = rated.map((d, i) => `${x(i).toFixed(1)},${y(chance(value(d, d[action]))).toFixed(1)}`).join(" ");
     svg.append(node("polyline", { points, class: cls, fill: "none" }));
   }
   rated.forEach((d, i) => {
-    const dot = node("circle", { cx: x(i), cy: y(value(d, d.chosen)), r: d.verdict === "fine" ? 2.5 : 4, class: `verdict-${d.verdict}` });
+    const dot = node("circle", { cx: x(i), cy: y(chance(value(d, d.chosen))), r: d.verdict === "fine" ? 2.5 : 4, class: `verdict-${d.verdict}` });
     dot.dataset.index = String(d.index);
     dot.dataset.verdict = d.verdict;
     svg.append(dot);
   });
   return svg;
+}
+
+function text(words, attrs) {
+  const made = node("text", attrs);
+  made.textContent = words;
+  return made;
+}
+
+/** The chart's key: its two lines and the colours of its dots. */
+function legend() {
+  const entry = (cls, words) => h("li", { class: cls }, h("span", { class: "swatch", "aria-hidden": "true" }), words);
+  return h(
+    "ul",
+    { id: "review-legend", class: "review-legend" },
+    entry("key-best", t("review.legend_best")),
+    entry("key-chosen", t("review.legend_chosen")),
+    entry("key-dot key-inaccuracy", t("review.verdict.inaccuracy")),
+    entry("key-dot key-mistake", t("review.verdict.mistake")),
+  );
 }

@@ -45,7 +45,7 @@
  *   #rules-link          this game's rules page
  */
 
-import { initI18n, t, applyI18n, langSelect, cardName } from "./i18n.js";
+import { initI18n, t, num, pct, list, applyI18n, langSelect, cardName, cardWords } from "./i18n.js";
 import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
 import { h, seatPositions, createdInvite, copyField, rememberJoined, avatar } from "./common.js";
 import { initChat, onChatMessage, renderChat } from "./chat.js";
@@ -245,7 +245,7 @@ function onMessage(msg) {
         else {
           const rated = msg.actions.filter((a) => typeof a.chance === "number");
           const best = rated.sort((a, b) => b.chance - a.chance)[0];
-          if (best) announce(t("hint_best", { action: actionWords(best.action), p: Math.round(best.chance * 100) }));
+          if (best) announce(t("hint_best", { action: actionWords(best.action), chance: pct(best.chance) }));
         }
       }
       break;
@@ -280,7 +280,7 @@ function refusalWords(msg) {
   const key = `refusal.${msg.reason}`;
   const params = {};
   for (const [name, value] of Object.entries(msg.details || {})) {
-    if (CARD_DETAILS.has(name)) params[name] = cardName(String(value));
+    if (CARD_DETAILS.has(name)) params[name] = cardWords(String(value));
     else if (SUIT_DETAILS.has(name)) params[name] = t(`suits.${value}`);
     else if (SEAT_DETAILS.has(name)) params[name] = seatName(Number(value));
     else params[name] = String(value);
@@ -438,7 +438,7 @@ function actionWords(action) {
   const g = game();
   const [verb, arg] = action.split(" ");
   if (arg && CARD_VERBS.has(verb)) {
-    return g.verbLabel ? `${g.verbLabel(verb)} ${cardName(arg)}` : cardName(arg);
+    return g.verbLabel ? g.verbLabel(verb, cardWords(arg)) : cardName(arg);
   }
   return g.actionLabel(action, st.view);
 }
@@ -744,7 +744,7 @@ function renderSeats(v, g, ctx) {
       "div",
       { class: "seat-meta" },
       // A name on a plain span is ignored by screen readers: the count is an image, named.
-      h("span", { class: "seat-count", role: "img", title: t("cards_held", { n: count }), "aria-label": t("cards_held", { n: count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), String(count)),
+      h("span", { class: "seat-count", role: "img", title: t("cards_held", { count }), "aria-label": t("cards_held", { count }) }, h("span", { class: "mini-back", "aria-hidden": "true" }), num(count)),
       ...g.seatLines(v, s, ctx),
     );
     if (info && info.stand_in) meta.append(h("span", { class: "badge stand-in" }, t("stand_in")));
@@ -787,8 +787,7 @@ function chanceBadge(actions) {
   const chance = st.hints.get(best);
   if (chance === "forced") return h("span", { class: "chance forced", dataset: { action: best }, "aria-label": t("hint_forced") }, t("forced"));
   if (typeof chance !== "number") return h("span", { class: "chance unrated", dataset: { action: best }, "aria-label": t("not_rated") }, "–");
-  const p = Math.round(chance * 100);
-  return h("span", { class: "chance", dataset: { action: best }, "aria-label": t("chance", { p }) }, `${p}%`);
+  return h("span", { class: "chance", dataset: { action: best }, "aria-label": t("chance", { count: Math.round(chance * 100) }) }, pct(Math.round(chance * 100) / 100));
 }
 
 function renderHand(v, g, myTurn) {
@@ -809,7 +808,7 @@ function renderHand(v, g, myTurn) {
     const acts = myTurn ? byCard.get(card) || [] : [];
     const legal = acts.length > 0;
     const known = Array.isArray(v.known) && (v.known[st.seat] || []).includes(card);
-    const label = [cardName(card), legal ? t("playable") : "", known ? t("kryt.known_mine") : ""].filter(Boolean).join(", ");
+    const label = list([cardName(card), legal ? t("playable") : "", known ? t("kryt.known_mine") : ""].filter(Boolean), "unit");
     const b = h(
       "button",
       {
@@ -831,7 +830,7 @@ function renderHand(v, g, myTurn) {
     return b;
   });
   hand.replaceChildren(...buttons);
-  hand.setAttribute("aria-label", t("your_hand", { n: cards.length }));
+  hand.setAttribute("aria-label", t("your_hand", { count: cards.length }));
   fitHand();
   const key = $("hand-key");
   key.hidden = !buttons.some((b) => b.classList.contains("known"));
@@ -1002,10 +1001,10 @@ function renderSession() {
     } else for (const s of r.winners) counts[s] += 1;
   }
   const dl = h("dl", { id: "session" });
-  dl.append(h("dt", {}, t("session.games")), h("dd", {}, String(results.length)));
+  dl.append(h("dt", {}, t("session.games")), h("dd", {}, num(results.length)));
   dl.append(h("dt", { class: "wide head" }, t(kryt ? "session.fools" : "session.wins")));
-  counts.forEach((n, s) => dl.append(h("dt", {}, seatName(s)), h("dd", { "data-seat": String(s) }, String(n))));
-  if (kryt && draws) dl.append(h("dt", {}, t("session.draws")), h("dd", {}, String(draws)));
+  counts.forEach((n, s) => dl.append(h("dt", {}, seatName(s)), h("dd", { "data-seat": String(s) }, num(n))));
+  if (kryt && draws) dl.append(h("dt", {}, t("session.draws")), h("dd", {}, num(draws)));
   return [h("h2", {}, t("session.title")), dl];
 }
 
@@ -1128,7 +1127,7 @@ function wire() {
   $("replay-next").addEventListener("click", () => st.replay && st.replay.step(1));
   $("replay-last").addEventListener("click", () => st.replay && st.replay.go(st.replay.frames.length - 1));
   $("replay-exit").addEventListener("click", closeReplay);
-  initReview({ send, openReplay, replay: () => st.replay, words: actionWords });
+  initReview({ send, openReplay, replay: () => st.replay });
   initChat({
     send,
     name: seatName,

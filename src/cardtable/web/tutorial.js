@@ -16,7 +16,7 @@
  * lesson message; a reload (or a new table after a server restart) resumes at that step.
  */
 
-import { initI18n, t, cardName } from "./i18n.js";
+import { initI18n, t, cardWords, list } from "./i18n.js";
 import { startTable } from "./table.js";
 import kow from "./knockout_whist.js";
 import neuf from "./neuf.js";
@@ -58,7 +58,7 @@ function save(step, done) {
 /** The words for a move: "play the ace of spades", "knock", "exchange". */
 function moveWords(action) {
   const [verb, arg] = action.split(" ");
-  if (arg && CARD_VERBS.has(verb)) return t(`tutorial.verb.${verb}`, { card: cardName(arg) });
+  if (arg && CARD_VERBS.has(verb)) return t(`tutorial.verb.${verb}`, { card: cardWords(arg) });
   const g = GAMES[GAME];
   return g && view ? g.actionLabel(action, view) : action;
 }
@@ -91,7 +91,7 @@ function showLesson() {
   const changed = $("lesson-text").textContent !== text || $("lesson-move").textContent !== move;
   $("lesson-text").textContent = text;
   $("lesson-move").textContent = move;
-  $("lesson-rules").textContent = lesson.rules.length ? t("tutorial.rules", { ids: lesson.rules.join(", ") }) : "";
+  $("lesson-rules").textContent = lesson.rules.length ? t("tutorial.rules", { ids: list(lesson.rules, "unit") }) : "";
   $("lesson-play").hidden = !lesson.done;
   if (changed && (lesson.expect || lesson.done)) say([text, move].filter(Boolean).join(" "));
   mark();
