@@ -438,3 +438,25 @@ def test_a_database_from_before_gives_each_stored_table_a_secret(tmp_path: Path)
     assert version == "0005"  # the head: fair deals, then reviews, then owners
     assert len(secrets) == 2 and all(isinstance(s, str) and len(s) == 64 for s in secrets)
     assert secrets[0] != secrets[1]
+
+
+def test_kow_5_3_a_reshuffle_of_cut_cards_is_the_known_answer_of_docs_fairness() -> None:
+    """KOW-5.3, docs/fairness.md ("A reshuffle's deck"): all seven tie in hand 1 and cut from
+    hand 2's remainder, AS AH AD AC 2C 3C 4C KS KH 5C; four aces tie, and the second round
+    needs four cards where three are left, so the seven set-aside cut cards, taken in card
+    index order and shuffled with label ``reshuffle 0`` and the seeds of that moment, go
+    beneath KS KH 5C: the vector of the document, which the engine deals at a fair table."""
+    from test_knockout_whist_rules import SEVEN_PLAY, play, seven_player_game
+
+    seeds: list[str | None] = ["", "alice-seed", "", "", "", "", ""]
+    state = seven_player_game()
+    state.shuffler = lambda label, cards: fair_shuffle(SEED, "TBL", 1, label, seeds, cards)
+    play(state, *SEVEN_PLAY)
+    record = state.record()
+    assert record.reshuffles == [["AS", "2C", "4C", "AH", "AD", "AC", "3C"]]
+    cuts = state.view(None)["cuts"]
+    assert cuts[0] == [
+        [s, c] for s, c in zip([1, 2, 3, 4, 5, 6, 0], "AS AH AD AC 2C 3C 4C".split(), strict=True)
+    ]
+    assert cuts[1:] == [[[1, "KS"], [2, "KH"], [3, "5C"], [4, "AS"]]]
+    assert state.to_move == 4  # the ace of the reshuffle wins the cut, and names trumps

@@ -9,7 +9,7 @@ every honest game must pass on every page and in ``cardtable verify``, with noth
 unchecked (a wrong alarm is as much a failure as a missed cheat); and each kind of forged
 field must be refused by both, on every page shown it.
 
-CI plays two rounds of the variants; ``scripts/fairness-property`` plays as many as asked
+CI plays two rounds of the variants; ``scripts/fairness_property.py`` plays as many as asked
 (the 2,000-game run of docs/fairness.md).
 """
 
