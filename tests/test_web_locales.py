@@ -144,6 +144,7 @@ COUNTED = [
     "chance",
     "verify.summary",
     "verify.warning",
+    "verify.waiting",
     "fair.ok",
     "kow.hand_of",
     "neuf.ledger",

@@ -112,7 +112,10 @@ function places(final, result, g, name, mySeat, table) {
 }
 
 /** Tricks won in each hand (Knockout Whist's hands, Neuf's deals), from the `won` of the
- * public action events this page has seen. */
+ * public action events this page has seen. It must fit a phone's width: with up to four
+ * players each hand is a row and each player a column (a Neuf game may have thirty deals);
+ * with more, each player is a row and the hands' columns are headed by their numbers alone
+ * (the full "Hand 3" for screen readers), at most seven of them. */
 function tricksTable(final, g, name) {
   if (final.game === "kryt-navalivat" || !g.hands.size) return null;
   const hands = [...g.hands.keys()].sort((a, b) => a - b);
@@ -121,26 +124,26 @@ function tricksTable(final, g, name) {
   // A seat knocked out (Knockout Whist) plays no later hand: a dash, not a nought.
   const out = new Map((final.eliminated || []).map(([seat, hand]) => [seat, hand]));
   const outBefore = (seat, hand) => out.has(seat) && hand > out.get(seat);
+  const cell = (s, n) => h("td", { dataset: { seat: String(s), hand: String(n) } }, outBefore(s, n) ? "—" : num((g.hands.get(n) || [])[s] || 0));
+  const byHand = seats.length <= 4;
+  const head = byHand
+    ? [h("th", { scope: "col" }, t(final.game === "neuf" ? "results.deal" : "results.hand")), ...seats.map((s) => h("th", { scope: "col" }, h("bdi", {}, name(s))))]
+    : [
+        h("th", { scope: "col" }, t("results.player")),
+        ...hands.map((n) => h("th", { scope: "col", class: "number" }, h("span", { class: "sr-only" }, label(n)), h("span", { "aria-hidden": "true" }, num(n)))),
+      ];
+  const rows = byHand
+    ? hands.map((n) => h("tr", {}, h("th", { scope: "row" }, label(n)), ...seats.map((s) => cell(s, n))))
+    : seats.map((s) => h("tr", {}, h("th", { scope: "row" }, h("bdi", {}, name(s))), ...hands.map((n) => cell(s, n))));
   return h(
     "div",
     { class: "results-scroll", tabindex: "0", role: "region", "aria-labelledby": "results-tricks-caption" },
     h(
       "table",
-      { id: "results-tricks", class: "results-tricks" },
+      { id: "results-tricks", class: `results-tricks ${byHand ? "by-hand" : "by-player"}` },
       h("caption", { id: "results-tricks-caption" }, t(final.game === "neuf" ? "results.tricks_by_deal" : "results.tricks_by_hand")),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("results.player")), ...hands.map((n) => h("th", { scope: "col" }, label(n))))),
-      h(
-        "tbody",
-        {},
-        ...seats.map((s) =>
-          h(
-            "tr",
-            {},
-            h("th", { scope: "row" }, h("bdi", {}, name(s))),
-            ...hands.map((n) => h("td", { dataset: { seat: String(s), hand: String(n) } }, outBefore(s, n) ? "—" : num((g.hands.get(n) || [])[s] || 0))),
-          ),
-        ),
-      ),
+      h("thead", {}, h("tr", {}, ...head)),
+      h("tbody", {}, ...rows),
     ),
   );
 }

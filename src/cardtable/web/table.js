@@ -295,7 +295,9 @@ function onError(msg) {
   st.waitingKey = null; // a refused stand-in request: its button is offered again
   const known = t(`error.${msg.code}`);
   const why = refusalWords(msg);
-  const text = why || (known === `error.${msg.code}` ? msg.message || msg.code : `${known}${msg.message ? ` (${msg.message})` : ""}`);
+  // A code this page knows is said in the reader's words alone: the server's message is
+  // English, and mostly the same sentence again.
+  const text = why || (known === `error.${msg.code}` ? msg.message || msg.code : known);
   showBanner(text, msg.code || "");
   $("banner").dataset.reason = why ? msg.reason : "";
   notify("refused", msg);
@@ -310,8 +312,32 @@ function onError(msg) {
   if (msg.code === "replaced" || msg.code === "bad_token" || msg.code === "quarantined") {
     st.stop = true;
     if (st.ws) st.ws.close();
+    // This window plays no more: its hand and buttons go, and one message says why.
+    st.hints = null;
+    if (msg.code === "bad_token") showInvalidInvite();
   }
   render();
+}
+
+/** A link whose token holds no seat here (mistyped, cut short, or from another table): the
+ * page says so and offers to watch the table, or to go to the lobby. */
+function showInvalidInvite() {
+  document.title = `${t("invite_invalid.title")} · cardtable`;
+  $("title").textContent = t("invite_invalid.title");
+  $("banner").hidden = true;
+  const box = $("invalid");
+  box.hidden = false;
+  box.replaceChildren(
+    h("h2", {}, t("invite_invalid.title")),
+    h("p", {}, t("invite_invalid.text")),
+    h(
+      "p",
+      { class: "invalid-links" },
+      h("a", { id: "watch-instead", class: "button primary", href: `/t/${encodeURIComponent(TABLE)}` }, t("invite_invalid.watch")),
+      " ",
+      h("a", { class: "button", href: "/" }, t("invite_invalid.lobby")),
+    ),
+  );
 }
 
 function onSnapshot(msg) {
@@ -624,7 +650,11 @@ function renderVerify() {
   );
   box.replaceChildren(
     h("p", { class: "verify-intro" }, t("verify.intro")),
-    h("p", { class: "verify-summary" }, bad ? t("verify.warning", { count: bad }) : t("verify.summary", { ok, count: entries.length })),
+    h(
+      "p",
+      { class: "verify-summary" },
+      bad ? t("verify.warning", { count: bad }) : ok ? t("verify.summary", { ok, count: entries.length }) : t("verify.waiting", { count: entries.length }),
+    ),
     list,
   );
   renderFair();
@@ -647,7 +677,8 @@ function render() {
 
   const myTurn = isMyTurn(v);
   const turn = $("turn");
-  let words = st.replay ? replayWords() : waitingWords(v) || g.turnText(v, ctx);
+  // Whom the table waits for is said in the waiting box beside it, once.
+  let words = st.replay ? replayWords() : st.stop ? "" : g.turnText(v, ctx);
   const lastTrick = g.hasTricks && !v.trick.length ? g.lastTrick(v) : null;
   if (lastTrick && v.tricks.length && !st.replay) words = `${t("won_trick", { name: seatName(lastTrick.winner) })}. ${words}`;
   turn.textContent = words;
@@ -718,7 +749,8 @@ function isMyTurn(v) {
     Array.isArray(v.legal_actions) &&
     v.legal_actions.length > 0 &&
     !st.pending &&
-    st.queue.length === 0
+    st.queue.length === 0 &&
+    !st.stop
   );
 }
 
@@ -795,6 +827,9 @@ function renderHand(v, g, myTurn) {
   const wrap = $("hand-wrap");
   const seated = st.seat !== null && !st.replay && Array.isArray(v.hand);
   wrap.hidden = !seated;
+  // "Skip to your hand" is there only when there is a hand to skip to.
+  document.querySelector(".skip").hidden = !seated;
+  document.body.classList.toggle("stopped", st.stop);
   if (!seated) {
     hand.replaceChildren();
     return;
@@ -1010,7 +1045,7 @@ function renderSession() {
 
 function renderControls(v, g, myTurn) {
   const hint = $("hint");
-  hint.hidden = st.seat === null || !!st.replay || g.isOver(v);
+  hint.hidden = st.seat === null || !!st.replay || g.isOver(v) || st.stop;
   hint.disabled = !myTurn;
   // One legal action: the button says the move is forced (a hint marks it so, unsearched).
   const forced = myTurn && v.legal_actions.length === 1;
@@ -1109,6 +1144,15 @@ function closeReplay() {
 function wire() {
   $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
   $("fair-badge").addEventListener("click", () => $("fair-dialog").showModal());
+  // The skip link moves the focus to the hand itself (its card that takes the focus), and
+  // leaves the address alone: the seat's token is in the fragment.
+  document.querySelector(".skip").addEventListener("click", (event) => {
+    event.preventDefault();
+    const target = $("hand").querySelector(".card-btn[tabindex='0']") || $("hand").querySelector(".card-btn");
+    if (!target) return;
+    target.focus();
+    target.scrollIntoView({ block: "nearest" });
+  });
   $("fair-close").addEventListener("click", () => $("fair-dialog").close());
   $("hand").addEventListener("keydown", onHandKey);
   $("hint").addEventListener("click", () => {
