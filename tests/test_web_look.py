@@ -279,24 +279,19 @@ def test_no_animations_and_reduced_motion_start_none(web_base: str, chromium: Br
         assert motions_of_a_trick(made, motion_table(web_base)) == []
 
 
-def test_sounds_are_off_until_turned_on_and_then_ring_on_ones_turn(
+def test_sounds_are_on_at_a_gentle_volume_and_a_mute_is_remembered(
     web_base: str, chromium: Browser
 ) -> None:
-    """No sound plays until the "Sounds" box is ticked; then a card played, a trick won and
-    one's turn each play through a running AudioContext, and the choice is remembered."""
+    """Sounds are on by default: once the page has had a click, a card played, a trick won
+    and one's turn each play through a running AudioContext at a gentle volume. The
+    "Sounds" box mutes them, and the choice is remembered."""
     rng = random.Random(6)
     with context(chromium) as made:
         page = seated_page(made, motion_table(web_base))
-        expect(page.locator("#sound")).not_to_be_checked()
+        expect(page.locator("#sound")).to_be_checked()
         expect(page.locator("label:has(#sound)")).to_have_text("Sounds")
+        assert page.evaluate("window.cardtableSounds") == []  # nothing before a gesture
         play_until_a_trick_is_won(page, rng)
-        expect(page.locator("#turn.mine")).to_be_visible()
-        assert page.evaluate("window.cardtableSounds") == []
-        page.locator("#sound").click()
-        assert page.evaluate("localStorage.getItem('cardtable.sound')") == "1"
-        seq = last_seq(page)
-        page.locator("#hand .card-btn.legal").first.click()
-        wait_past(page, seq)
         expect(page.locator("#turn.mine")).to_be_visible()
         seen_until(
             page,
@@ -305,9 +300,18 @@ def test_sounds_are_off_until_turned_on_and_then_ring_on_ones_turn(
             None,
             "the sounds did not all play",
         )
+        volumes = page.evaluate("window.cardtableSounds.map((s) => s.volume)")
+        assert volumes and all(0 < v <= 0.5 for v in volumes), volumes
+        page.locator("#sound").click()
+        assert page.evaluate("localStorage.getItem('cardtable.sound')") == "0"
+        played = page.evaluate("window.cardtableSounds.length")
+        seq = last_seq(page)
+        page.locator("#hand .card-btn.legal").first.click()
+        wait_past(page, seq)
+        assert page.evaluate("window.cardtableSounds.length") == played
         page.reload()
         page.wait_for_selector("#conn[data-state='connected']")
-        expect(page.locator("#sound")).to_be_checked()
+        expect(page.locator("#sound")).not_to_be_checked()
 
 
 # Every visible thing one can click or tap, in page coordinates.

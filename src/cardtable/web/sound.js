@@ -1,29 +1,38 @@
-// Optional sounds, off until the player turns them on (localStorage "cardtable.sound"):
-// a card played, a trick won, one's turn, the game's end. Each is synthesized with the Web
-// Audio API, so there are no audio files to fetch.
+// Sounds, on by default at a gentle volume; the "Sounds" box mutes them, and the choice is
+// remembered (localStorage "cardtable.sound": "0" muted). A card played, a trick won, one's
+// turn, the game's end. Each is synthesized with the Web Audio API, so there are no audio
+// files to fetch.
 //
-// Browsers start audio only after a gesture: the settings box's click starts it, and after a
-// reload the first click or key on the page does. Each sound that starts is recorded in
-// window.cardtableSounds ({name, state}), which the browser tests read.
+// Browsers start audio only after a gesture: nothing is made before the first click or key
+// on the page. Each sound that starts is recorded in window.cardtableSounds ({name, state,
+// volume}), which the browser tests read.
 
 const KEY = "cardtable.sound";
+// Every sound passes through one gain: gentle, below the page's other media.
+const VOLUME = 0.35;
 let audio = null;
+let master = null;
+let woken = false;
 
 export function soundOn() {
-  return localStorage.getItem(KEY) === "1";
+  return localStorage.getItem(KEY) !== "0";
 }
 
 function context() {
+  if (!woken) return null;
   if (!audio) {
     const Made = window.AudioContext || window.webkitAudioContext;
     if (!Made) return null;
     audio = new Made();
+    master = audio.createGain();
+    master.gain.value = VOLUME;
+    master.connect(audio.destination);
   }
   if (audio.state === "suspended") audio.resume().catch(() => {});
   return audio;
 }
 
-/** Wires the settings box `box` (a checkbox) to the stored choice. */
+/** Wires the settings box `box` (a checkbox: ticked, sounds on) to the stored choice. */
 export function initSound(box) {
   window.cardtableSounds = window.cardtableSounds || [];
   box.checked = soundOn();
@@ -31,7 +40,10 @@ export function initSound(box) {
     localStorage.setItem(KEY, box.checked ? "1" : "0");
     if (box.checked) context();
   });
-  const wake = () => soundOn() && context();
+  const wake = () => {
+    woken = true;
+    if (soundOn()) context();
+  };
   document.addEventListener("pointerdown", wake, { capture: true });
   document.addEventListener("keydown", wake, { capture: true });
 }
@@ -45,7 +57,7 @@ function tone(ac, { freq, at, length, type = "sine", gain = 0.18, slide = null }
   amp.gain.setValueAtTime(0.0001, at);
   amp.gain.exponentialRampToValueAtTime(gain, at + 0.012);
   amp.gain.exponentialRampToValueAtTime(0.0001, at + length);
-  osc.connect(amp).connect(ac.destination);
+  osc.connect(amp).connect(master);
   osc.start(at);
   osc.stop(at + length + 0.02);
 }
@@ -64,7 +76,7 @@ function snap(ac, at) {
   filter.Q.value = 0.8;
   const amp = ac.createGain();
   amp.gain.value = 0.5;
-  source.connect(filter).connect(amp).connect(ac.destination);
+  source.connect(filter).connect(amp).connect(master);
   source.start(at);
 }
 
@@ -89,7 +101,7 @@ export function playSound(name, delay = 0) {
   const ac = context();
   if (!ac) return;
   SOUNDS[name](ac, ac.currentTime + delay / 1000);
-  window.cardtableSounds.push({ name, state: ac.state });
+  window.cardtableSounds.push({ name, state: ac.state, volume: master.gain.value });
 }
 
 // Verbs that lay a card down.

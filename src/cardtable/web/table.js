@@ -394,6 +394,7 @@ async function pump() {
     cueSounds(ev, before, v, { mine, changed: turnChanged });
     st.lastTurnKey = turnKey();
     if (shown) await pause(shown);
+    if (ev.kind === "over" && !st.replay) celebrate(ev);
   }
   st.busy = false;
   render();
@@ -560,6 +561,48 @@ function announceTurn(force) {
   const key = turnKey();
   if (force || key !== st.lastTurnKey) announce(turnWords());
   st.lastTurnKey = key;
+}
+
+// ---------------------------------------------------------------- the end of a game
+
+/** The game's end in the middle of the table: who won (in Kryt'-navalivat', who is the
+ * fool), with a short flourish unless motion is off; the results sheet is below it. The
+ * live region has already said it, so this is for the eyes alone. A click dismisses it. */
+function celebrate(ev) {
+  const final = ev.final || st.view;
+  if (!final) return;
+  let words;
+  let mine = false;
+  if (final.game === "kryt-navalivat") {
+    const fool = final.loser;
+    mine = fool !== null && fool !== undefined && st.seat !== null && fool !== st.seat;
+    words = fool === null || fool === undefined ? t("celebrate.draw") : fool === st.seat ? t("celebrate.you_fool") : t("celebrate.fool", { name: seatName(fool) });
+  } else {
+    const winners = (ev.result && ev.result.winners) || [];
+    mine = st.seat !== null && winners.includes(st.seat);
+    words = mine
+      ? t("celebrate.you_win")
+      : winners.length === 1
+        ? t("celebrate.wins", { name: seatName(winners[0]) })
+        : t("celebrate.win_together", { names: list(winners.map(seatName)) });
+  }
+  const old = $("table-area").querySelector(".celebration");
+  if (old) old.remove();
+  const shine = motionOn()
+    ? [...Array(12).keys()].map((i) => {
+        const spark = h("span", { class: "spark" });
+        spark.style.setProperty("--k", String(i));
+        return spark;
+      })
+    : [];
+  const box = h(
+    "div",
+    { class: `celebration${mine ? " mine" : ""}`, "aria-hidden": "true", dataset: { game: String(ev.game) } },
+    ...shine,
+    h("p", { class: "celebration-words" }, words),
+  );
+  box.addEventListener("click", () => box.remove());
+  $("table-area").append(box);
 }
 
 // ---------------------------------------------------------------- fair deals
@@ -784,6 +827,18 @@ function renderSeats(v, g, ctx) {
     // The table area is left to right so that the seating never mirrors; a seat's own
     // words follow the page's language.
     const el = h("div", { class: classes.join(" "), dir: document.documentElement.dir || "ltr", dataset: { seat: String(s) } }, name, meta);
+    // The others' hands as card backs, fanned above their boxes: how many they hold at a
+    // glance (the count beside it is what a screen reader is told).
+    if (s !== st.seat && !(ctx.hands && ctx.hands[s]) && count > 0) {
+      const shown = Math.min(count, 13);
+      // Custom properties set through the CSSOM: the policy allows no style attribute.
+      const backs = [...Array(shown).keys()].map((i) => {
+        const back = h("span", { class: "mini-back" });
+        back.style.setProperty("--i", String(i - (shown - 1) / 2));
+        return back;
+      });
+      el.prepend(h("div", { class: "seat-backs", "aria-hidden": "true", dataset: { count: String(count) } }, ...backs));
+    }
     if (ctx.hands && ctx.hands[s]) {
       const chips = sortHand(ctx.hands[s], g.trump(v)).map((c) => h("span", { class: `chip ${isRed(c) ? "red" : ""}` }, cardShort(c)));
       el.append(h("div", { class: "seat-hand" }, ...chips));
@@ -904,6 +959,16 @@ function fitHand() {
     buttons[i].classList.add("row-end");
     if (i < n - 1) buttons[i].after(h("span", { class: "hand-break", "aria-hidden": "true" }));
   }
+  // Each row is held as a fan: the cards turn a little from the middle out, and the outer
+  // ones dip, as a hand of cards does (style.css turns --fan into rotate and translate).
+  const step = Math.min(3, 30 / Math.max(per, 1));
+  buttons.forEach((b, i) => {
+    const row = Math.floor(i / per);
+    const inRow = Math.min(per, n - row * per);
+    const k = (i % per) - (inRow - 1) / 2;
+    b.style.setProperty("--fan", String(k * step));
+    b.style.setProperty("--dip", String(Math.abs(k) * Math.abs(k) * step * 0.18));
+  });
 }
 
 function onHandKey(e) {
