@@ -946,28 +946,36 @@ function fitHand() {
   if (!buttons.length) return;
   for (const b of buttons) b.classList.remove("row-end");
   const n = buttons.length;
-  const cw = buttons[0].querySelector(".card-svg").getBoundingClientRect().width || TAP;
+  // The card's width as the style sets it: a turned card's box is wider than the card.
+  const cw = parseFloat(getComputedStyle(hand).getPropertyValue("--cw")) || TAP;
   // A pixel to spare: a row that fits to the pixel wraps its last card on rounding.
-  const room = Math.max(cw, $("hand-wrap").clientWidth - 8 - 1);
-  const perRow = Math.max(1, Math.floor((room - cw) / Math.min(TAP, cw)) + 1);
-  const rows = Math.ceil(n / perRow);
-  const per = Math.ceil(n / rows);
-  const pitch = per > 1 ? Math.min(cw + GAP, (room - cw) / (per - 1)) : cw + GAP;
+  const wide = Math.max(cw, $("hand-wrap").clientWidth - 8 - 1);
+  const layout = (room) => {
+    const perRow = Math.max(1, Math.floor((room - cw) / Math.min(TAP, cw)) + 1);
+    const per = Math.ceil(n / Math.ceil(n / perRow));
+    const pitch = per > 1 ? Math.min(cw + GAP, (room - cw) / (per - 1)) : cw + GAP;
+    return { per, pitch };
+  };
+  let { per, pitch } = layout(wide);
+  // Cards that overlap are held as a fan, whose outer cards turn out past the row's ends:
+  // the row is laid out again with room for them.
+  const fanned = per > 1 && pitch < cw;
+  if (fanned) ({ per, pitch } = layout(Math.max(cw, wide - 0.4 * cw)));
   hand.style.setProperty("--pitch", `${Math.min(pitch, cw)}px`);
   hand.style.setProperty("--gap", `${Math.max(0, pitch - cw)}px`);
   for (let i = per - 1; i < n; i += per) {
     buttons[i].classList.add("row-end");
     if (i < n - 1) buttons[i].after(h("span", { class: "hand-break", "aria-hidden": "true" }));
   }
-  // Each row is held as a fan: the cards turn a little from the middle out, and the outer
-  // ones dip, as a hand of cards does (style.css turns --fan into rotate and translate).
-  const step = Math.min(3, 30 / Math.max(per, 1));
+  // An overlapping row turns a little from the middle out, as a hand of cards is held; every
+  // row dips at its ends (style.css turns --fan and --dip into rotate and translate).
+  const step = fanned ? Math.min(3, 30 / per) : 0;
   buttons.forEach((b, i) => {
     const row = Math.floor(i / per);
     const inRow = Math.min(per, n - row * per);
     const k = (i % per) - (inRow - 1) / 2;
     b.style.setProperty("--fan", String(k * step));
-    b.style.setProperty("--dip", String(Math.abs(k) * Math.abs(k) * step * 0.18));
+    b.style.setProperty("--dip", String(k * k * (fanned ? step * 0.18 : 0.6)));
   });
 }
 
