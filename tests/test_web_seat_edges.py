@@ -4,8 +4,10 @@ phone. Each was a defect a new player met; each test fails on the page as it was
 
 from __future__ import annotations
 
+import random
 import re
 
+import httpx
 from playwright.sync_api import Browser, expect
 
 from browser_pieces import (
@@ -121,3 +123,28 @@ def test_the_tricks_of_each_hand_fit_a_phone(web_base: str, chromium: Browser) -
                 " return [box.scrollWidth, box.clientWidth]; })()"
             )
             assert wide[0] <= wide[1] + 1, (game, wide)
+
+
+def test_the_end_of_a_game_is_named_in_the_middle_of_the_table(
+    web_base: str, chromium: Browser
+) -> None:
+    """KOW-5.2: the page that played the game to its end names the winner over the table
+    (no sparks with motion off), above the results sheet; a click puts it away."""
+    from test_web_fairness import play_to_the_end
+
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    words = english()["celebrate"]
+    with context(chromium) as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        play_to_the_end(page, random.Random(4))
+        box = page.locator("#table-area .celebration")
+        expect(box).to_be_visible()
+        [result] = httpx.get(f"{web_base}/api/tables/{opened['table']}").json()["results"]
+        won = result["winners"] == [0]
+        expected = words["you_win"] if won else words["wins"].replace("{name}", "Bot 2")
+        expect(box).to_have_text(expected)
+        expect(box).to_have_class(re.compile("mine") if won else re.compile("^celebration$"))
+        expect(box.locator(".spark")).to_have_count(0)
+        expect(page.locator("#results")).to_be_visible()
+        box.click()
+        expect(box).to_have_count(0)
