@@ -136,7 +136,16 @@ def test_the_end_of_a_game_is_named_in_the_middle_of_the_table(
     words = english()["celebrate"]
     with context(chromium) as made:
         page = seated_page(made, invite(web_base, opened, 0))
+        # Each hand's end is shown for a moment: every such box is kept as it appears.
+        page.evaluate(
+            "window.__hands = []; new MutationObserver(() => document.querySelectorAll("
+            "'.celebration.hand').forEach((b) => window.__hands.includes(b.textContent) ||"
+            " window.__hands.push(b.textContent))).observe(document.getElementById("
+            "'table-area'), { childList: true })"
+        )
         play_to_the_end(page, random.Random(4))
+        hands = page.evaluate("window.__hands")
+        assert hands and all(re.match(r"Hand \d+ to ", h) or "tie with" in h for h in hands), hands
         box = page.locator("#table-area .celebration")
         expect(box).to_be_visible()
         [result] = httpx.get(f"{web_base}/api/tables/{opened['table']}").json()["results"]
