@@ -5,12 +5,15 @@ English and in Persian (right to left).
 
 It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, plays each game
 from Python (one person against bots) to a position in the middle of a hand and to its end,
-and photographs, in headless Chromium: each game's table mid-game at the person's turn
-(``table-<game>``), its "Learn to play" tutorial (``tutorial-<game>``), its results once
-the game is over (``results-<game>``, scrolled down to them) and, for Knockout Whist, the
-person's "Review my game" beside the replay (``review-knockout-whist``: every decision
-judged at the ``expert`` level). Files are named
-``<page>-<game>-<lang>-<w>x<h>.png`` and are exactly the window's size.
+and photographs, in headless Chromium: the lobby (``lobby``), each game's table mid-game at
+the person's turn (``table-<game>``), the moment a hand ends, the page having played its
+last card (``hand-end-<game>``, in Knockout Whist and Neuf: a game of Kryt'-navalivat' is
+one hand, whose end is its results), its "Learn to play" tutorial (``tutorial-<game>``),
+its results once the game is over (``results-<game>``, scrolled down to them) and, for
+Knockout Whist, the person's "Review my game" beside the replay (``review-knockout-whist``:
+every decision judged at the ``expert`` level). Files are named
+``<page>-<game>-<lang>-<w>x<h>.png`` (the lobby's ``lobby-<lang>-<w>x<h>.png``) and are
+exactly the window's size.
 
 The browser tests share this module: their layout test photographs the same positions with
 the same code (tests/test_web_browser.py).
@@ -60,9 +63,13 @@ __all__ = [
 OUT = ROOT / "docs" / "screenshots"
 SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (375, 667))
 LANGS: tuple[str, ...] = ("en", "fa")
-PAGES: tuple[str, ...] = ("table", "tutorial", "results", "review")
+PAGES: tuple[str, ...] = ("lobby", "table", "hand-end", "tutorial", "results", "review")
 # The review is photographed for one game: it takes a search of every decision.
 REVIEWED = "knockout-whist"
+# The lobby is one page for every game. The end of a hand is photographed in the games of
+# several hands; Kryt'-navalivat's game is one hand, whose end is its results.
+LOBBY = "knockout-whist"
+HANDS = ("knockout-whist", "neuf")
 # Each game with the number of players its pictures show.
 GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
 # A hand of Kryt' played by random moves runs long; a game of it this many actions at most.
@@ -80,8 +87,13 @@ class Shot:
     height: int
 
     @property
+    def key(self) -> str:
+        """What ``--only`` names it by: ``lobby``, or the page and the game."""
+        return "lobby" if self.page == "lobby" else f"{self.page}-{self.game}"
+
+    @property
     def name(self) -> str:
-        return f"{self.page}-{self.game}-{self.lang}-{self.width}x{self.height}.png"
+        return f"{self.key}-{self.lang}-{self.width}x{self.height}.png"
 
 
 def shots(
@@ -96,7 +108,9 @@ def shots(
         for game in games
         for lang in langs
         for width, height in sizes
-        if page != "review" or game == REVIEWED
+        if (page != "review" or game == REVIEWED)
+        and (page != "lobby" or game == LOBBY)
+        and (page != "hand-end" or game in HANDS)
     ]
 
 
@@ -133,6 +147,24 @@ def mid_game(base: str, game: str, players: int, rng: random.Random) -> str:
     return link
 
 
+def hand_ending(base: str, game: str, players: int, rng: random.Random) -> str:
+    """The link of a person's seat at the person's turn with one card left in the hand
+    (Neuf: in the deal), so that the page's own play ends it: the moment the page names who
+    took the most tricks is then live."""
+    seat, link = _seated(base, game, players)
+    seat.settle()
+    for _ in range(LONGEST):
+        view = seat.view
+        if seat.my_turn() and len(view.get("hand") or []) == 1 and view.get("phase") == "play":
+            break
+        seat.act(seat.choose(rng))
+        seat.settle()
+    else:
+        raise AssertionError(f"{game}: no last card of a hand at the person's turn")
+    seat.close()
+    return link
+
+
 def finished(base: str, game: str, players: int, rng: random.Random) -> str:
     """The link of a person's seat at a table whose game is over."""
     seat, link = _seated(base, game, players)
@@ -160,10 +192,21 @@ def take(page: Page, folder: Path, shot: Shot) -> Path:
 def ready(page: Page, what: str) -> None:
     """Waits until the page shows what its picture is of: the person's turn, the lesson's
     first move, the results, or the person's review beside the replay."""
+    if what == "lobby":
+        page.wait_for_selector("#game option", state="attached")
+        page.evaluate("document.fonts.ready")
+        page.wait_for_timeout(200)
+        return
     page.wait_for_selector("#conn[data-state='connected']")
     page.wait_for_selector("#seats .seat")
     if what == "table":
         expect(page.locator("#turn.mine")).to_be_visible()
+    elif what == "hand-end":
+        # The last card played; the hand's end is named over the table for a moment.
+        expect(page.locator("#turn.mine")).to_be_visible()
+        page.locator("#hand .card-btn.legal").first.click()
+        expect(page.locator("#table-area .celebration.hand")).to_be_visible()
+        return
     elif what == "tutorial":
         page.wait_for_selector("#lesson[data-expect]:not([data-expect=''])", state="attached")
         expect(page.locator("#hand .card-btn").first).to_be_visible()
@@ -211,12 +254,17 @@ def photograph(
     for shot in wanted:
         # The results and the review are of one finished game.
         key = ("over" if shot.page in ("results", "review") else shot.page, shot.game)
-        if key not in links:
-            players = GAMES[shot.game]
+        players = GAMES[shot.game]
+        if shot.page == "hand-end":
+            # Each picture plays the hand's last card itself: a table of its own.
+            links[key] = hand_ending(base, shot.game, players, rng)
+        elif key not in links:
             if shot.page == "table":
                 links[key] = mid_game(base, shot.game, players, rng)
             elif key[0] == "over":
                 links[key] = finished(base, shot.game, players, rng)
+            elif shot.page == "lobby":
+                links[key] = f"{base}/"
             else:
                 links[key] = f"{base}/learn/{shot.game}"
         with opened(browser, links[key], shot.page, shot.lang, (shot.width, shot.height)) as page:
@@ -250,10 +298,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     wanted = shots()
     if args.only:
-        unknown = set(args.only) - {f"{s.page}-{s.game}" for s in wanted}
+        unknown = set(args.only) - {s.key for s in wanted}
         if unknown:
             parser.error(f"unknown --only: {', '.join(sorted(unknown))}")
-        wanted = [s for s in wanted if f"{s.page}-{s.game}" in args.only]
+        wanted = [s for s in wanted if s.key in args.only]
     out: Path = args.out
     out.mkdir(parents=True, exist_ok=True)
     with server_and_browser() as (base, browser):
