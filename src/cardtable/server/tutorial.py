@@ -23,11 +23,14 @@ from cardtable.options import read_deck
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError, token_hash
 from cardtable.tutorial import Tutorial
 
-__all__ = ["MAX_TUTORIAL_TABLES", "TutorialTable"]
+__all__ = ["LESSON_REASONS", "MAX_TUTORIAL_TABLES", "TutorialTable", "other_move"]
 
 MAX_TUTORIAL_TABLES = 200
 BOT_LEVEL = "easy"  # the bots' level once the script is done: a gentle first opponent
 CARD_VERBS = ("play", "lead", "beat", "cover")
+# The reasons of a ``not_the_lesson`` refusal, said by the page as the rules' refusals are
+# (``refusal.<reason>`` in web/locales).
+LESSON_REASONS = ("lesson_card", "lesson_move")
 
 
 def other_move(asked: str, played: str) -> dict[str, Any]:
