@@ -23,6 +23,7 @@ from cardtable.errors import GameOverError, IllegalActionError, OutOfTurnError
 from cardtable.rules.knockout_whist.position import compose_position as kow_position
 from cardtable.rules.kryt_navalivat.position import compose_position as kryt_position
 from cardtable.rules.refusals import reasons
+from cardtable.server.tutorial import LESSON_REASONS
 
 LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"
 LANGS = sorted(p.stem for p in LOCALES.glob("*.json"))
@@ -390,9 +391,10 @@ def test_the_locales_are_the_four_languages() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_code_has_a_sentence_in_every_locale(lang: str) -> None:
     """The page says every refusal in the reader's language: no code falls back to the
-    server's English message."""
+    server's English message; nor does a tutorial's refusal of a move that is not the
+    lesson's (``docs/tutorials.md``)."""
     sentences = locale(lang)["refusal"]
-    every = {str(code) for enum in reasons().values() for code in enum}
+    every = {str(code) for enum in reasons().values() for code in enum} | set(LESSON_REASONS)
     assert sorted(every - set(sentences)) == []
     assert sorted(set(sentences) - every) == []
     assert all(isinstance(text, str) and text.strip() for text in sentences.values())

@@ -22,6 +22,8 @@ from fastapi.testclient import TestClient
 import cardtable
 from cardtable.core import State
 from cardtable.server.app import create_app
+from cardtable.server.table import TableError
+from cardtable.server.tutorial import TutorialTable, other_move
 from cardtable.tutorial import Tutorial, tutorial_of
 
 WEB = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web"
@@ -158,11 +160,52 @@ def test_every_lesson_key_is_in_every_locale(lang: str) -> None:
     strings = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
     for game in GAMES:
         tutorial = tutorial_of(game)
-        keys = {tutorial.intro, tutorial.done}
+        keys = {tutorial.intro, tutorial.done, *tutorial.tips}
         for step in tutorial.steps:
-            keys |= {k for k in (step.lesson, step.wrong) if k}
+            keys |= {k for k in (step.lesson, step.why) if k}
         for key in keys:
             assert isinstance(lookup(strings, key), str), (lang, key)
+    for verb in ("play", "lead", "beat", "cover", "knock", "exchange", "keep", "take", "swap"):
+        assert isinstance(lookup(strings, f"tutorial.verb.{verb}"), str), (lang, verb)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru", "fa"])
+@pytest.mark.parametrize("game", GAMES)
+def test_no_step_is_a_bare_instruction(lang: str, game: str) -> None:
+    """Every learner step says why its move is the one to make (the rule it shows, or what
+    makes it good): a text of its own in every language, not the instruction again."""
+    strings = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    tutorial = tutorial_of(game)
+    move = re.compile(r"\{\w+(?::\w+)?\}")
+    instructions = {
+        move.sub("", text).strip(" .:").casefold()
+        for text in (lookup(strings, "tutorial.your_move"), *strings["tutorial"]["verb"].values())
+    }
+    for index, step in enumerate(tutorial.steps):
+        if step.seat != tutorial.learner:
+            assert step.why is None and step.lesson is None, (game, index)
+            continue
+        assert step.why is not None, f"{game} step {index} ({step.action}) says no why"
+        why = lookup(strings, step.why)
+        assert isinstance(why, str) and len(why.split()) >= 5, (lang, step.why, why)
+        assert why.strip(" .:").casefold() not in instructions, (lang, step.why)
+        if step.lesson:
+            assert why != lookup(strings, step.lesson), (lang, step.why)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_lesson_ends_with_ideas_of_good_play(game: str) -> None:
+    tutorial = tutorial_of(game)
+    assert 3 <= len(tutorial.tips) <= 4
+    assert tutorial.describe()["tips"] == list(tutorial.tips)
+    english = json.loads((LOCALES / "en.json").read_text(encoding="utf-8"))
+    short = {"knockout-whist": "kow", "neuf": "neuf", "kryt-navalivat": "kryt"}[game]
+    # The locale holds no idea the lesson does not show, and no step's reason unused.
+    assert {f"tutorial.{short}.tips.{k}" for k in english["tutorial"][short]["tips"]} == set(
+        tutorial.tips
+    )
+    used = {s.why for s in tutorial.steps if s.why}
+    assert {f"tutorial.{short}.why.{k}" for k in english["tutorial"][short]["why"]} == used
 
 
 def element_ids(page: str) -> set[str]:
@@ -213,11 +256,16 @@ def test_a_wrong_move_is_refused_with_its_lesson_and_nothing_changes(client: Tes
         ws.send_json({"type": "join", "token": token, "since": 0})
         snapshot = until(ws, "snapshot")
         lesson = until(ws, "lesson")
-        assert lesson["expect"] == "play AS" and lesson["wrong"] == "tutorial.kow.wrong_lead"
+        assert lesson["expect"] == "play AS" and lesson["why"] == "tutorial.kow.why.lead_ace"
+        assert lesson["tips"] == list(tutorial_of("knockout-whist").tips)
         assert "AS" in snapshot["view"]["hand"]
         seq = snapshot["seq"]
         ws.send_json({"type": "action", "action": "play 6S", "seq": seq})
-        assert until(ws, "error")["code"] == "not_the_lesson"
+        # A code with what the page needs to say it in its reader's words: the card the
+        # lesson asks for and the card played.
+        refused = until(ws, "error")
+        assert refused["code"] == "not_the_lesson" and refused["reason"] == "lesson_card"
+        assert refused["details"] == {"card": "AS", "chosen": "6S"}
         ws.send_json({"type": "action", "action": "play KD", "seq": seq})  # not in the hand
         assert until(ws, "error")["code"] == "illegal"
         assert client.get(f"/api/tables/{opened['table']}").json()["seq"] == seq
@@ -274,3 +322,56 @@ def test_bad_tutorial_requests(
     answer = client.post(f"/api/tutorials/{game}", json=body)
     assert answer.status_code == status and answer.json()["error"] == code
     assert client.get("/health").json()["tables"] == before
+
+
+def test_a_refusal_names_the_card_or_the_move_the_lesson_wants() -> None:
+    assert other_move("play 4H", "play 9H") == {
+        "reason": "lesson_card",
+        "details": {"card": "4H", "chosen": "9H"},
+    }
+    assert other_move("beat 8H", "take") == {
+        "reason": "lesson_move",
+        "details": {"asked": "beat 8H", "played": "take"},
+    }
+    assert other_move("knock", "play 2C")["reason"] == "lesson_move"
+    table, _ = TutorialTable.begin(tutorial_of("neuf"))
+    with pytest.raises(TableError) as refused:
+        table.act(0, "keep", "human")
+    message = refused.value.as_message()
+    assert message["code"] == "not_the_lesson" and message["reason"] == "lesson_move"
+    assert message["details"] == {"asked": "exchange", "played": "keep"}
+
+
+def deals_and_reveals(events: list[dict[str, Any]]) -> tuple[list[int], list[int]]:
+    return (
+        [e["hand"] for e in events if e["kind"] == "deal"],
+        [e["hand"] for e in events if e["kind"] == "reveal"],
+    )
+
+
+def test_each_deck_of_the_script_is_dealt_with_its_hand_and_revealed_after_it() -> None:
+    """A deck's deal is published when its hand is dealt, not all at the start (the log's
+    "Hand 2 dealt" at the first move), and revealed when its hand is over, so that no deck
+    of a finished hand stays "awaiting reveal"."""
+    tutorial = tutorial_of("knockout-whist")
+    table, _ = TutorialTable.begin(tutorial, 1)
+    assert deals_and_reveals(table.events) == ([1], [])
+    # Hand 1 ends with the learner's last card (step 13): hand 2 is dealt, hand 1 shown.
+    last_of_hand_1 = 13
+    table, _ = TutorialTable.begin(tutorial, last_of_hand_1)
+    assert deals_and_reveals(table.events) == ([1], [])
+    table.commit(table.act(0, tutorial.steps[last_of_hand_1].action, "human"))
+    assert deals_and_reveals(table.events) == ([1, 2], [1])
+    assert table.state.view(0)["hand"] == ["2C"]  # the script's hand 2, as stacked
+    # The script's last move ends hand 2: hand 3, shuffled, is dealt and hand 2 shown.
+    table, _ = TutorialTable.begin(tutorial, len(tutorial.steps))
+    assert deals_and_reveals(table.events) == ([1, 2, 3], [1, 2])
+    revealed = {e["commitment"]: e["deck"] for e in table.events if e["kind"] == "reveal"}
+    dealt = [e["commitment"] for e in table.events if e["kind"] == "deal"][:2]
+    assert [revealed[c] for c in dealt] == [list(d) for d in tutorial.decks]
+    # Neuf's one deal is revealed when the next is dealt, after the script's last move;
+    # Kryt'-navalivat''s when its only hand ends with the script.
+    for game in ("neuf", "kryt-navalivat"):
+        script = tutorial_of(game)
+        table, _ = TutorialTable.begin(script, len(script.steps))
+        assert deals_and_reveals(table.events)[1] == [1], game

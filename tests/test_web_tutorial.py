@@ -1,11 +1,14 @@
 """The "Learn to play" tutorials in a real Chromium: each game's tutorial opened from the
 lobby and played through to its end by clicking the real cards and buttons, with one wrong
-move that is refused with the lesson's reason and then retried; progress kept over a reload.
+move that is refused with the lesson's reason and then retried; progress kept over a reload;
+a wrong move said in Persian and Russian; the hand in view at every step on a phone.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -14,6 +17,14 @@ from browser_pieces import context, open_page
 
 GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
 CARD_VERBS = {"play", "lead", "beat", "cover"}
+LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"
+
+
+def words(lang: str, key: str) -> Any:
+    data: Any = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
+    for part in key.split("."):
+        data = data[part]
+    return data
 
 
 def awaited_move(page: Page) -> str:
@@ -66,10 +77,19 @@ def test_tutorial_played_through(chromium: Browser, web_base: str, game: str) ->
         page.wait_for_url(f"**/learn/{game}")
         expect(page.locator("#lesson-intro")).not_to_be_empty()
         first = awaited_move(page)
+        # Every step says why its move is the one to make.
+        why = page.locator("#lesson-reason").inner_text()
+        assert why and why != page.locator("#lesson-move").inner_text()
+        if game == "knockout-whist":
+            # One deck dealt so far: hand 2's is dealt with hand 2, not at the first move.
+            assert "Hand 2" not in page.locator("#log").inner_text()
+            assert page.locator("#verify li[data-hand='2']").count() == 0
         # A legal move that is not the lesson's: refused with the lesson's reason, then retried.
         wrong_move(page, first)
         expect(page.locator("#lesson-why")).to_be_visible()
+        expect(page.locator("#lesson-why")).to_contain_text(why)
         expect(page.locator("#banner")).to_have_attribute("data-code", "not_the_lesson")
+        assert "is legal" not in page.locator("#banner-text").inner_text()
         expect(page.locator("#lesson")).to_have_attribute("data-step", "0")
         moves = 0
         while page.get_attribute("#lesson", "data-done") != "true":
@@ -87,6 +107,16 @@ def test_tutorial_played_through(chromium: Browser, web_base: str, game: str) ->
             assert moves < 80, "the tutorial did not end"
         expect(page.locator("#lesson-text")).not_to_be_empty()
         expect(page.locator("#lesson-play")).to_be_visible()
+        # The lesson ends with ideas of good play, one at a time.
+        expect(page.locator("#lesson-tips")).to_be_visible()
+        first_tip = page.locator("#lesson-tip").inner_text()
+        page.click("#lesson-next-tip")
+        expect(page.locator("#lesson-tips")).to_have_attribute("data-tip", "1")
+        assert page.locator("#lesson-tip").inner_text() not in ("", first_tip)
+        if game == "knockout-whist":
+            # Both scripted decks are revealed once their hands are over, and checked.
+            for hand in ("1", "2"):
+                page.wait_for_selector(f"#verify li.ok[data-hand='{hand}']", state="attached")
         stored = page.evaluate("JSON.parse(localStorage.getItem('cardtable.tutorials'))")
         assert stored[game]["done"] is True
         # Not a fair table (docs/fairness.md): its decks are the script's. The page gives no
@@ -126,3 +156,65 @@ def test_progress_resumes_after_reload(chromium: Browser, web_base: str, tmp_pat
         # Starting again goes back to the first move.
         page.click("#lesson-restart")
         expect(page.locator("#lesson")).to_have_attribute("data-step", "0")
+
+
+@pytest.mark.parametrize("lang", ["fa", "ru"])
+@pytest.mark.parametrize(
+    ("game", "wrong", "said"),
+    [
+        ("knockout-whist", "play 6S", "refusal.lesson_card"),
+        ("neuf", "keep", "refusal.lesson_move"),
+    ],
+)
+def test_a_wrong_move_is_said_in_the_readers_language(
+    chromium: Browser, web_base: str, lang: str, game: str, wrong: str, said: str
+) -> None:
+    """The refusal comes as a code with the move asked for and the move made, and the page
+    says it in its reader's words (a Russian card in the accusative), then the step's why."""
+    expected = {
+        ("fa", "knockout-whist"): "این درس اینجا آس پیک را می‌خواهد، نه شش پیک را.",
+        ("ru", "knockout-whist"): "Здесь урок просит туза пик, а не шестёрку пик.",
+        ("fa", "neuf"): (
+            "این درس اینجا حرکت دیگری می‌خواهد: عوض کردن کارت‌هایتان با کارت‌های اضافه، "
+            "نه نگه داشتن کارت‌هایتان."
+        ),
+        ("ru", "neuf"): "Здесь урок просит обменять руку на запасную, а не оставить свою руку.",
+    }[(lang, game)]
+    why = {"knockout-whist": "tutorial.kow.why.lead_ace", "neuf": "tutorial.neuf.why.weak_hand"}
+    with context(chromium, lang=lang) as made:
+        page = open_page(made, f"{web_base}/learn/{game}")
+        awaited_move(page)
+        make(page, wrong)
+        expect(page.locator("#lesson-why")).to_have_text(f"{expected} {words(lang, why[game])}")
+        expect(page.locator("#banner")).to_have_attribute("data-code", "not_the_lesson")
+        expect(page.locator("#banner")).to_have_attribute("data-reason", said.split(".")[1])
+        expect(page.locator("#banner-text")).to_have_text(expected)
+        expect(page.locator("#lesson")).to_have_attribute("data-step", "0")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_hand_stays_in_view_on_a_phone(
+    chromium: Browser, web_base: str, game: str, lang: str
+) -> None:
+    """At 375x667, however long the lesson's text, the learner's hand and the card or button
+    the lesson asks for are inside the window at every step, without scrolling."""
+    inside = """(el) => { const r = el.getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.left >= 0
+        && r.bottom <= innerHeight && r.right <= innerWidth; }"""
+    with context(chromium, lang=lang, width=375, height=667) as made:
+        page = open_page(made, f"{web_base}/learn/{game}")
+        moves = 0
+        while (expected := awaited_move(page)) != "":
+            page.evaluate("window.scrollTo(0, 0)")
+            assert page.locator("#hand").evaluate(inside), (game, lang, expected)
+            assert page.locator(".lesson-move").evaluate(inside), (game, lang, expected)
+            step = page.get_attribute("#lesson", "data-step")
+            make(page, expected)
+            moves += 1
+            page.wait_for_function(
+                "(step) => { const l = document.getElementById('lesson');"
+                " return l.dataset.step !== step || l.dataset.done === 'true'; }",
+                arg=step,
+            )
+            assert moves < 80, "the tutorial did not end"

@@ -2,7 +2,8 @@
 
 A tutorial table is a :class:`Table` whose first game is dealt from the tutorial's stacked
 decks, whose bots play the script's moves, and which refuses a learner's legal move that is
-not the lesson's (``not_the_lesson``: the lesson's own explanation is in the ``lesson``
+not the lesson's (``not_the_lesson``, whose details name the move asked for and the move
+made, for the page to say in the reader's words with the step's ``why`` from the ``lesson``
 message). Every move still goes through the rules engine, and every seat still gets only
 its own view. After the script the game goes on unscripted, against the bots.
 
@@ -14,16 +15,34 @@ most :data:`MAX_TUTORIAL_TABLES` of them, the oldest nobody is at making room.
 
 from __future__ import annotations
 
+import random
 import secrets
 from typing import Any
 
+from cardtable.options import read_deck
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError, token_hash
 from cardtable.tutorial import Tutorial
 
-__all__ = ["MAX_TUTORIAL_TABLES", "TutorialTable"]
+__all__ = ["LESSON_REASONS", "MAX_TUTORIAL_TABLES", "TutorialTable", "other_move"]
 
 MAX_TUTORIAL_TABLES = 200
 BOT_LEVEL = "easy"  # the bots' level once the script is done: a gentle first opponent
+CARD_VERBS = ("play", "lead", "beat", "cover")
+# The reasons of a ``not_the_lesson`` refusal, said by the page as the rules' refusals are
+# (``refusal.<reason>`` in web/locales).
+LESSON_REASONS = ("lesson_card", "lesson_move")
+
+
+def other_move(asked: str, played: str) -> dict[str, Any]:
+    """The ``reason`` and ``details`` of a ``not_the_lesson`` refusal, for the page to say in
+    its reader's words: ``lesson_card`` when the move played is the one asked for with
+    another card (``card``: the card asked for, ``chosen``: the card played), else
+    ``lesson_move`` (``asked``, ``played``: the two moves, as action text)."""
+    verb, _, card = asked.partition(" ")
+    other, _, chosen = played.partition(" ")
+    if verb == other and verb in CARD_VERBS and card and chosen:
+        return {"reason": "lesson_card", "details": {"card": card, "chosen": chosen}}
+    return {"reason": "lesson_move", "details": {"asked": asked, "played": played}}
 
 
 class TutorialTable(Table):
@@ -76,7 +95,25 @@ class TutorialTable(Table):
     def _start(self, dealer: int) -> Change:
         if self.current is not None:  # a later game: shuffled, as at any table
             return super()._start(dealer)
-        state = self.tutorial.new_state()
+        # Only hand 1's deck is stacked in the state; each later deck of the script is drawn
+        # when its hand is dealt (the shuffler), so that the table publishes a deck's deal
+        # when the hand is dealt and reveals it when the hand is over, as at any table.
+        # (Stacked at the start, every deck would be "dealt" at once and none revealed
+        # until a deck past the script's was drawn.)
+        tutorial = self.tutorial
+        game = tutorial.make()
+        state = game.new_state(seed=tutorial.seed, decks=[list(tutorial.decks[0])])
+        decks = [read_deck(deck, f"deck {i}", game.pack) for i, deck in enumerate(tutorial.decks)]
+        chance = random.SystemRandom()
+
+        def deal(label: str, cards: list[int]) -> list[int]:
+            # "hand 2" is the second deck drawn; after the script's, a shuffled one.
+            kind, _, number = label.partition(" ")
+            if kind == "hand" and number.isdigit() and int(number) <= len(decks):
+                return list(decks[int(number) - 1])
+            return chance.sample(cards, len(cards))
+
+        state.shuffler = deal
         run = Run(1, dealer, state)
         events: list[dict[str, Any]] = [{"kind": "game", "game": 1, "dealer": dealer}]
         deals = self._chance_events(run, events)
@@ -112,6 +149,7 @@ class TutorialTable(Table):
                 raise TableError(
                     "not_the_lesson",
                     f"{played!r} is legal, but this lesson asks for {expected.action!r}",
+                    **other_move(expected.action, played),
                 )
         return change
 
@@ -145,15 +183,16 @@ class TutorialTable(Table):
             "done": step >= total,
             "lesson": None,
             "expect": None,
-            "wrong": None,
+            "why": None,
             "rules": [],
+            "tips": list(self.tutorial.tips),
         }
         awaited = self.tutorial.lesson_at(step)
         if awaited is not None:
             lesson.update(
                 lesson=awaited.lesson,
                 expect=awaited.action,
-                wrong=awaited.wrong,
+                why=awaited.why,
                 rules=list(awaited.rules),
             )
         return [lesson]

@@ -3,10 +3,13 @@
 A tutorial is a script over a real game: the options and the stacked deck of each hand it
 deals, and every action in order, the learner's and the bots'. The rules engine judges
 every move: a learner's move that the rules refuse is refused with the engine's reason, and
-a legal move that is not the one the lesson asks for is refused with the script's own
-explanation (``wrong``); the learner then tries again. Each learner step names the lesson
-to show (a locale key under ``tutorial.`` in ``web/locales``) and the SPEC rules it
-explains. When the script is done the game goes on unscripted, against the bots.
+a legal move that is not the one the lesson asks for is refused naming the move asked for,
+with the step's reason (``why``); the learner then tries again. Every learner step says why
+its move is asked for: the rule it shows or what makes it a good move (``why``, a locale key
+under ``tutorial.`` in ``web/locales``); the step where a rule first matters also explains
+that rule (``lesson``) and cites it in the SPEC. Each tutorial ends with a few ideas a good
+player uses (``tips``), shown once the script is done. When the script is done the game
+goes on unscripted, against the bots.
 
 The server plays a tutorial at a table of its own (``cardtable.server.tutorial``); this
 package knows nothing of the server and only reads the rules through the core protocol.
@@ -25,24 +28,26 @@ __all__ = ["TUTORIALS", "Step", "Tutorial", "tutorial_of"]
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One action of the script. A learner's step may carry a lesson: ``lesson`` (a locale
-    key) is shown while the move is awaited, ``topics`` are the rules of the course it is the
-    first to matter for, ``rules`` the SPEC IDs it explains, and ``wrong`` (a locale key)
-    says why another legal move is not this lesson's."""
+    """One action of the script. A learner's step says ``why`` (a locale key) its move is
+    the one to make, shown with the move while it is awaited and again if another legal move
+    is tried. It may carry a lesson: ``lesson`` (a locale key) explains the rules the step is
+    the first to show, ``topics`` are the rules of the course it is the first to matter for,
+    and ``rules`` the SPEC IDs it explains."""
 
     seat: int
     action: str
+    why: str | None = None
     lesson: str | None = None
     topics: tuple[str, ...] = ()
     rules: tuple[str, ...] = ()
-    wrong: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Tutorial:
     """A guided game: ``game`` with ``options`` (players and dealer fixed), the stacked
     ``decks`` of the hands it deals in order (hands after them are shuffled from ``seed``),
-    the ``learner``'s seat, the ``steps`` and the ``topics`` the course must cover."""
+    the ``learner``'s seat, the ``steps``, the ``topics`` the course must cover, and the
+    ``tips`` (locale keys): the ideas of good play the lesson ends with."""
 
     game: str
     options: dict[str, Any]
@@ -53,6 +58,7 @@ class Tutorial:
     seed: int = 1
     intro: str = ""
     done: str = ""
+    tips: tuple[str, ...] = ()
 
     def make(self) -> Game:
         return cardtable.make(self.game, **self.options)
@@ -87,6 +93,7 @@ class Tutorial:
             "topics": list(self.topics),
             "intro": self.intro,
             "done": self.done,
+            "tips": list(self.tips),
         }
 
 

@@ -7,6 +7,9 @@ time from the dealer's left (KOW-2.3) and card 14 is turned for trumps (KOW-3.1)
 
 Hand 1: the learner's weak cards take no trick, so the learner gets the dog's life. Hand 2:
 the learner holds one card, knocks on a trick it would lose, and wins the next with it.
+Every learner step says why (``tutorial.kow.why.*``); the lesson ends with four ideas of
+good play (``tutorial.kow.tips.*``): counting trumps, naming trumps, the dog's life, and
+keeping a sure trick.
 """
 
 from __future__ import annotations
@@ -39,8 +42,8 @@ HAND_1 = _deck(
 HAND_2 = _deck("KC", "2C", "QC", "JC", "8D", "7D", "6D")
 
 
-def _l(action: str, **lesson: object) -> Step:
-    return Step(LEARNER, action, **lesson)  # type: ignore[arg-type]
+def _l(action: str, why: str, **lesson: object) -> Step:
+    return Step(LEARNER, action, f"tutorial.kow.why.{why}", **lesson)  # type: ignore[arg-type]
 
 
 def _b(action: str) -> Step:
@@ -51,55 +54,55 @@ STEPS = (
     # Hand 1, trick 1: the learner leads; the bot has no spade and trumps.
     _l(
         "play AS",
+        "lead_ace",
         lesson="tutorial.kow.lead",
         topics=("lead",),
         rules=("KOW-3.1", "KOW-4.1", "KOW-4.2"),
-        wrong="tutorial.kow.wrong_lead",
     ),
     _b("play 3C"),
     # Trick 2: the bot leads hearts; the learner must follow suit.
     _b("play AH"),
     _l(
         "play 4H",
+        "lowest_heart",
         lesson="tutorial.kow.trumps_follow",
         topics=("trumps", "follow_suit"),
         rules=("KOW-1.2", "KOW-4.2", "KOW-4.3"),
-        wrong="tutorial.kow.wrong_follow",
     ),
     _b("play KH"),
-    _l("play 7H"),
+    _l("play 7H", "lower_heart"),
     _b("play QH"),
-    _l("play 9H"),
+    _l("play 9H", "last_heart"),
     # Trick 5: trumps are led and the learner has none: any card.
     _b("play 9C"),
     _l(
         "play 6S",
+        "discard",
         lesson="tutorial.kow.no_suit",
         topics=("discard",),
         rules=("KOW-4.2",),
-        wrong="tutorial.kow.wrong_discard",
     ),
     _b("play AD"),
-    _l("play 2D", lesson="tutorial.kow.last_tricks", rules=("KOW-5.1",)),
+    _l("play 2D", "lowest_diamond", lesson="tutorial.kow.last_tricks", rules=("KOW-5.1",)),
     _b("play KD"),
-    _l("play 3D"),
+    _l("play 3D", "last_card"),
     # Hand 2: the bot took most tricks and names trumps after the deal (KOW-3.2, KOW-3.3).
     _b("trump C"),
     _b("play KC"),
     _l(
         "knock",
+        "knock",
         lesson="tutorial.kow.dogs_life",
         topics=("knock",),
-        rules=("KOW-5.1", "KOW-6.1", "KOW-6.2", "KOW-6.3"),
-        wrong="tutorial.kow.wrong_knock",
+        rules=("KOW-3.2", "KOW-5.1", "KOW-6.1", "KOW-6.2", "KOW-6.3"),
     ),
     _b("play 8D"),
     _l(
         "play 2C",
+        "dog_trumps",
         lesson="tutorial.kow.dog_plays",
         topics=("dogs_life",),
         rules=("KOW-6.3", "KOW-6.5"),
-        wrong="tutorial.kow.wrong_dog_play",
     ),
     # The learner has no card left: the bot plays the rest of the hand alone (KOW-4.5).
     _b("play QC"),
@@ -117,4 +120,5 @@ TUTORIAL = Tutorial(
     topics=("lead", "trumps", "follow_suit", "discard", "dogs_life", "knock"),
     intro="tutorial.kow.intro",
     done="tutorial.kow.done",
+    tips=tuple(f"tutorial.kow.tips.{t}" for t in ("count", "choose", "dog", "one_trick")),
 )

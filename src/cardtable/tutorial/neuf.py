@@ -7,10 +7,15 @@ dealt one card at a time to the learner, seat 1, the dealer and the spare (NEUF-
 
 The learner's hand is weak and the spare strong: the learner exchanges blind, seat 1
 keeps, and the dealer takes the hand the learner put down. The learner then takes eleven
-tricks, four of them the quota, and ends the deal at 2.
+tricks, four of them the quota, and ends the deal at 2. Every learner step says why
+(``tutorial.neuf.why.*``); the lesson ends with four ideas of good play
+(``tutorial.neuf.tips.*``): the spare's value, counting to the quota, drawing trumps, and
+leading to a partner in the four-player game.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from cardtable.tutorial import Step, Tutorial
 
@@ -45,42 +50,54 @@ _PLAY = [
     (0, "play 5S"), (1, "play 10D"), (2, "play JD"),
 ]  # fmt: skip
 
-_LESSONS = {
-    0: Step(
-        LEARNER,
-        "exchange",
-        lesson="tutorial.neuf.exchange",
-        topics=("exchange",),
-        rules=("NEUF-2.3", "NEUF-3.1", "NEUF-3.2", "NEUF-3.5"),
-        wrong="tutorial.neuf.wrong_exchange",
-    ),
-    3: Step(
-        LEARNER,
-        "play AD",
-        lesson="tutorial.neuf.spare",
-        topics=("spare",),
-        rules=("NEUF-3.3", "NEUF-3.4", "NEUF-4.1", "NEUF-4.2", "NEUF-5.2"),
-        wrong="tutorial.neuf.wrong_lead",
-    ),
-    15: Step(
-        LEARNER,
-        "play KS",
-        lesson="tutorial.neuf.quota",
-        topics=("quota",),
-        rules=("NEUF-5.1", "NEUF-5.2", "NEUF-6.1"),
-        wrong="tutorial.neuf.wrong_quota",
-    ),
-    20: Step(
-        LEARNER,
-        "play 4H",
-        lesson="tutorial.neuf.trumps",
-        topics=("trumps",),
-        rules=("NEUF-4.2", "NEUF-4.3"),
-        wrong="tutorial.neuf.wrong_trump",
-    ),
+# Why each of the learner's moves is the one to make (tutorial.neuf.why.*).
+_WHY = {
+    0: "weak_hand",
+    3: "ace_diamonds",
+    6: "ace_clubs",
+    9: "ace_spades",
+    12: "king_clubs",
+    15: "king_spades",
+    20: "ruff",
+    21: "draw_trumps",
+    24: "draw_more",
+    27: "last_trump",
+    30: "nine_wins",
+    33: "lose_low",
+    38: "ace_trumps",
+    39: "last_card",
 }
 
-STEPS = tuple(_LESSONS.get(i, Step(seat, action)) for i, (seat, action) in enumerate(_PLAY))
+# The rules each lesson explains, at the step where they first matter.
+_LESSONS: dict[int, dict[str, Any]] = {
+    0: {
+        "lesson": "tutorial.neuf.exchange",
+        "topics": ("exchange",),
+        "rules": ("NEUF-2.3", "NEUF-3.1", "NEUF-3.2", "NEUF-3.5"),
+    },
+    3: {
+        "lesson": "tutorial.neuf.spare",
+        "topics": ("spare",),
+        "rules": ("NEUF-3.3", "NEUF-3.4", "NEUF-4.1", "NEUF-4.2", "NEUF-5.2"),
+    },
+    15: {
+        "lesson": "tutorial.neuf.quota",
+        "topics": ("quota",),
+        "rules": ("NEUF-5.1", "NEUF-5.2", "NEUF-6.1"),
+    },
+    20: {
+        "lesson": "tutorial.neuf.trumps",
+        "topics": ("trumps",),
+        "rules": ("NEUF-4.2", "NEUF-4.3"),
+    },
+}
+
+STEPS = tuple(
+    Step(seat, action, f"tutorial.neuf.why.{_WHY[i]}", **_LESSONS.get(i, {}))
+    if seat == LEARNER
+    else Step(seat, action)
+    for i, (seat, action) in enumerate(_PLAY)
+)
 
 TUTORIAL = Tutorial(
     game="neuf",
@@ -91,4 +108,5 @@ TUTORIAL = Tutorial(
     topics=("exchange", "spare", "quota", "trumps"),
     intro="tutorial.neuf.intro",
     done="tutorial.neuf.done",
+    tips=tuple(f"tutorial.neuf.tips.{t}" for t in ("spare", "quota", "trumps", "partners")),
 )

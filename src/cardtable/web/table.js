@@ -269,13 +269,24 @@ function onMessage(msg) {
 
 // A refusal's details (docs/server.md) by what they name: cards and suits in notation,
 // seats by number; each becomes words before it fills the reason's sentence.
-const CARD_DETAILS = new Set(["card", "top", "six"]);
+const CARD_DETAILS = new Set(["card", "top", "six", "chosen"]);
 const SUIT_DETAILS = new Set(["suit", "trump", "anti_trump"]);
 const SEAT_DETAILS = new Set(["seat", "to_move"]);
+// A tutorial's refusal of a move that is not the lesson's names moves ("play 4H", "knock").
+const MOVE_DETAILS = new Set(["asked", "played"]);
+
+/** A move as a verb phrase in the reader's language: "play the ace of spades", "knock". */
+export function moveWords(action) {
+  const [verb, arg] = action.split(" ");
+  if (arg && CARD_VERBS.has(verb)) return t(`tutorial.verb.${verb}`, { card: cardWords(arg) });
+  const key = `tutorial.verb.${verb}`;
+  const text = arg ? t(key, { suit: t(`suits.${arg}`) }) : t(key);
+  return text === key ? action : text;
+}
 
 /** Why the rules refused an action, in the reader's language (locales' "refusal"); null
  * when the error names no reason this page knows. */
-function refusalWords(msg) {
+export function refusalWords(msg) {
   if (typeof msg.reason !== "string") return null;
   const key = `refusal.${msg.reason}`;
   const params = {};
@@ -283,6 +294,7 @@ function refusalWords(msg) {
     if (CARD_DETAILS.has(name)) params[name] = cardWords(String(value));
     else if (SUIT_DETAILS.has(name)) params[name] = t(`suits.${value}`);
     else if (SEAT_DETAILS.has(name)) params[name] = seatName(Number(value));
+    else if (MOVE_DETAILS.has(name)) params[name] = moveWords(String(value));
     else params[name] = String(value);
   }
   const text = t(key, params);

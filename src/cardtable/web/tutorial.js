@@ -6,30 +6,31 @@
  *
  *   #lesson              the lesson panel (data-step, data-steps, data-done="true" at the end,
  *                        data-expect: the move asked for, a card of the learner's own hand)
- *   #lesson-text         the lesson of the move awaited; #lesson-move names the move
- *   #lesson-why          why the last move was refused (role="alert"), hidden otherwise
+ *   #lesson-text         the rules the step is the first to show (empty at most steps)
+ *   #lesson-move         names the move awaited; #lesson-reason says why it is the move
+ *   #lesson-why          why the last move was refused (role="alert"), hidden otherwise: the
+ *                        move the lesson wants instead, in words, and the step's reason
  *   #lesson-rules        the SPEC rules the lesson explains
+ *   #lesson-tips         once the script is done: "how to play well", one idea at a time
+ *                        (#lesson-tip, data-tip; #lesson-next-tip shows the next one)
  *   #lesson-restart      starts the tutorial again from its first move
+ *   #lesson-dock         the hand and the move buttons (kept in view on a phone)
  *   .lesson-move         the card (#hand) or button (#actions) the lesson asks for
  *
  * Progress: localStorage["cardtable.tutorials"] = {game: {step, done}}, saved after every
  * lesson message; a reload (or a new table after a server restart) resumes at that step.
  */
 
-import { initI18n, t, cardWords, list } from "./i18n.js";
-import { startTable } from "./table.js";
-import kow from "./knockout_whist.js";
-import neuf from "./neuf.js";
-import kryt from "./kryt.js";
+import { initI18n, t, list } from "./i18n.js";
+import { startTable, moveWords, refusalWords } from "./table.js";
 
-const GAMES = { "knockout-whist": kow, neuf, "kryt-navalivat": kryt };
 const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
 const PROGRESS = "cardtable.tutorials";
 const GAME = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
 const $ = (id) => document.getElementById(id);
 let lesson = null;
-let view = null;
+let tip = 0;
 
 function progressAll() {
   try {
@@ -55,14 +56,6 @@ function save(step, done) {
   }
 }
 
-/** The words for a move: "play the ace of spades", "knock", "exchange". */
-function moveWords(action) {
-  const [verb, arg] = action.split(" ");
-  if (arg && CARD_VERBS.has(verb)) return t(`tutorial.verb.${verb}`, { card: cardWords(arg) });
-  const g = GAMES[GAME];
-  return g && view ? g.actionLabel(action, view) : action;
-}
-
 function say(text) {
   const live = $("live");
   if (!text || !live) return;
@@ -83,18 +76,35 @@ function showLesson() {
   $("lesson-intro").textContent = lesson.step === 0 ? t(`tutorial.${short()}.intro`) : "";
   let text = "";
   let move = "";
+  let reason = "";
   if (lesson.done) text = t(`tutorial.${short()}.done`);
   else if (lesson.expect) {
     text = lesson.lesson ? t(lesson.lesson) : "";
     move = t("tutorial.your_move", { move: moveWords(lesson.expect) });
+    reason = lesson.why ? t(lesson.why) : "";
   } else move = t("tutorial.bot_moves");
-  const changed = $("lesson-text").textContent !== text || $("lesson-move").textContent !== move;
+  const changed = $("lesson-move").textContent !== move || $("lesson-text").textContent !== text;
   $("lesson-text").textContent = text;
   $("lesson-move").textContent = move;
+  $("lesson-reason").textContent = reason;
   $("lesson-rules").textContent = lesson.rules.length ? t("tutorial.rules", { ids: list(lesson.rules, "unit") }) : "";
   $("lesson-play").hidden = !lesson.done;
-  if (changed && (lesson.expect || lesson.done)) say([text, move].filter(Boolean).join(" "));
+  showTip();
+  if (changed && (lesson.expect || lesson.done)) say([text, move, reason].filter(Boolean).join(" "));
   mark();
+}
+
+/** Once the script is done: the lesson's ideas of good play, one at a time. */
+function showTip() {
+  const tips = (lesson && lesson.done && lesson.tips) || [];
+  const box = $("lesson-tips");
+  box.hidden = !tips.length;
+  if (!tips.length) return;
+  tip %= tips.length;
+  box.dataset.tip = String(tip);
+  $("lesson-tip-progress").textContent = t("tutorial.tip_progress", { n: tip + 1, total: tips.length });
+  $("lesson-tip").textContent = t(tips[tip]);
+  $("lesson-next-tip").hidden = tips.length < 2;
 }
 
 function short() {
@@ -129,11 +139,15 @@ function onRefused(msg) {
   }
   if (!lesson || !lesson.expect) return;
   let why = "";
-  if (msg.code === "not_the_lesson") why = t(lesson.wrong || "tutorial.wrong");
-  else if (msg.code === "illegal" || msg.code === "invalid_action") why = t("tutorial.illegal");
+  if (msg.code === "not_the_lesson") {
+    // The move wanted, in words (the refusal's details), and why this step wants it.
+    why = [refusalWords(msg) || t("tutorial.wrong"), lesson.why ? t(lesson.why) : ""].filter(Boolean).join(" ");
+  } else if (msg.code === "illegal" || msg.code === "invalid_action") {
+    why = `${t("tutorial.illegal")} ${t("tutorial.try_again", { move: moveWords(lesson.expect) })}`;
+  }
   if (!why) return;
   const box = $("lesson-why");
-  box.textContent = `${why} ${t("tutorial.try_again", { move: moveWords(lesson.expect) })}`;
+  box.textContent = why;
   box.hidden = false;
 }
 
@@ -152,10 +166,18 @@ async function main() {
   await initI18n();
   document.addEventListener("cardtable:lesson", (e) => onLesson(e.detail));
   document.addEventListener("cardtable:refused", (e) => onRefused(e.detail));
-  document.addEventListener("cardtable:rendered", (e) => {
-    view = e.detail.view;
-    mark();
+  document.addEventListener("cardtable:rendered", () => mark());
+  $("lesson-next-tip").addEventListener("click", () => {
+    tip += 1;
+    showTip();
   });
+  // On a phone the hand and the move buttons are docked at the foot of the window (CSS):
+  // the page keeps room below its last line for them.
+  const dock = $("lesson-dock");
+  new ResizeObserver(() => {
+    const docked = getComputedStyle(dock).position === "fixed";
+    document.body.style.setProperty("--dock-height", docked ? `${dock.offsetHeight}px` : "0px");
+  }).observe(dock);
   $("lesson-restart").addEventListener("click", () => {
     save(0, false);
     location.reload();
