@@ -131,7 +131,8 @@ def test_a_page_that_played_a_game_proves_its_deals(
     # The checks are behind one badge, off the play area, which opens them.
     badge = page.locator("#fair-badge")
     expect(badge).to_have_attribute("data-state", "ok")
-    expect(badge).to_have_text("Fair deals: verified")
+    expect(badge).to_have_attribute("aria-label", "Fair deals: verified")
+    expect(badge.locator(".long")).to_have_text("Fair deals: verified")
     expect(fair).to_be_hidden()
     badge.click()
     expect(fair).to_be_visible()

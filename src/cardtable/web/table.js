@@ -716,7 +716,9 @@ function renderVerify() {
   const badge = $("fair-badge");
   badge.hidden = !entries.length;
   badge.dataset.state = state;
-  badge.textContent = t(`badge.${state}`);
+  // A phone's bar has room for the short words alone; the button is named by the long.
+  badge.setAttribute("aria-label", t(`badge.${state}`));
+  badge.replaceChildren(h("span", { class: "long", "aria-hidden": "true" }, t(`badge.${state}`)), h("span", { class: "short", "aria-hidden": "true" }, t(`badge_short.${state}`)));
   // The list scrolls once it is long: focusable, so that the keyboard can scroll it too. A
   // deck's commitment is in its title, for whoever wants to compare it by hand.
   const list = h(
