@@ -46,10 +46,6 @@ export function cardIndex(text) {
   return suit < 0 || rank < 0 ? -1 : suit * 13 + rank;
 }
 
-export function cardText(index) {
-  return RANKS[index % 13] + SUITS[Math.floor(index / 13)];
-}
-
 /** The game's pack in card-index order. */
 export function packOf(game) {
   const all = [...Array(52).keys()];
