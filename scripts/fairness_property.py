@@ -40,7 +40,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--forge-every", type=int, default=5)
     parser.add_argument("--out", type=Path, default=Path("fairness-property.jsonl"))
+    parser.add_argument(
+        "--shard",
+        default="0/1",
+        help="K/N: play only the games whose number is K modulo N (N runs side by side, "
+        "each appending its lines to the same --out)",
+    )
     args = parser.parse_args()
+    shard, shards = (int(x) for x in args.shard.split("/"))
     done = set()
     if args.out.exists():
         done = {json.loads(line)["number"] for line in args.out.read_text().splitlines() if line}
@@ -50,7 +57,7 @@ def main() -> int:
         page.goto(f"{base}/")
         with args.out.open("a") as out:
             for number in range(args.games):
-                if number in done:
+                if number in done or number % shards != shard:
                     continue
                 game = play_scheduled(number, args.seed)
                 line: dict[str, object] = {"number": number}
