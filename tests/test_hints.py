@@ -333,3 +333,12 @@ def test_a_forced_move_is_named_and_not_valued() -> None:
     assert hint["actions"] == [
         {"action": "play 4H", "chance": None, "visits": 0, "value": None, "gap": None}
     ]
+
+
+def test_english_reasons_leave_a_cards_article_to_its_name() -> None:
+    """An English card's name brings its article ("the ace of spades", ``card_name``):
+    "your {card}" would read "your the ace of spades"."""
+    assert ENGLISH["card_name"].startswith("the ")
+    for text in ENGLISH["hints"]["why"].values():
+        for form in text.values() if isinstance(text, dict) else [text]:
+            assert "your {card}" not in form and "the {card}" not in form, form
