@@ -1,23 +1,41 @@
-"""Hints cannot starve the tables' bots (docs/server.md, "Hints and their limits").
+"""Hints (docs/server.md, the ``hint`` message, and "Hints and their limits").
 
-Hints are worked out in a pool of their own: with every hint worker busy, the bots of
-other tables go on moving in theirs. A seat has one hint under way at a time, whatever
-windows it asks from (``hint_busy``), and a number of hints a minute (``hint_limit``).
+A hint names one best action, values every legal action in the game's unit with its gap
+to the best, and says why, from the seat's own view alone: swapping cards the seat cannot
+see changes nothing in it (SPEC §0.4, item 4).
+
+Hints cannot starve the tables' bots: they are worked out in a pool of their own, and with
+every hint worker busy, the bots of other tables go on moving in theirs. A seat has one
+hint under way at a time, whatever windows it asks from (``hint_busy``), and a number of
+hints a minute (``hint_limit``).
 """
 
 from __future__ import annotations
 
+import json
+import random
 import time
 from collections.abc import Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
+import cardtable
+from cardtable.server import thinking
 from cardtable.server.app import create_app
-from cardtable.server.thinking import pool
+from cardtable.server.hub import Hub
+from cardtable.server.thinking import HintBudget, pool
 from server_pieces import Socket, humans, open_table, tokens_of
+
+PLAYERS = {"knockout-whist": 2, "neuf": 3, "kryt-navalivat": 2}
+UNITS = {"knockout-whist": "tricks", "neuf": "points", "kryt-navalivat": "not_fool"}
+ENGLISH = json.loads(
+    (Path(__file__).resolve().parent.parent / "src/cardtable/web/locales/en.json").read_text()
+)
 
 HOLD = 8.0  # seconds the only hint worker is kept busy
 BOT_MOVES = 6  # bot moves that must be made meanwhile (each takes milliseconds)
@@ -143,7 +161,128 @@ def test_a_seat_may_ask_for_so_many_hints_a_minute(tmp_path: Path) -> None:
             assert _ask_hint(other)["type"] == "hint"
 
 
-def _ask_hint(socket: Socket) -> dict[str, object]:
+def _ask_hint(socket: Socket) -> dict[str, Any]:
     """Ask for a hint; its answer, or the refusal."""
     socket.send({"type": "hint"})
     return socket.until(lambda f: f["type"] in ("hint", "error"), 30)[-1]
+
+
+# ---------------------------------------------------------------- what a hint says
+
+
+def to_a_choice(players: list[Socket], rng: random.Random) -> Socket:
+    """Play on (each seat from its own view) until the seat to move has a choice; that
+    seat's socket."""
+    while True:
+        players[0].barrier()
+        seq = max(p.seq for p in players)
+        for p in players:
+            p.catch_up(seq)
+        mover = next(p for p in players if p.seat == players[0].view["to_move"])
+        if len(mover.view["legal_actions"]) > 1:
+            return mover
+        mover.act(rng.choice(mover.view["legal_actions"]))
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_a_hint_names_one_best_action_in_the_games_unit(tmp_path: Path, game: str) -> None:
+    """The hint's ``best`` is a legal action; every action keeps ``chance`` and ``visits``
+    (old pages read them) and has its ``value`` in the game's unit and its ``gap`` to the
+    best (0 for the best, never above it); the reason is a text of the page."""
+    app = create_app(f"sqlite:///{tmp_path / 't.db'}", bot_delay=0, workers=1, hint_workers=1)
+    with TestClient(app) as client:
+        opened = open_table(client, game, humans(PLAYERS[game]))
+        sessions = [
+            client.websocket_connect(f"/ws/{opened['table']}") for _ in range(PLAYERS[game])
+        ]
+        players = []
+        for seat, session in enumerate(sessions):
+            socket = Socket(session.__enter__(), f"P{seat}")
+            socket.join(tokens_of(opened)[seat])
+            players.append(socket)
+        try:
+            mover = to_a_choice(players, random.Random(5))
+            hint = _ask_hint(mover)
+        finally:
+            for session in sessions:
+                session.__exit__(None, None, None)
+    assert hint["type"] == "hint", hint
+    legal = mover.view["legal_actions"]
+    assert hint["unit"] == UNITS[game]
+    assert hint["best"] in legal
+    assert [a["action"] for a in hint["actions"]] == legal
+    values = {a["action"]: a["value"] for a in hint["actions"]}
+    for action in hint["actions"]:
+        assert {"action", "chance", "visits", "value", "gap"} <= set(action)
+        assert isinstance(action["value"], float) and action["gap"] <= 0
+        assert action["gap"] == pytest.approx(action["value"] - values[hint["best"]], abs=2e-3)
+        assert isinstance(action["chance"], float) and 0 <= action["chance"] <= 1
+        assert action["visits"] > 0
+    assert next(a for a in hint["actions"] if a["action"] == hint["best"])["gap"] == 0
+    reason = hint["reason"]
+    assert reason["key"].startswith("hints.why.")
+    assert reason["key"].removeprefix("hints.why.") in ENGLISH["hints"]["why"]
+
+
+def swap_hidden(game: str, position: str, seat: int) -> str:
+    """The position with two cards ``seat`` cannot see swapped (SPEC §0.4 item 4): the
+    first card of another seat's hand and the top of the stock (Knockout Whist's undealt
+    remainder, Kryt'-navalivat's stock), or, in Neuf's exchange, the first cards of the
+    two other seats' piles."""
+    fields = dict(field.split("=", 1) for field in position.split()[1:])
+    if game == "neuf":
+        piles = [pile.split(",") for pile in fields["piles"].split("/")]
+        a, b = [s for s in range(3) if s != seat]
+        piles[a][0], piles[b][0] = piles[b][0], piles[a][0]
+        fields["piles"] = "/".join(",".join(pile) for pile in piles)
+    else:
+        hands = [hand.split(",") for hand in fields["hands"].split("/")]
+        stock = fields["stock"].split(",")
+        other = next(s for s in range(len(hands)) if s != seat and hands[s] != ["-"])
+        hands[other][0], stock[0] = stock[0], hands[other][0]
+        fields["hands"] = "/".join(",".join(hand) for hand in hands)
+        fields["stock"] = ",".join(stock)
+    return " ".join([position.split()[0], *(f"{k}={v}" for k, v in fields.items())])
+
+
+@pytest.mark.parametrize("game", sorted(PLAYERS))
+def test_a_hint_does_not_change_when_hidden_cards_are_swapped(
+    tmp_path: Path, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SPEC §0.4 item 4, for the hint: the table's state is replaced by one with two cards
+    the seat cannot see swapped (its view the same), and the hint the server sends the seat
+    is the same message. The budget is bounded by deals and iterations, not the clock, so
+    that two hints of one view are the same; the hints run in a thread, where that budget
+    holds."""
+    monkeypatch.setattr(
+        thinking,
+        "HINT_BUDGET",
+        HintBudget(deals=12, seconds=120.0, search_seconds=120.0, kryt_seconds=120.0),
+    )
+    hints = ThreadPoolExecutor(1)
+    app = create_app(f"sqlite:///{tmp_path / 't.db'}", bot_delay=0, workers=1, hint_executor=hints)
+    try:
+        with TestClient(app) as client:
+            hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+            opened = open_table(client, game, humans(PLAYERS[game]))
+            table = hub.tables[opened["table"]]
+            seat = table.state.to_move
+            assert seat is not None
+            made = cardtable.make(game, **table.state.view(None)["options"])
+            position = table.state.position()
+            swapped = swap_hidden(game, position, seat)
+            assert swapped != position
+            states = [made.state_from_position(text) for text in (position, swapped)]
+            assert states[0].view(seat) == states[1].view(seat)
+            assert states[0].view(None) == states[1].view(None)
+            said = []
+            with client.websocket_connect(f"/ws/{opened['table']}") as session:
+                socket = Socket(session, "mover")
+                socket.join(tokens_of(opened)[seat])
+                for state in states:
+                    table.run.state = state
+                    said.append(_ask_hint(socket))
+            assert said[0]["type"] == "hint", said[0]
+            assert said[0] == said[1]
+    finally:
+        hints.shutdown(wait=True)

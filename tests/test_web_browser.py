@@ -536,38 +536,90 @@ def test_the_first_hands_deck_is_verified_when_it_is_revealed(
         expect(page.locator("#live")).to_contain_text("Hand 1: deck verified.")
 
 
-def test_a_hint_puts_a_chance_on_every_legal_card(web_base: str, chromium: Browser) -> None:
-    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(2)])
+HINT_GAMES = {"knockout-whist": 1, "neuf": 2, "kryt-navalivat": 1}  # bots beside the person
+# The unit's words on the page, in English and in Persian (the locales' hints.value).
+HINT_UNITS = {
+    "en": {
+        "knockout-whist": "this hand",
+        "neuf": "this deal",
+        "kryt-navalivat": "chance of not being the fool",
+    },
+    "fa": {
+        "knockout-whist": "دست در این دور",
+        "neuf": "امتیاز در این دور",
+        "kryt-navalivat": "شانس احمق نشدن",
+    },
+}
+
+
+@pytest.mark.parametrize("game", sorted(HINT_GAMES))
+def test_a_hint_marks_the_best_action_and_says_why_in_its_unit(
+    web_base: str, chromium: Browser, game: str
+) -> None:
+    """A hint lifts and marks one action (data-hint="best": the card in the hand, or the
+    action's button), says why in a sentence of the reader's language (#hint-why, the
+    server's reason through the locale), and the best action's value in the game's unit
+    (#hint-value); each legal card's badge is the best's value or its gap to it. In English
+    and in Persian, whose numbers are in Persian digits."""
+    opened = open_table(web_base, game, [{"kind": "human", "name": "Ana"}, *bots(HINT_GAMES[game])])
     link = invite(web_base, opened, 0)
-    # The deal is random: a seat that must follow suit with its only card of the suit has
-    # one legal card, whose hint says "forced" (the test below). Played on from Python to
-    # a turn with a choice, so that there are chances to show.
+    # Played on from Python to a turn with a choice (a forced move is not valued).
     seat = Seat(web_base, opened["table"], token_of(link))
     seat.settle()
     rng = random.Random(31)
     while len(seat.view["legal_actions"]) < 2:
         seat.act(seat.choose(rng))
         seat.settle()
+    legal = seat.view["legal_actions"]
     seat.close()
-    with context(chromium) as made:
-        page = seated_page(made, link)
-        expect(page.locator("#turn.mine")).to_be_visible()
-        expect(page.locator(".chance")).to_have_count(0)
-        legal = page.eval_on_selector_all(
-            "#hand .card-btn.legal", "els => els.map(e => e.dataset.card)"
-        )
-        assert legal
-        page.click("#hint")
-        badges = page.locator("#hand .chance")
-        expect(badges).to_have_count(len(legal), timeout=30_000)
-        for card in legal:
-            badge = page.locator(f"#hand .card-btn[data-card='{card}'] .chance")
-            text = badge.inner_text()
-            assert re.fullmatch(r"\d{1,3}%", text), text
-            assert 0 <= int(text[:-1]) <= 100
-            assert (badge.get_attribute("data-action") or "").endswith(card)
-        best = english()["hint_best"].split("{")[0]
-        expect(page.locator("#live")).to_contain_text(re.compile(re.escape(best) + r".* \d+"))
+    errors: list[str] = []
+    for lang in ("en", "fa"):
+        with context(chromium, lang=lang) as made:
+            page = seated_page(made, link, errors)
+            expect(page.locator("#turn.mine")).to_be_visible()
+            expect(page.locator("[data-hint='best']")).to_have_count(0)
+            expect(page.locator("#hint-panel")).to_be_hidden()
+            page.click("#hint")
+            panel = page.locator("#hint-panel")
+            expect(panel).to_be_visible(timeout=30_000)
+            best = panel.get_attribute("data-best") or ""
+            assert best in legal, (best, legal)
+            assert (
+                panel.get_attribute("data-unit")
+                == {
+                    "knockout-whist": "tricks",
+                    "neuf": "points",
+                    "kryt-navalivat": "not_fool",
+                }[game]
+            )
+            verb, _, card = best.partition(" ")
+            marked = page.locator("[data-hint='best']")
+            expect(marked).to_have_count(1)
+            if card and verb in ("play", "lead", "beat", "cover"):
+                expect(marked).to_have_attribute("data-card", card)
+                assert marked.evaluate("e => e.closest('#hand') !== null")
+            else:
+                expect(marked).to_have_attribute("data-action", best)
+            why = page.locator("#hint-why").inner_text()
+            key = (panel.get_attribute("data-reason") or "").removeprefix("hints.why.")
+            assert key in english()["hints"]["why"], key
+            assert why and "{" not in why and "hints." not in why, why
+            value = page.locator("#hint-value").inner_text()
+            assert HINT_UNITS[lang][game] in value, value
+            badge = marked.locator(".chance.best")
+            expect(badge).to_have_count(1)
+            assert badge.get_attribute("data-gap") == "0"
+            others = page.locator("#hand .chance:not(.best)")
+            for i in range(others.count()):
+                assert float(others.nth(i).get_attribute("data-gap") or "1") <= 0
+            if lang == "fa":
+                shown = " ".join([panel.inner_text(), *page.locator(".chance").all_inner_texts()])
+                assert not re.search(r"[0-9]", shown), shown
+                assert re.search(r"[۰-۹]", page.locator("#hint-value").inner_text())
+            else:
+                said = english()["hints"]["said"].split("{")[0]
+                expect(page.locator("#live")).to_contain_text(said)
+    assert errors == [], errors
 
 
 # ---------------------------------------------------------------- rules and replays

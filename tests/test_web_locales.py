@@ -158,6 +158,11 @@ COUNTED = [
     "review.count.fine",
     "review.count.inaccuracy",
     "review.count.mistake",
+    "hints.value.tricks",
+    "hints.value.points",
+    "hints.short.points",
+    "hints.why.trump_suit",
+    "hints.why.take_few",
 ]
 
 # A number placeholder followed by the thing it counts ("{n} cards"), in English.

@@ -188,7 +188,10 @@ class KnockoutWhistState(_State):
         """The exact solver with every hand as this state holds it: each legal action's
         value for the seat to move at the end of the hand (its return plus a thousandth a
         trick), ascending, and the nodes searched; ``model`` is ``"max-n"`` or
-        ``"paranoid"``."""
+        ``"paranoid"``. ``"tricks"`` values tricks instead: every seat plays for its own
+        tricks this hand, and a value is the seat's tricks this hand, taken and to come (a
+        whole number; above 26 cards in all hands the seats play the guided policy's cards
+        until 26 are left). Neuf's and Kryt'-navalivat's solvers refuse ``"tricks"``."""
 
 @final
 class KnockoutWhistBatch(_Batch[KnockoutWhistState]): ...
@@ -209,7 +212,8 @@ class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]):
         weighed by how well it explains the others' plays this hand (``belief``: how likely
         a seat plays the guided policy's card; 0: every deal alike): the chosen action, each
         legal action's deals and weighted mean value, the deals solved and the seconds
-        taken."""
+        taken. ``model`` as ``KnockoutWhistState.solve``'s: with ``"tricks"`` each value is
+        the mean of the seat's tricks this hand over the deals (the hints' unit)."""
 
 @final
 class NeufState(_State):

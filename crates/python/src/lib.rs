@@ -988,15 +988,21 @@ bind_game!(
     "KrytNavalivatBatch"
 );
 
-/// The solver's model by its Python name.
-fn solver_model(py: Python<'_>, name: &str) -> PyResult<knockout_whist::Model> {
+/// The solver's model by its Python name; `"tricks"` only where `tricks` allows it
+/// (Knockout Whist's solver alone counts tricks as a model of its own).
+fn solver_model(py: Python<'_>, name: &str, tricks: bool) -> PyResult<knockout_whist::Model> {
     match name {
         "max-n" => Ok(knockout_whist::Model::MaxN),
         "paranoid" => Ok(knockout_whist::Model::Paranoid),
+        "tricks" if tricks => Ok(knockout_whist::Model::Tricks),
         other => Err(cardtable_error(
             py,
             "InvalidBudgetError",
-            format!("model must be 'max-n' or 'paranoid', not {other:?}"),
+            if tricks {
+                format!("model must be 'max-n', 'paranoid' or 'tricks', not {other:?}")
+            } else {
+                format!("model must be 'max-n' or 'paranoid', not {other:?}")
+            },
         )),
     }
 }
@@ -1008,10 +1014,11 @@ impl KnockoutWhistState {
     /// The exact solver, every hand as this state holds it: each legal action's value for
     /// the seat to move at the end of the hand (its return plus a thousandth a trick taken)
     /// under `model` (`"max-n"`: every seat for itself; `"paranoid"`: the others against
-    /// it), ascending by action, and the nodes searched. The GIL is released meanwhile.
+    /// it; `"tricks"`: every seat for its own tricks, the value the seat's tricks this
+    /// hand), ascending by action, and the nodes searched. The GIL is released meanwhile.
     #[pyo3(signature = (model = "max-n"))]
     fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
-        let model = solver_model(py, model)?;
+        let model = solver_model(py, model, true)?;
         let state = &self.inner;
         let solution = py.allow_threads(|| state.solve(model).map(|s| (s.values, s.nodes)));
         solved(py, solution)
@@ -1021,7 +1028,8 @@ impl KnockoutWhistState {
 #[pymethods]
 impl KnockoutWhistGame {
     /// Perfect-information Monte Carlo for the seat whose view (JSON text) this is, on its
-    /// turn: deals sampled from what it knows, each solved exactly under `model` and
+    /// turn: deals sampled from what it knows, each solved exactly under `model` (as
+    /// `solve`'s; `"tricks"`: each value a mean of the seat's tricks this hand) and
     /// weighed by how well it explains the others' plays in this hand (a seat taken to play
     /// the guided policy's card with probability `belief`; 0: every deal alike); the chosen
     /// action, each legal action's weighted mean value, the deals solved and the seconds
@@ -1047,7 +1055,7 @@ impl KnockoutWhistGame {
             pimc::Settings {
                 deals,
                 seconds,
-                model: solver_model(py, model)?,
+                model: solver_model(py, model, true)?,
                 belief,
                 threads,
             },
@@ -1070,7 +1078,7 @@ impl NeufState {
     /// later seats deciding by the guided policy's rule. The GIL is released meanwhile.
     #[pyo3(signature = (model = "paranoid"))]
     fn solve(&self, py: Python<'_>, model: &str) -> PyResult<(Vec<(usize, f64)>, u64)> {
-        let model = solver_model(py, model)?;
+        let model = solver_model(py, model, false)?;
         let state = &self.inner;
         let solution = py.allow_threads(|| state.solve(model).map(|s| (s.values, s.nodes)));
         solved(py, solution)
@@ -1105,7 +1113,7 @@ impl NeufGame {
             pimc::Settings {
                 deals,
                 seconds,
-                model: solver_model(py, model)?,
+                model: solver_model(py, model, false)?,
                 belief,
                 threads,
             },
@@ -1250,7 +1258,7 @@ impl KrytNavalivatState {
         horizon: i64,
         nodes: Option<u64>,
     ) -> PyResult<(Vec<(usize, f64)>, u64)> {
-        let model = solver_model(py, model)?;
+        let model = solver_model(py, model, false)?;
         let horizon = match u16::try_from(horizon) {
             Ok(h) if h >= 1 => h,
             _ => {

@@ -744,13 +744,13 @@ class Hub:
         try:
             seq, view = table.seq, table.view(seat)
             loop = asyncio.get_running_loop()
-            actions = await loop.run_in_executor(
+            advice = await loop.run_in_executor(
                 self.hint_executor, advise, table.game_name, view, _seed(table, seq)
             )
         finally:
             self.hinting.discard(key)
             self.metrics.hints_pending.dec()
-        return {"type": "hint", "seq": seq, "actions": actions}
+        return {"type": "hint", "seq": seq, **advice}
 
     @staticmethod
     def _seated(connection: Connection) -> int:

@@ -11,6 +11,7 @@ exits when the server does, however the server ends (:func:`_watch_server`).
 
 from __future__ import annotations
 
+import copy
 import json
 import multiprocessing
 import os
@@ -19,17 +20,29 @@ import select
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 import cardtable
+from cardtable import hints
 from cardtable.bots import Bot, make_bot
 from cardtable.bots.ismcts import IsmctsBot
+from cardtable.bots.pimc import solved_twin
 from cardtable.core import Game, View
 
-__all__ = ["HINT_LEVEL", "HINT_NICENESS", "advise", "choose", "pool"]
+__all__ = [
+    "HINT_BUDGET",
+    "HINT_LEVEL",
+    "HINT_NICENESS",
+    "HintBudget",
+    "advise",
+    "choose",
+    "pool",
+]
 
-# The hint is the hard level's search (its budget, in the core when it is in use), run to
-# the end of its budget so that every action's statistics mean something.
+# A hint's chances are the hard level's search (in the core when it is in use), run to the
+# end of its budget so that every action's statistics mean something; its values in the
+# game's unit are that search's (Kryt'-navalivat') or PIMC's (HintBudget).
 HINT_LEVEL = "hard"
 
 # Hint workers run at a lower priority than the bot workers: when the cores are all busy,
@@ -67,25 +80,71 @@ def choose(game_name: str, level: str, view: View, seed: int) -> str:
     return str(bot.choose(view, legal, random.Random(seed)))
 
 
-def advise(game_name: str, view: View, seed: int) -> list[dict[str, Any]]:
-    """Each legal action of the seat with the search's estimated chance of a good end for
-    it (winning; in Kryt'-navalivat', not being the fool) and its visits."""
+@dataclass(frozen=True)
+class HintBudget:
+    """What a hint may spend. Knockout Whist and Neuf value the actions in their units by
+    PIMC over the core's solvers (at most ``deals`` deals and ``seconds`` seconds), and
+    the ``hard`` search gives each action's chance of a good end of the game beside it
+    (within ``search_seconds``). Kryt'-navalivat's unit is that search's own chance, at
+    the ``hard`` level's budget (``kryt_seconds``, as its own). In all, about a second and
+    a half at most."""
+
+    deals: int = 400
+    seconds: float = 0.9
+    search_seconds: float = 0.5
+    kryt_seconds: float = 0.9
+
+
+HINT_BUDGET = HintBudget()
+
+
+def advise(game_name: str, view: View, seed: int) -> dict[str, Any]:
+    """The hint for the seat whose ``view`` this is (its turn): the recommended action,
+    each legal action's value in the game's unit and the search's chance of a good end
+    for it (winning; in Kryt'-navalivat', not being the fool), and why
+    (:func:`cardtable.hints.advice`). It reads ``view`` alone, the seat's own."""
     game = _game(game_name, view)
     legal = view["legal_actions"]
     if len(legal) == 1:
-        return [{"action": legal[0], "chance": None, "visits": 0}]
+        return hints.advice(game_name, view, {}, {}, {})
+    budget = HINT_BUDGET
+    rng = random.Random(seed)
+    values: dict[str, float | None] = {}
+    visits: dict[str, int] = {}
     bot = _bot(game_name, HINT_LEVEL)
     assert isinstance(bot, IsmctsBot)  # the hard level searches
+    if game_name != "kryt-navalivat":
+        from cardtable._core import KnockoutWhist, Neuf  # PIMC is the core's
+
+        twin = solved_twin(game)
+        assert isinstance(twin, KnockoutWhist | Neuf)
+        model = "tricks" if game_name == "knockout-whist" else "paranoid"
+        _, deals, means, _, _ = twin.judge(
+            json.dumps(view),
+            deals=budget.deals,
+            seconds=budget.seconds,
+            model=model,
+            seed=rng.getrandbits(64),
+        )
+        for text in legal:
+            number = game.number_of(text)
+            values[text] = means.get(number)
+            visits[text] = deals.get(number, 0)
+    bot = copy.copy(bot)
+    bot.seconds = budget.kryt_seconds if game_name == "kryt-navalivat" else budget.search_seconds
     # A hint shows every action's chance, not just the best one's: no stopping early.
-    result = bot.analyse(game, view, random.Random(seed), stop_early=False)
+    result = bot.analyse(game, view, rng, stop_early=False)
     low, high = _return_range(game_name, game.num_players)
-    advice = []
+    chances: dict[str, float | None] = {}
     for text in legal:
         number = game.number_of(text)
         value = result.values.get(number)
         chance = None if value is None else min(1.0, max(0.0, (value - low) / (high - low)))
-        advice.append({"action": text, "chance": chance, "visits": result.visits.get(number, 0)})
-    return advice
+        chances[text] = chance
+        if game_name == "kryt-navalivat":
+            values[text] = chance
+            visits[text] = result.visits.get(number, 0)
+    return hints.advice(game_name, view, values, chances, visits)
 
 
 def _return_range(game_name: str, players: int) -> tuple[float, float]:

@@ -13,8 +13,12 @@
  *   #hand-key            the key to the .known dots of the hand (Kryt'), shown when it has one
  *   #card-menu           menu for a card with several actions: button[data-action="beat 7D"]
  *   #actions             non-card actions: button[data-action="knock"|"trump H"|"take"|...]
- *   #hint                ask for a hint; then .chance[data-action] badges show percentages
- *                        (.forced when the move is forced: #hint itself says so, .forced)
+ *   #hint                ask for a hint; then .chance[data-action] badges show each action's
+ *                        value (the best's, .best) or its gap to the best (data-value,
+ *                        data-gap), "forced" when the move is forced (.forced: #hint itself
+ *                        says so); the best action's card or button has data-hint="best";
+ *                        #hint-panel (data-unit, data-best, data-reason): #hint-why, the
+ *                        reason in words, and #hint-value, the best action and its value
  *   #waiting             shown while the seat to move is a person nobody is at
  *                        (data-seat, data-awaited): #waiting-text, #waiting-invite (the
  *                        creator's browser: input.link, button.copy), #stand-in-btn
@@ -45,7 +49,7 @@
  *   #rules-link          this game's rules page
  */
 
-import { initI18n, t, num, pct, list, applyI18n, langSelect, cardName, cardWords } from "./i18n.js";
+import { initI18n, t, num, pct, list, applyI18n, langSelect, cardName, cardWords, Forms } from "./i18n.js";
 import { cardFace, sortHand, cardShort, cardDiv, isRed } from "./cards.js";
 import { h, seatPositions, createdInvite, copyField, rememberJoined, avatar } from "./common.js";
 import { initChat, onChatMessage, renderChat } from "./chat.js";
@@ -236,18 +240,7 @@ function onMessage(msg) {
       render();
       break;
     case "hint":
-      if (msg.seq === st.seq && Array.isArray(msg.actions)) {
-        // A forced move (the only legal action) is not searched: its chance is null.
-        const forced = msg.actions.length === 1;
-        st.hints = new Map(msg.actions.map((a) => [a.action, forced ? "forced" : a.chance]));
-        render();
-        if (forced) announce(t("hint_forced_said", { action: actionWords(msg.actions[0].action) }));
-        else {
-          const rated = msg.actions.filter((a) => typeof a.chance === "number");
-          const best = rated.sort((a, b) => b.chance - a.chance)[0];
-          if (best) announce(t("hint_best", { action: actionWords(best.action), chance: pct(best.chance) }));
-        }
-      }
+      if (msg.seq === st.seq && Array.isArray(msg.actions)) onHint(msg);
       break;
     case "error":
       onError(msg);
@@ -905,18 +898,99 @@ function splitActions(v) {
   return { byCard, other };
 }
 
-// A hint's badge: the chance in percent, "forced" for the only legal move, a dash for an
-// action the search did not rate (its chance is null).
+// ---------------------------------------------------------------- hints (docs/server.md)
+
+/** A hint: the best action marked, each action's value in the game's unit (or its gap to
+ * the best), and the reason in words. A forced move (the only legal action) is not valued. */
+function onHint(msg) {
+  const forced = msg.actions.length === 1;
+  const actions = new Map(msg.actions.map((a) => [a.action, a]));
+  const best = actions.has(msg.best) ? msg.best : msg.actions[0].action;
+  st.hints = { actions, best, forced, unit: msg.unit, reason: msg.reason };
+  render();
+  if (forced) announce(t("hint_forced_said", { action: actionWords(best) }));
+  else {
+    const value = actions.get(best).value;
+    const words = typeof value === "number" ? hintValue(value, true) : "";
+    announce(t("hints.said", { action: actionWords(best), value: words, why: hintWhy() }));
+  }
+}
+
+const round1 = (x) => Math.round(x * 10) / 10;
+
+/** An action's value in the hint's unit: "2.4 tricks" (`long`: "2.4 tricks this hand"). */
+function hintValue(value, long) {
+  const unit = st.hints.unit;
+  if (unit === "not_fool") return long ? t("hints.value.not_fool", { chance: pct(value) }) : pct(value);
+  const count = round1(value);
+  if (unit === "points") return t(long ? "hints.value.points" : "hints.short.points", { count });
+  return t(long ? "hints.value.tricks" : "tricks_n", { count });
+}
+
+/** An action's gap to the best in the hint's unit: "-0.8", "-5%". */
+function hintGap(gap) {
+  return st.hints.unit === "not_fool" ? pct(gap) : num(round1(gap));
+}
+
+/** The reason the server gave, in the reader's words: its cards in the case the text asks
+ * for, its suit, the seat it names. */
+function hintWhy() {
+  const reason = st.hints.reason;
+  if (!reason || typeof reason.key !== "string" || !reason.key.startsWith("hints.why.")) return "";
+  const params = {};
+  for (const [name, value] of Object.entries(reason.params || {})) {
+    if (name === "card") params.card = cardWords(String(value));
+    else if (name === "suit") params.suit = new Forms((c) => t(c === "gen" ? `suits_of.${value}` : `suits.${value}`));
+    else if (name === "seat") params.name = seatName(value);
+    else if (name === "count" && typeof value === "number") params.count = value;
+  }
+  return t(reason.key, params);
+}
+
+/** Whether `action` is the hint's best: its card or button is marked data-hint="best". */
+function hintBest(action) {
+  return !!st.hints && !st.hints.forced && st.hints.best === action;
+}
+
+// A hint's badge on a card or button: the best action's value, the others' gap to it,
+// "forced" for the only legal move, a dash for an action the search did not rate. A card
+// with several actions shows its best one's.
 function chanceBadge(actions) {
   if (!st.hints) return null;
-  const known = actions.filter((a) => st.hints.has(a));
+  const known = actions.filter((a) => st.hints.actions.has(a));
   if (!known.length) return null;
-  const rate = (a) => (typeof st.hints.get(a) === "number" ? st.hints.get(a) : -1);
-  const best = known.reduce((x, y) => (rate(y) > rate(x) ? y : x));
-  const chance = st.hints.get(best);
-  if (chance === "forced") return h("span", { class: "chance forced", dataset: { action: best }, "aria-label": t("hint_forced") }, t("forced"));
-  if (typeof chance !== "number") return h("span", { class: "chance unrated", dataset: { action: best }, "aria-label": t("not_rated") }, "–");
-  return h("span", { class: "chance", dataset: { action: best }, "aria-label": t("chance", { count: Math.round(chance * 100) }) }, pct(Math.round(chance * 100) / 100));
+  const rate = (a) => {
+    const value = st.hints.actions.get(a).value;
+    return a === st.hints.best ? Infinity : typeof value === "number" ? value : -Infinity;
+  };
+  const shown = known.reduce((x, y) => (rate(y) > rate(x) ? y : x));
+  if (st.hints.forced) return h("span", { class: "chance forced", dataset: { action: shown }, "aria-label": t("hint_forced") }, t("forced"));
+  const { value, gap } = st.hints.actions.get(shown);
+  if (typeof value !== "number") return h("span", { class: "chance unrated", dataset: { action: shown }, "aria-label": t("not_rated") }, "–");
+  const dataset = { action: shown, value: String(value), gap: String(gap) };
+  if (shown === st.hints.best) {
+    return h("span", { class: "chance best", dataset, "aria-label": `${t("hints.best")}: ${hintValue(value, true)}` }, hintValue(value, false));
+  }
+  return h("span", { class: "chance", dataset, "aria-label": t("hints.gap", { gap: hintGap(gap) }) }, hintGap(gap));
+}
+
+/** The hint's sentence and the best action's value, under the controls (made here, so the
+ * tutorial's page has it too). */
+function renderHintPanel() {
+  let panel = $("hint-panel");
+  if (!panel) {
+    panel = h("div", { id: "hint-panel", class: "hint-panel", hidden: true }, h("p", { id: "hint-why" }), h("p", { id: "hint-value" }));
+    $("hint").closest(".controls").after(panel);
+  }
+  const hint = st.hints;
+  panel.hidden = !hint || hint.forced || !!st.replay;
+  if (panel.hidden) return;
+  panel.dataset.unit = hint.unit || "";
+  panel.dataset.best = hint.best;
+  panel.dataset.reason = (hint.reason && hint.reason.key) || "";
+  $("hint-why").textContent = hintWhy();
+  const value = hint.actions.get(hint.best).value;
+  $("hint-value").textContent = typeof value === "number" ? t("hints.summary", { action: actionWords(hint.best), value: hintValue(value, true) }) : "";
 }
 
 function renderHand(v, g, myTurn) {
@@ -957,6 +1031,10 @@ function renderHand(v, g, myTurn) {
     if (known) {
       b.classList.add("known");
       b.title = t("kryt.known_mine");
+    }
+    if (acts.some(hintBest)) {
+      b.dataset.hint = "best";
+      b.title = t("hints.best");
     }
     b.addEventListener("click", () => onCard(b, card, acts));
     return b;
@@ -1070,6 +1148,7 @@ function openMenu(anchor, acts) {
       chanceBadge([a]),
     ),
   );
+  for (const item of items) if (hintBest(item.dataset.action)) item.dataset.hint = "best";
   menu.replaceChildren(...items, h("button", { type: "button", class: "cancel", role: "menuitem", onclick: () => closeMenu(true) }, t("cancel")));
   menu.hidden = false;
   menu.dataset.card = anchor.dataset.card;
@@ -1102,6 +1181,7 @@ function renderActions(v, g, myTurn) {
         const label = g.actionLabel(a, v);
         const b = h("button", { type: "button", class: `action verb-${verb}`, dataset: { action: a } }, label, chanceBadge([a]));
         if (verb === "trump" && (arg === "D" || arg === "H")) b.classList.add("red");
+        if (hintBest(a)) b.dataset.hint = "best";
         b.addEventListener("click", () => sendAction(a));
         return b;
       })
@@ -1168,6 +1248,7 @@ function renderControls(v, g, myTurn) {
   hint.textContent = t(forced ? "hint_forced" : "hint");
   if (forced) hint.title = t("hint_forced_title");
   else hint.removeAttribute("title");
+  renderHintPanel();
   const btn = $("last-trick-btn");
   const last = g.lastTrick(v);
   btn.hidden = !g.hasTricks || !!st.replay;

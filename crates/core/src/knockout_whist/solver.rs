@@ -19,6 +19,13 @@
 //!   knock a third player out in real play), but it is a two-sided zero-sum search, so
 //!   alpha-beta prunes it.
 //!
+//! A third model, **tricks**, counts in the unit a player thinks in: max-n where every seat
+//! plays for its own tricks this hand, and a value is the seat's tricks this hand (those
+//! taken already and those to come). The hints give it as "tricks this hand". The rest of a
+//! hand's tricks do not depend on who took the earlier ones, so its table is keyed without
+//! them and holds the tricks still to come. Above [`TRICKS_EXACT_CARDS`] cards in all hands
+//! the seats play the guided policy's cards until the hand is down to that many.
+//!
 //! **Dogs decide by their rule below the root.** A dog (KOW-6.3) chooses, trick by trick,
 //! whether to play its one card or knock. With every card in view it would play exactly in
 //! the trick its card wins, which no dog can know: PIMC over such a solver makes a dog
@@ -50,6 +57,13 @@ use crate::game::{ActionMask, Returns, MAX_PLAYERS};
 /// A seat's utility per trick taken, beside its return.
 pub const TRICK_BONUS: f64 = 1e-3;
 
+/// The cards in all hands at most which the tricks model searches exactly. Max-n cannot
+/// prune, and a deal of more takes from a tenth of a second (four players, 28 cards) to
+/// minutes (five, 35); above it every seat plays the guided rollout policy's card until
+/// the hand is down to this many, and the rest is searched. One deal of 26 takes about
+/// 20 ms at most (five players).
+pub const TRICKS_EXACT_CARDS: u32 = 26;
+
 /// How the seats other than the one to move are assumed to play.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Model {
@@ -57,6 +71,11 @@ pub enum Model {
     MaxN,
     /// The others together against the seat to move.
     Paranoid,
+    /// Every seat for its own tricks this hand; a value is the seat's tricks this hand.
+    /// Knockout Whist's alone: Neuf's solver values tricks under every model (and reads
+    /// this as max-n), Kryt'-navalivat' has no tricks (and reads it as paranoid); the
+    /// Python bindings refuse it for both.
+    Tricks,
 }
 
 /// Each legal action's value for the seat to move, and the nodes searched.
@@ -79,6 +98,15 @@ struct Key {
 }
 
 impl Key {
+    /// The key of the tricks model's table, whose entries are the tricks still to come:
+    /// those taken so far make no difference to them.
+    fn of_position(hand: &LocalHand<'_>) -> Key {
+        Key {
+            won: 0,
+            ..Key::of(hand)
+        }
+    }
+
     fn of(hand: &LocalHand<'_>) -> Key {
         let won = hand
             .won
@@ -103,6 +131,8 @@ struct Solver<'a> {
     root: usize,
     paranoid: HashMap<Key, Bounds, FxBuildHasher>,
     max_n: HashMap<Key, Returns, FxBuildHasher>,
+    /// The tricks model's table: every seat's tricks from the key's trick to the end.
+    tricks: HashMap<Key, Returns, FxBuildHasher>,
     nodes: u64,
 }
 
@@ -112,13 +142,7 @@ impl KnockoutWhist {
     /// solved as the first move of the hand.
     pub fn solve(&self, model: Model) -> Option<Solution> {
         let root = self.to_move()?;
-        let mut solver = Solver {
-            state: self,
-            root,
-            paranoid: HashMap::with_hasher(FxBuildHasher),
-            max_n: HashMap::with_hasher(FxBuildHasher),
-            nodes: 0,
-        };
+        let mut solver = Solver::new(self, root);
         let start = LocalHand::new(self);
         let values = if self.phase == Phase::Trump {
             (0..4)
@@ -133,9 +157,10 @@ impl KnockoutWhist {
             let mut values = Vec::new();
             for action in representatives(&start, legal) {
                 let mut child = start;
-                let value = match child.act(action) {
-                    Some(taker) => solver.utility(&child, taker)[root],
-                    None => solver.value(&child, model),
+                let value = match (child.act(action), model) {
+                    (Some(_), Model::Tricks) => f64::from(child.won[root]),
+                    (Some(taker), _) => solver.utility(&child, taker)[root],
+                    (None, _) => solver.value(&child, model),
                 };
                 values.push((action, value));
             }
@@ -155,13 +180,7 @@ impl KnockoutWhist {
     /// ([`crate::rollout::Guided::solved_returns`]). The state is in the play phase, someone
     /// to move.
     pub(super) fn solved_hand(&self) -> Returns {
-        let mut solver = Solver {
-            state: self,
-            root: usize::from(self.to_move),
-            paranoid: HashMap::with_hasher(FxBuildHasher),
-            max_n: HashMap::with_hasher(FxBuildHasher),
-            nodes: 0,
-        };
+        let mut solver = Solver::new(self, usize::from(self.to_move));
         solver.max_n(&LocalHand::new(self))
     }
 }
@@ -178,13 +197,73 @@ impl crate::pimc::Solve for KnockoutWhist {
     }
 }
 
-impl Solver<'_> {
+impl<'a> Solver<'a> {
+    fn new(state: &'a KnockoutWhist, root: usize) -> Solver<'a> {
+        Solver {
+            state,
+            root,
+            paranoid: HashMap::with_hasher(FxBuildHasher),
+            max_n: HashMap::with_hasher(FxBuildHasher),
+            tricks: HashMap::with_hasher(FxBuildHasher),
+            nodes: 0,
+        }
+    }
+
     /// The root seat's value of `hand` under `model`, exactly.
     fn value(&mut self, hand: &LocalHand<'_>, model: Model) -> f64 {
         match model {
             Model::MaxN => self.max_n(hand)[self.root],
             Model::Paranoid => self.paranoid(hand, f64::NEG_INFINITY, f64::INFINITY),
+            Model::Tricks => self.tricks_this_hand(hand)[self.root],
         }
+    }
+
+    /// Every seat's tricks this hand from `hand` under the tricks model: the guided
+    /// policy's cards while more than [`TRICKS_EXACT_CARDS`] are held, then max-n.
+    fn tricks_this_hand(&mut self, hand: &LocalHand<'_>) -> Returns {
+        let mut hand = *hand;
+        while held(&hand) > TRICKS_EXACT_CARDS {
+            self.nodes += 1;
+            if hand.act(hand.policy_action()).is_some() {
+                return hand.won.map(f64::from);
+            }
+        }
+        let mut tricks = self.tricks(&hand);
+        for (t, &won) in tricks.iter_mut().zip(&hand.won) {
+            *t += f64::from(won);
+        }
+        tricks
+    }
+
+    /// Max-n on tricks: every seat's tricks from `hand` to the end of the hand, each seat
+    /// playing for its own (ties: the first in action order, as [`Solver::max_n`]).
+    fn tricks(&mut self, hand: &LocalHand<'_>) -> Returns {
+        self.nodes += 1;
+        let key = hand.at_trick_start().then(|| Key::of_position(hand));
+        if let Some(found) = key.and_then(|key| self.tricks.get(&key)) {
+            return *found;
+        }
+        let mover = usize::from(hand.to_move);
+        let mut best: Option<Returns> = None;
+        for action in representatives(hand, choices(hand)) {
+            let mut child = *hand;
+            let mut value = match child.act(action) {
+                Some(_) => [0.0; MAX_PLAYERS],
+                None => self.tricks(&child),
+            };
+            // The trick this action ended, if it ended one.
+            for (v, (&after, &before)) in value.iter_mut().zip(child.won.iter().zip(&hand.won)) {
+                *v += f64::from(after - before);
+            }
+            if best.is_none_or(|best| value[mover] > best[mover]) {
+                best = Some(value);
+            }
+        }
+        let best = best.expect("a seat to move has a legal action");
+        if let Some(key) = key {
+            self.tricks.insert(key, best);
+        }
+        best
     }
 
     /// Every seat's utility once the hand has ended with `taker` taking its last trick.
@@ -275,6 +354,11 @@ impl Solver<'_> {
         }
         best
     }
+}
+
+/// The cards in all hands.
+fn held(hand: &LocalHand<'_>) -> u32 {
+    hand.hands.iter().map(|h| h.count_ones()).sum()
 }
 
 /// The actions searched for the seat to move below the root: the legal ones, or a dog's
@@ -408,6 +492,23 @@ mod tests {
         best.unwrap()
     }
 
+    /// Max-n on every seat's tricks this hand, without table or merging.
+    fn brute_tricks(hand: &LocalHand<'_>) -> Returns {
+        let mover = usize::from(hand.to_move);
+        let mut best: Option<Returns> = None;
+        for action in (0..=KNOCK).filter(|&a| choices(hand) >> a & 1 == 1) {
+            let mut child = *hand;
+            let value = match child.act(action) {
+                Some(_) => child.won.map(f64::from),
+                None => brute_tricks(&child),
+            };
+            if best.is_none_or(|best| value[mover] > best[mover]) {
+                best = Some(value);
+            }
+        }
+        best.unwrap()
+    }
+
     fn brute_paranoid(solver: &Solver<'_>, hand: &LocalHand<'_>) -> f64 {
         let maximising = usize::from(hand.to_move) == solver.root;
         let values = (0..=KNOCK)
@@ -429,13 +530,7 @@ mod tests {
     /// Each legal action's value by brute force.
     fn brute(state: &KnockoutWhist, model: Model) -> Vec<(usize, f64)> {
         let root = state.to_move().unwrap();
-        let solver = Solver {
-            state,
-            root,
-            paranoid: HashMap::with_hasher(FxBuildHasher),
-            max_n: HashMap::with_hasher(FxBuildHasher),
-            nodes: 0,
-        };
+        let solver = Solver::new(state, root);
         let start = LocalHand::new(state);
         let starts: Vec<(usize, LocalHand<'_>)> = if state.phase == Phase::Trump {
             (0..4)
@@ -455,6 +550,7 @@ mod tests {
                     let value = match model {
                         Model::MaxN => brute_max_n(&solver, &hand)[root],
                         Model::Paranoid => brute_paranoid(&solver, &hand),
+                        Model::Tricks => brute_tricks(&hand)[root],
                     };
                     (action, value)
                 })
@@ -464,12 +560,12 @@ mod tests {
             .filter(|&a| start.legal() >> a & 1 == 1)
             .map(|action| {
                 let mut child = start;
-                let value = match child.act(action) {
-                    Some(taker) => solver.utility(&child, taker)[root],
-                    None => match model {
-                        Model::MaxN => brute_max_n(&solver, &child)[root],
-                        Model::Paranoid => brute_paranoid(&solver, &child),
-                    },
+                let value = match (child.act(action), model) {
+                    (Some(_), Model::Tricks) => f64::from(child.won[root]),
+                    (Some(taker), _) => solver.utility(&child, taker)[root],
+                    (None, Model::MaxN) => brute_max_n(&solver, &child)[root],
+                    (None, Model::Paranoid) => brute_paranoid(&solver, &child),
+                    (None, Model::Tricks) => brute_tricks(&child)[root],
                 };
                 (action, value)
             })
@@ -506,7 +602,7 @@ mod tests {
                 continue;
             };
             trumps += u32::from(state.phase == Phase::Trump);
-            for model in [Model::MaxN, Model::Paranoid] {
+            for model in [Model::MaxN, Model::Paranoid, Model::Tricks] {
                 let solved = state.solve(model).unwrap();
                 let expected = brute(&state, model);
                 assert_eq!(
@@ -532,6 +628,86 @@ mod tests {
         );
     }
 
+    fn position(players: usize, text: &str) -> KnockoutWhist {
+        KnockoutWhist::from_position(&options(players), text).unwrap()
+    }
+
+    #[test]
+    fn the_tricks_model_counts_the_sure_tricks_of_the_top_trumps() {
+        // Spades trumps, seat 0 to lead from AS KS QS 2H; seat 1 holds the 3S and no heart.
+        // Drawing the 3S with a top trump first makes every trick seat 0's (KOW-4.3: the
+        // highest trump wins, and then the 2H is the only heart); the 2H first is trumped,
+        // and seat 0 takes the other three.
+        let state = position(
+            2,
+            "kow/1 players=2 hand=4 dealer=1 phase=play trump=S turned=- dog=used status=AA \
+             out=- won=0,0 cuts=- chooser=- hands=AS,KS,QS,2H/3S,4D,5D,6D \
+             stock=2C,3C,4C,5C,6C,7C,8C,9C,10C,JC,QC,KC,AC,2D,3D,7D,8D,9D,10D,JD,QD,KD,AD,\
+             3H,4H,5H,6H,7H,8H,9H,10H,JH,QH,KH,AH,2S,4S,5S,6S,7S,8S,9S,10S,JS \
+             done=- trick=- seed=1 chance=4,0",
+        );
+        let card = |text: &str| usize::from(crate::cards::parse_card(text).unwrap());
+        let values = state.solve(Model::Tricks).unwrap().values;
+        assert_eq!(
+            values,
+            vec![
+                (card("2H"), 3.0),
+                (card("QS"), 4.0),
+                (card("KS"), 4.0),
+                (card("AS"), 4.0)
+            ]
+        );
+    }
+
+    #[test]
+    fn the_tricks_model_values_whole_tricks_within_the_hand() {
+        // On any solved position a value is a count of tricks: a whole number, at least the
+        // tricks the seat has taken this hand and at most those plus the tricks left.
+        let mut rng = PlayoutRng::seed_from_u64(17);
+        let mut checked = 0;
+        while checked < 500 {
+            let Some(state) = small_position(&mut rng, 12) else {
+                continue;
+            };
+            let root = state.to_move().unwrap();
+            let hand = LocalHand::new(&state);
+            let tricks = HANDS - state.hand_no + 1; // KOW-2.2: hand k has 8 - k tricks
+            let taken = hand.won[root];
+            for (action, value) in state.solve(Model::Tricks).unwrap().values {
+                assert_eq!(
+                    value.fract(),
+                    0.0,
+                    "action {action} in {}",
+                    state.position()
+                );
+                assert!(
+                    f64::from(taken) <= value && value <= f64::from(tricks),
+                    "action {action}: {value} tricks of {tricks} in {}",
+                    state.position()
+                );
+            }
+            checked += 1;
+        }
+        // Hands too big to search exactly at once (five to seven players, 35 to 49 cards):
+        // the policy plays them down to TRICKS_EXACT_CARDS, and the values are still
+        // whole tricks of the hand.
+        for seed in 0..30 {
+            let players = 5 + seed % 3;
+            let state: KnockoutWhist = new_game(&options(players), (seed as u64).into());
+            let held: u32 = state.hands.iter().map(|h| h.count_ones()).sum();
+            assert!(held > TRICKS_EXACT_CARDS);
+            for (action, value) in state.solve(Model::Tricks).unwrap().values {
+                assert_eq!(
+                    value.fract(),
+                    0.0,
+                    "action {action} in {}",
+                    state.position()
+                );
+                assert!((0.0..=7.0).contains(&value), "{value} tricks of 7");
+            }
+        }
+    }
+
     #[test]
     fn searchs_exact_leaf_is_max_n_by_brute_force() {
         use crate::rollout::Guided;
@@ -545,13 +721,7 @@ mod tests {
                 assert_eq!(state.solved_returns(52), None, "naming trumps is no leaf");
                 continue;
             }
-            let solver = Solver {
-                state: &state,
-                root: state.to_move().unwrap(),
-                paranoid: HashMap::with_hasher(FxBuildHasher),
-                max_n: HashMap::with_hasher(FxBuildHasher),
-                nodes: 0,
-            };
+            let solver = Solver::new(&state, state.to_move().unwrap());
             let expected = brute_max_n(&solver, &LocalHand::new(&state));
             assert_eq!(state.solved_returns(10), Some(expected));
             let held: u32 = state.hands.iter().map(|h| h.count_ones()).sum();

@@ -836,7 +836,7 @@ mod tests {
                 let mut child = deal;
                 child.play(card);
                 let value = match model {
-                    Model::MaxN => brute_max_n(&solver, &child)[root],
+                    Model::MaxN | Model::Tricks => brute_max_n(&solver, &child)[root],
                     Model::Paranoid => brute_paranoid(&solver, &child),
                 };
                 (usize::from(card), f64::from(value) - quota)

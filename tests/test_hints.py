@@ -1,0 +1,344 @@
+"""Hints that teach (``cardtable.hints``): the reason a hint gives for its action, on
+chosen positions of each game (SPEC §0.4 (1): a state built from a position), each rule
+of thumb cited by the rule it rests on; and the whole hint (``advise``) on positions whose
+best action is plain, in the game's unit.
+
+Every reason is checked against its locale key, which must exist in English, so a reason
+the page could not say fails here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.core import View
+from cardtable.hints import MARGINS, UNITS, advice, reason_for
+from cardtable.rules.knockout_whist.position import compose_position as kow_position
+from cardtable.rules.kryt_navalivat.position import compose_position as kryt_position
+from cardtable.server import thinking
+from cardtable.server.thinking import HintBudget, advise
+
+ENGLISH = json.loads(
+    (Path(__file__).resolve().parent.parent / "src/cardtable/web/locales/en.json").read_text()
+)
+
+
+def view_of(game: str, text: str, **options: Any) -> View:
+    state = cardtable.make(game, **options).state_from_position(text)
+    assert state.to_move is not None
+    view: View = state.view(state.to_move)
+    return view
+
+
+def why(game: str, view: View, best: str, values: Mapping[str, float] | None = None) -> Any:
+    """The reason's key (without ``hints.why.``) and parameters, checked to be a text."""
+    said = reason_for(game, view, best, values or {}).message()
+    key = said["key"]
+    assert key.startswith("hints.why.")
+    assert key.split(".")[-1] in ENGLISH["hints"]["why"], key
+    return key.split(".")[-1], said["params"]
+
+
+def kow(
+    players: int,
+    hands: list[str],
+    *,
+    hand: int,
+    trump: str = "S",
+    dealer: int | None = None,
+    **more: Any,
+) -> View:
+    """A Knockout Whist position, every seat in, the dog's life used; the dealer the last
+    seat unless given (KOW-4.1: seat 0 leads)."""
+    text = kow_position(
+        hands=hands,
+        hand=hand,
+        dealer=players - 1 if dealer is None else dealer,
+        status="A" * players,
+        trump=trump,
+        dog_used=True,
+        **more,
+    )
+    return view_of("knockout-whist", text, players=players)
+
+
+# ---------------------------------------------------------------- Knockout Whist
+
+
+def test_kow_4_3_a_lead_of_the_highest_card_left_wins_the_trick() -> None:
+    """KOW-4.3: nobody can follow above the AH once the KH is played; the QH is the
+    highest heart left only because the seat holds the AH and KH."""
+    view = kow(2, ["AH,QH,3C", "4D,5D,6D"], hand=4, done="0:KH,1:2H", won=[1, 0])
+    assert why("knockout-whist", view, "play AH") == ("highest_left", {"card": "AH", "suit": "H"})
+    assert why("knockout-whist", view, "play QH")[0] == "highest_left"
+    assert why("knockout-whist", view, "play 3C")[0] == "lead_low"
+
+
+def test_kow_4_2_a_seat_that_cannot_beat_the_trick_plays_low() -> None:
+    """KOW-4.2: seat 2 must follow hearts; its 4H and 9H are both below seat 1's KH, which
+    wins the trick so far, so the 4H is played low; the 9H, not its lowest, gets the
+    general reason."""
+    view = kow(3, ["5C,6C,7C", "2S,3S", "4H,9H,2C"], hand=5, dealer=0, trick="1:KH")
+    assert why("knockout-whist", view, "play 4H") == (
+        "already_wins",
+        {"card": "4H", "seat": 1},
+    )
+    assert why("knockout-whist", view, "play 9H")[0] == "most_tricks"
+
+
+def test_kow_4_2_a_seat_out_of_the_suit_keeps_its_trumps_or_trumps_in() -> None:
+    """KOW-4.2: out of hearts, seat 2 may throw a club (keeping its trump) or trump in with
+    the 5S, which beats the KH (KOW-4.3) without being the highest spade left."""
+    view = kow(3, ["5C,6C,7C", "2S,3S", "5S,8C,2C"], hand=5, dealer=0, trick="1:KH")
+    assert why("knockout-whist", view, "play 2C") == ("keep_trumps", {"card": "2C", "suit": "S"})
+    assert why("knockout-whist", view, "play 5S") == ("trump_in", {"card": "5S", "suit": "H"})
+
+
+def test_kow_4_3_the_last_card_of_a_trick_wins_it_as_cheaply_as_it_can() -> None:
+    """KOW-4.3: seat 2 plays last to 9H and JH; the QH and AH both take the trick, the QH
+    the cheaper; the AH is no worse a card, but no rule of thumb says why to spend it."""
+    view = kow(3, ["5C,6C", "2S,3S", "QH,AH,2C"], hand=5, won=[0, 0, 0], trick="0:9H,1:JH")
+    assert why("knockout-whist", view, "play QH")[0] == "win_cheap"
+    assert why("knockout-whist", view, "play AH")[0] == "most_tricks"
+
+
+def test_kow_3_2_the_chooser_names_trumps_with_its_cards_counted() -> None:
+    """KOW-3.2: the chooser names trumps after seeing the new hand; the reason counts the
+    cards of the suit named."""
+    text = kow_position(
+        hands=["AS,KS,9S,3H,2C,4D", "2D,3D,5D,6D,7D,8D"],
+        hand=2,
+        dealer=1,
+        status="AA",
+        phase="trump",
+        dog_used=True,
+        chooser=0,
+    )
+    view = view_of("knockout-whist", text, players=2)
+    assert "trump S" in view["legal_actions"]
+    assert why("knockout-whist", view, "trump S") == ("trump_suit", {"suit": "S", "count": 3})
+    assert why("knockout-whist", view, "trump C") == ("trump_suit", {"suit": "C", "count": 1})
+
+
+def test_kow_6_3_a_dogs_knock_keeps_its_card() -> None:
+    """KOW-6.3: a dog may knock, keeping its one card for a later trick."""
+    text = kow_position(
+        hands=["3C", "5H,6H,7H", "8C,9C,10C"],
+        hand=5,
+        dealer=2,
+        status="DAA",
+        trump="S",
+        dog_used=True,
+    )
+    view = view_of("knockout-whist", text, players=3)
+    assert view["legal_actions"] == ["play 3C", "knock"]
+    assert why("knockout-whist", view, "knock") == ("knock", {})
+
+
+# ---------------------------------------------------------------- Neuf
+
+NEUF_PACK = [f"{r}{s}" for s in "CDHS" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split()]
+
+
+def neuf_position(
+    piles: list[list[str]], *, phase: str = "play", done: str = "-", trick: str = "-"
+) -> str:
+    """Deal 1 (trump H, NEUF-2.1) of a 3-player game with first dealer 2: seat 0 decides
+    first (NEUF-3.1); in play, everyone kept."""
+    exchanges = "-" if phase == "exchange" else "0:k,1:k,2:k"
+    return (
+        f"neuf/1 players=3 sequence=HDCS-NT first=2 ledger=- phase={phase} "
+        f"exchanges={exchanges} piles={'/'.join(','.join(p) for p in piles)} "
+        f"done={done} trick={trick} seed=1 chance=1"
+    )
+
+
+def neuf_piles(*named: list[str]) -> list[list[str]]:
+    """Four piles of 13: those named, filled up from the rest of the pack in order."""
+    rest = [c for c in NEUF_PACK if all(c not in p for p in named)]
+    piles = []
+    for pile in [*named, *([[]] * (4 - len(named)))]:
+        take = 13 - len(pile)
+        piles.append([*pile, *rest[:take]])
+        rest = rest[take:]
+    return piles
+
+
+def test_neuf_3_2_the_exchange_is_said_against_the_unseen_spare() -> None:
+    """NEUF-3.2: a blind exchange of the whole hand for the spare, or keeping it."""
+    view = view_of("neuf", neuf_position(neuf_piles(), phase="exchange"))
+    assert view["legal_actions"] == ["exchange", "keep"]
+    assert why("neuf", view, "keep") == ("keep_hand", {})
+    assert why("neuf", view, "exchange") == ("exchange_hand", {})
+
+
+def test_neuf_4_3_the_highest_heart_left_and_a_low_follow() -> None:
+    """NEUF-4.3 with hearts trumps: seat 0 leads the AH, the highest trump there is; seat
+    1 then follows (NEUF-4.2) with its lowest heart, which cannot beat it."""
+    piles = neuf_piles(
+        ["AH", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "10C", "JC", "QC", "KC"],
+        ["2H", "3H", "AC", "2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D", "JD"],
+    )
+    view = view_of("neuf", neuf_position(piles))
+    assert why("neuf", view, "play AH") == ("highest_left", {"card": "AH", "suit": "H"})
+    view = view_of("neuf", neuf_position(piles, trick="0:AH"))
+    assert why("neuf", view, "play 2H") == ("already_wins", {"card": "2H", "seat": 0})
+
+
+def test_neuf_8_4_a_partners_trick_is_as_good_as_ones_own() -> None:
+    """NEUF-8.4: seats 0 and 2 are partners. Seat 0 led the AC and seat 1 followed; seat 2,
+    following clubs (NEUF-4.2) with its lowest, leaves the trick to its partner; seat 3
+    plays low under seat 0's trick too, but seat 0 is its opponent."""
+    piles = neuf_piles(
+        ["AC", *[f"{r}D" for r in "2 3 4 5 6 7 8 9 10 J Q K".split()]],
+        ["2C", *[f"{r}S" for r in "2 3 4 5 6 7 8 9 10 J Q K".split()]],
+        ["3C", "4C", "AD", "AS", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H"],
+    )
+    text = (
+        "neuf/1 players=4 sequence=HDCS-NT first=3 ledger=- phase=play exchanges=- "
+        f"piles={'/'.join(','.join(p) for p in piles)} done=- trick={{}} seed=1 chance=1"
+    )
+    view = view_of("neuf", text.format("0:AC,1:2C"), players=4)
+    assert view["seat"] == 2
+    assert why("neuf", view, "play 3C") == ("partner_wins", {"card": "3C", "seat": 0})
+    view = view_of("neuf", text.format("0:AC,1:2C,2:3C"), players=4)
+    assert view["seat"] == 3
+    lowest = view["legal_actions"][0]
+    assert why("neuf", view, lowest)[0] == "already_wins"
+
+
+# ---------------------------------------------------------------- Kryt'-navalivat'
+
+
+def kryt(hands: list[str], **more: Any) -> View:
+    return view_of("kryt-navalivat", kryt_position(hands, **more), players=len(hands))
+
+
+def test_kryt_3_1_beat_with_the_lowest_card_that_beats() -> None:
+    """KRYT-3.1: on the 8H (clubs trumps) the 10H, the AH and the 7C all beat; the 10H is
+    the lowest of them, and a trump costs more than any heart."""
+    view = kryt(["10H AH 7C 6D", "…"], pile="8H", faceup="9C", stock="QS KS")
+    assert "beat 10H" in view["legal_actions"] and "beat 7C" in view["legal_actions"]
+    assert why("kryt-navalivat", view, "beat 10H") == ("beat_lowest", {"card": "10H"})
+    assert why("kryt-navalivat", view, "beat 7C")[0] == "best_chance"
+
+
+def test_kryt_5_a_pick_up_that_saves_a_trump_or_takes_one_card() -> None:
+    """KRYT-3.1, KRYT-5: only trumps beat the KH, so picking it up keeps them; a non-trump
+    top card is picked up alone (one card)."""
+    view = kryt(["7C 8C 6D", "…"], pile="9S KH", faceup="9C", stock="QS KS")
+    assert why("kryt-navalivat", view, "take") == ("take_keep_trump", {"card": "7C"})
+    view = kryt(["AH 8C 6D", "…"], pile="9S KH", faceup="9C", stock="QS KS")
+    assert why("kryt-navalivat", view, "take") == ("take_few", {"count": 1})
+
+
+def test_kryt_6_1_swap_the_six_for_the_turned_card() -> None:
+    """KRYT-6.1: the holder of the six of trumps may swap it for the turned card."""
+    view = kryt(["6C 8H 9D", "…"], pile="", faceup="QC", stock="QS KS", turn="lead")
+    assert "swap" in view["legal_actions"]
+    assert why("kryt-navalivat", view, "swap") == ("swap_six", {"card": "QC"})
+
+
+def test_kryt_4_2_cover_with_a_trump_or_the_lowest_card_and_lead_low() -> None:
+    """KRYT-4.2 (a): after a beat, any card covers; KRYT-4.1: any card leads."""
+    view = kryt(["8H 9C 7D", "…"], pile="6S 10S", faceup="6C", stock="QS KS", turn="cover")
+    assert why("kryt-navalivat", view, "cover 9C") == ("cover_trump", {"card": "9C"})
+    assert why("kryt-navalivat", view, "cover 7D") == ("cover_low", {"card": "7D"})
+    view = kryt(["8H 9C 7D", "…"], faceup="6C", stock="QS KS", turn="lead")
+    assert why("kryt-navalivat", view, "lead 7D") == ("lead_lowest", {"card": "7D"})
+    assert why("kryt-navalivat", view, "lead 9C") == ("lead_trump", {"card": "9C"})
+
+
+# ---------------------------------------------------------------- the whole hint
+
+
+def test_the_best_action_is_the_highest_value_and_close_values_say_any() -> None:
+    """The best is the highest value (ties: the higher chance); every gap is to it; all
+    values within the unit's margin read "any move"."""
+    view = kow(2, ["AH,QH,3C", "4D,5D,6D"], hand=4, done="0:KH,1:2H", won=[1, 0])
+    legal = view["legal_actions"]
+    values = dict(zip(legal, [1.0, 2.5, 2.5], strict=True))
+    chances = dict(zip(legal, [0.2, 0.4, 0.6], strict=True))
+    hint = advice("knockout-whist", view, values, chances, {})
+    assert hint["best"] == legal[2] and hint["unit"] == "tricks"
+    assert [a["gap"] for a in hint["actions"]] == [-1.5, 0.0, 0.0]
+    close = {a: 2.0 + 0.05 * i for i, a in enumerate(legal)}
+    assert advice("knockout-whist", view, close, chances, {})["reason"]["key"] == "hints.why.any"
+    assert MARGINS["tricks"] < 0.5 < 1.5
+
+
+@pytest.fixture
+def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A budget the deals bound, not the clock: the same hint on a slow machine."""
+    monkeypatch.setattr(thinking, "HINT_BUDGET", HintBudget(deals=40, seconds=30.0))
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_kow_the_hint_counts_the_tricks_the_top_trumps_take() -> None:
+    """KOW-4.3, spades trumps: the AS, KS and QS take three tricks whatever the other hand
+    holds, and leading one of them first gives up nothing; the 2H led first can only lose
+    the trick. The hint names a spade, worth its sure tricks at least, and the 2H behind."""
+    view = kow(2, ["AS,KS,QS,2H", "3S,4D,5D,6D"], hand=4)
+    hint = advise("knockout-whist", view, seed=1)
+    assert hint["unit"] == UNITS["knockout-whist"] == "tricks"
+    assert hint["best"] in ("play QS", "play KS", "play AS")
+    values = {a["action"]: a["value"] for a in hint["actions"]}
+    gaps = {a["action"]: a["gap"] for a in hint["actions"]}
+    for spade in ("play QS", "play KS", "play AS"):
+        assert 3.0 <= values[spade] <= 4.0
+    assert gaps[hint["best"]] == 0.0 and gaps["play 2H"] < 0
+    assert hint["reason"]["key"] == "hints.why.highest_left"
+    assert all(isinstance(a["chance"], float) for a in hint["actions"])
+    assert all(a["visits"] == 40 for a in hint["actions"])  # every deal values every card
+
+
+@pytest.mark.usefixtures("small_budget")
+def test_neuf_the_hint_counts_points_over_the_quota() -> None:
+    """NEUF-5.2: the unit is tricks over the quota this deal. Seat 0 holds every heart
+    (trumps) and leads: the AH takes a trick for sure, whatever the deal."""
+    piles = neuf_piles(
+        ["2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "10H", "JH", "QH", "KH", "AH"]
+    )
+    view = view_of("neuf", neuf_position(piles))
+    hint = advise("neuf", view, seed=1)
+    assert hint["unit"] == "points"
+    best = next(a for a in hint["actions"] if a["action"] == hint["best"])
+    # Thirteen trumps take thirteen tricks: nine over the quota of four.
+    assert best["value"] == 9.0 and best["gap"] == 0.0
+    assert hint["reason"]["key"] == "hints.why.any"  # every heart is as good
+
+
+def test_kryt_the_hint_is_the_chance_of_not_being_the_fool() -> None:
+    """KRYT-7.2: the unit is the search's chance of not being the fool, 0 to 1."""
+    view = kryt(["10H AH 7C", "…"], pile="8H", faceup="9C", stock="QS KS 6H")
+    hint = advise("kryt-navalivat", view, seed=1)
+    assert hint["unit"] == "not_fool"
+    for action in hint["actions"]:
+        assert action["value"] == round(action["chance"], 3)
+        assert 0.0 <= action["value"] <= 1.0 and action["gap"] <= 0.0
+    assert hint["best"] in view["legal_actions"]
+
+
+def test_a_forced_move_is_named_and_not_valued() -> None:
+    view = kow(3, ["5C,6C,7C", "2S,3S", "4H,2C,3C"], hand=5, dealer=0, trick="1:KH")
+    assert view["legal_actions"] == ["play 4H"]
+    hint = advise("knockout-whist", view, seed=1)
+    assert hint["best"] == "play 4H" and hint["reason"] == {"key": "hints.why.forced", "params": {}}
+    assert hint["actions"] == [
+        {"action": "play 4H", "chance": None, "visits": 0, "value": None, "gap": None}
+    ]
+
+
+def test_english_reasons_leave_a_cards_article_to_its_name() -> None:
+    """An English card's name brings its article ("the ace of spades", ``card_name``):
+    "your {card}" would read "your the ace of spades"."""
+    assert ENGLISH["card_name"].startswith("the ")
+    for text in ENGLISH["hints"]["why"].values():
+        for form in text.values() if isinstance(text, dict) else [text]:
+            assert "your {card}" not in form and "the {card}" not in form, form
