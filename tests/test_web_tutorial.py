@@ -122,6 +122,7 @@ def test_tutorial_played_through(chromium: Browser, web_base: str, game: str) ->
         # Not a fair table (docs/fairness.md): its decks are the script's. The page gives no
         # seed and shows no fair-deal proof, and the decks' commitments it checks hold.
         assert page.locator("#fair").count() == 0
+        expect(page.locator("#fair-badge")).to_be_hidden()  # no badge where nothing is proven
         assert page.get_attribute("#verify", "data-state") != "bad"
         assert page.locator("#verify li.bad").count() == 0
         keys = page.evaluate("Object.keys(localStorage)")

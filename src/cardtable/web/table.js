@@ -629,7 +629,8 @@ function showOverTable(words, { mine = false, hand = false, sparks = false, game
       : [];
   const box = h(
     "div",
-    { class: `celebration${mine ? " mine" : ""}${hand ? " hand" : ""}`, "aria-hidden": "true", dataset: { game: String(game ?? "") } },
+    // The table area is left to right (the seating never mirrors); the words are the page's.
+    { class: `celebration${mine ? " mine" : ""}${hand ? " hand" : ""}`, dir: document.documentElement.dir || "ltr", "aria-hidden": "true", dataset: { game: String(game ?? "") } },
     ...shine,
     h("p", { class: "celebration-words" }, words),
   );
@@ -707,7 +708,9 @@ function renderVerify() {
   const state = fairState();
   box.dataset.state = bad ? "bad" : ok ? "ok" : "pending";
   const badge = $("fair-badge");
-  badge.hidden = !entries.length;
+  // A table without fair deals (a tutorial's) has no badge, unless a deck's own check failed.
+  const fair = st.watch.games.get(st.game);
+  badge.hidden = !entries.length || (!(fair && fair.commitment) && state !== "bad");
   badge.dataset.state = state;
   // A phone's bar has room for the short words alone; the button is named by the long.
   badge.setAttribute("aria-label", t(`badge.${state}`));
