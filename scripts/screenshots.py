@@ -9,9 +9,9 @@ and photographs, in headless Chromium: the lobby (``lobby``), each game's table 
 the person's turn (``table-<game>``), the moment a hand ends, the page having played its
 last card (``hand-end-<game>``, in Knockout Whist and Neuf: a game of Kryt'-navalivat' is
 one hand, whose end is its results), its "Learn to play" tutorial (``tutorial-<game>``),
-its results once the game is over (``results-<game>``, scrolled down to them) and, for
-Knockout Whist, the person's "Review my game" beside the replay (``review-knockout-whist``:
-every decision judged at the ``expert`` level). Files are named
+its results once the game is over (``results-<game>``, scrolled down to them) and the
+person's "Review my game" beside the replay (``review-<game>``: every decision judged at the
+``expert`` level). Files are named
 ``<page>-<game>-<lang>-<w>x<h>.png`` (the lobby's ``lobby-<lang>-<w>x<h>.png``) and are
 exactly the window's size.
 
@@ -64,8 +64,9 @@ OUT = ROOT / "docs" / "screenshots"
 SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (375, 667))
 LANGS: tuple[str, ...] = ("en", "fa")
 PAGES: tuple[str, ...] = ("lobby", "table", "hand-end", "tutorial", "results", "review")
-# The review is photographed for one game: it takes a search of every decision.
-REVIEWED = "knockout-whist"
+# The games whose review is photographed: it takes a search of every decision, minutes for
+# a long Kryt'-navalivat' game.
+REVIEWED = ("knockout-whist", "neuf", "kryt-navalivat")
 # The lobby is one page for every game. The end of a hand is photographed in the games of
 # several hands; Kryt'-navalivat's game is one hand, whose end is its results.
 LOBBY = "knockout-whist"
@@ -108,7 +109,7 @@ def shots(
         for game in games
         for lang in langs
         for width, height in sizes
-        if (page != "review" or game == REVIEWED)
+        if (page != "review" or game in REVIEWED)
         and (page != "lobby" or game == LOBBY)
         and (page != "hand-end" or game in HANDS)
     ]
