@@ -977,14 +977,9 @@ function chanceBadge(actions) {
   return h("span", { class: "chance", dataset, "aria-label": t("hints.gap", { gap: hintGap(gap) }) }, hintGap(gap));
 }
 
-/** The hint's sentence and the best action's value, under the controls (made here, so the
- * tutorial's page has it too). */
+/** The hint's sentence and the best action's value, under the controls. */
 function renderHintPanel() {
-  let panel = $("hint-panel");
-  if (!panel) {
-    panel = h("div", { id: "hint-panel", class: "hint-panel", hidden: true }, h("p", { id: "hint-why" }), h("p", { id: "hint-value" }));
-    $("hint").closest(".controls").after(panel);
-  }
+  const panel = $("hint-panel");
   const hint = st.hints;
   panel.hidden = !hint || hint.forced || !!st.replay;
   if (panel.hidden) return;
