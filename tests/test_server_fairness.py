@@ -220,7 +220,9 @@ def test_a_table_reloaded_from_the_database_deals_exactly_what_it_would_have(
             played = move(table)
             move(again, played)
             assert _fair_facts(again) == _fair_facts(table)
-        assert len(table.run.chances) >= 3  # decks were drawn after the reload
+        # A deck was drawn after the reload: game 2's first came before it, and a game lasts
+        # at least two hands (KOW-5.1: a first hand's trickless players get the dog's life).
+        assert len(table.run.chances) >= 2
         document = again.replay(2)["record"]
         assert document["fair"] == table.replay(2)["record"]["fair"]
         assert verify_record(document).decks == len(document["decks"])
