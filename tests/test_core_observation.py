@@ -1,4 +1,4 @@
-"""The core's observations equal the Python encoder's (issue 16, first step).
+"""The core's observations equal the Python encoder's.
 
 ``cardtable.rl.observation`` encodes a seat's view as a float32 vector; the core writes the
 same vector from its own state (``crates/core/src/<game>/observation.rs``), for the batch

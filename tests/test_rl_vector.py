@@ -1,4 +1,4 @@
-"""Batches of games stepped in the core (cardtable.rl.vector, issue 16).
+"""Batches of games stepped in the core (cardtable.rl.vector).
 
 Step by step, every game's observation and mask equal the Python encoder's on the same
 state (the game rebuilt from the core's position), its reward is 0 until the game ends and

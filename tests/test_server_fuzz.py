@@ -1,5 +1,5 @@
 """Fuzzing a live ``cardtable serve`` (DESIGN "Server and web": bad input never costs a
-connection, a table or the server; issue 18, item 1).
+connection, a table or the server).
 
 Hypothesis makes websocket messages and HTTP bodies of every shape: JSON values of any kind,
 protocol messages with fields of the wrong kind, text with lone surrogates (JSON's

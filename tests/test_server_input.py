@@ -1,5 +1,5 @@
 """Bad input against a live ``cardtable serve`` (DESIGN "Server and web": bad input never costs
-a connection, a table or the server; issue 18, items 1 and 7): each input an audit found to
+a connection, a table or the server): each input an audit found to
 drop a socket or give a 500 gets the protocol's documented error instead, the connection
 stays open and the table does not change; a message too large to read is answered before the
 connection closes; every HTTP error has the documented shape; the pages send security
@@ -307,7 +307,7 @@ BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.
 def test_every_page_and_every_get_answers_head(
     sqlite_server: ServerProcess, table: dict[str, Any]
 ) -> None:
-    """Issue 17, defect 5: ``HEAD /`` answered 405. Each page, each GET of the API and each
+    """``HEAD /`` answered 405. Each page, each GET of the API and each
     file answers HEAD with the status and headers of its GET, and no body."""
     base, tid = sqlite_server.http, table["table"]
     for path, status in [
@@ -333,7 +333,7 @@ def test_every_page_and_every_get_answers_head(
 def test_an_address_that_leads_nowhere_is_answered_with_a_page(
     sqlite_server: ServerProcess,
 ) -> None:
-    """Issue 17, defect 5: a mistyped table link showed the API's raw JSON. A page's address
+    """A mistyped table link showed the API's raw JSON. A page's address
     that leads nowhere answers 404 with the page that says so (web/notfound.html: in the
     reader's language, with the way back to the lobby): a table or a game's rules that do not
     exist, whoever asks; any other address a browser opens as a page. The API, the files and

@@ -496,7 +496,7 @@ def test_a_restarted_server_carries_on_where_it_stopped(tmp_path: Path) -> None:
 
 
 def test_a_stand_in_can_be_asked_for_a_player_who_has_not_come(tmp_path: Path) -> None:
-    """Issue 17, defect 4: a human seat nobody has joined stalled the table for ever (no
+    """A human seat nobody has joined stalled the table for ever (no
     stand-in plays before its player has come). The table says the seat is awaited, and a
     seated player may ask for a stand-in: it plays at once, and stops when the player
     joins. Asking for a bot's seat, a seat someone is at, or as a watcher is refused."""

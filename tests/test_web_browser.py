@@ -491,7 +491,7 @@ def test_screenshots_in_english_and_persian_with_a_sound_layout(
 def test_the_screenshot_script_writes_pictures_of_the_windows_size(
     web_base: str, chromium: Browser, tmp_path: Path
 ) -> None:
-    """scripts/screenshots.py's own path, on one page: a tutorial in Persian at both sizes,
+    """Scripts/screenshots.py's own path, on one page: a tutorial in Persian at both sizes,
     written under the naming scheme, each picture exactly the window's size."""
     wanted = screenshots.shots(pages=["tutorial"], games=["neuf"], langs=["fa"])
     written = screenshots.photograph(
@@ -737,7 +737,7 @@ def test_every_page_works_within_its_content_security_policy(
     assert errors == [], errors
 
 
-# ---------------------------------------------------------------- what a new player met (issue 17)
+# ---------------------------------------------------------------- what a new player met
 
 
 def locale(lang: str) -> dict[str, Any]:
@@ -746,7 +746,7 @@ def locale(lang: str) -> dict[str, Any]:
 
 
 def test_a_forced_moves_hint_says_the_move_is_forced(web_base: str, chromium: Browser) -> None:
-    """Issue 17, defect 1: with one legal action the hint showed "0%" (the server rates a
+    """With one legal action the hint showed "0%" (the server rates a
     forced move with chance null). The Hint button says the move is forced, in each of the
     four languages, and the hint marks the card "forced", not with a percentage."""
     rng = random.Random(29)
@@ -825,7 +825,7 @@ def tricks_taken(frames: list[dict[str, Any]]) -> dict[int, int]:
 def test_a_reopened_tab_rebuilds_its_log_with_what_a_stand_in_did(
     web_base: str, chromium: Browser, game: int, hand: int
 ) -> None:
-    """Issue 17, defect 3: a reopened tab showed an empty log. Ana plays, closes her tab, a
+    """A reopened tab showed an empty log. Ana plays, closes her tab, a
     stand-in plays for her into hand `hand` of game `game` (or, should the deal end the game
     sooner, into the next game); her tab opened again logs every event of the table, word for
     word as a page watching all along logged them: who won each trick of every hand
@@ -950,7 +950,7 @@ def test_a_reopened_tab_rebuilds_its_log_with_what_a_stand_in_did(
 def test_the_table_says_whom_it_awaits_and_a_bot_can_play_for_them(
     web_base: str, chromium: Browser
 ) -> None:
-    """Issue 17, defect 4: a seat nobody had joined stalled the table with "Bo to play." and
+    """A seat nobody had joined stalled the table with "Bo to play." and
     no more. Ana creates a table for Ana, Bo and a bot in the lobby and takes her seat; Bo
     never comes. On Bo's turn the page says the table waits for Bo to join, shows Ana (this
     browser created the table) Bo's invitation link, and offers a bot for Bo; a watcher in
@@ -1013,7 +1013,7 @@ def test_the_table_says_whom_it_awaits_and_a_bot_can_play_for_them(
 def test_a_mistyped_link_shows_a_page_in_the_readers_language(
     web_base: str, chromium: Browser
 ) -> None:
-    """Issue 17, defect 5: a mistyped table link showed the API's raw JSON. It shows a page
+    """A mistyped table link showed the API's raw JSON. It shows a page
     that says there is no table there, in each of the four languages (Persian right to
     left), with the way back to the lobby; a game with no rules and any other address too."""
     errors: list[str] = []

@@ -1,4 +1,4 @@
-//! Batches of games for learning (issue 16): `N` games of one game and variant held in the
+//! Batches of games for learning: `N` games of one game and variant held in the
 //! core, stepped together, their observations, masks, rewards and flags written into
 //! buffers the caller owns (the bindings hand NumPy's arrays straight in).
 //!

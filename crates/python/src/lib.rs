@@ -510,7 +510,7 @@ macro_rules! bind_game {
                 Ok((array, batch.decisions))
             }
 
-            /// A batch of `num_games` games of this variant stepped together (issue 16):
+            /// A batch of `num_games` games of this variant stepped together:
             /// `opponents` is `"random"`, `"guided"` (the rollout policy, cheap play in the
             /// manner of `easy`), a list of one of those per other seat (from the agent's
             /// left), or `"self"` (self-play: every seat is the agent). `seat` is the

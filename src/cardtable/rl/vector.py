@@ -1,5 +1,5 @@
 """Batches of games stepped in the compiled core: NumPy arrays in and out, no Python loop
-over games (issue 16).
+over games.
 
 >>> from cardtable.rl.vector import BatchEnv
 >>> batch = BatchEnv("knockout-whist", num_games=256, opponents="random", players=3)
