@@ -491,7 +491,7 @@ def test_screenshots_in_english_and_persian_with_a_sound_layout(
 def test_the_screenshot_script_writes_pictures_of_the_windows_size(
     web_base: str, chromium: Browser, tmp_path: Path
 ) -> None:
-    """Scripts/screenshots.py's own path, on one page: a tutorial in Persian at both sizes,
+    """scripts/screenshots.py's own path, on one page: a tutorial in Persian at both sizes,
     written under the naming scheme, each picture exactly the window's size."""
     wanted = screenshots.shots(pages=["tutorial"], games=["neuf"], langs=["fa"])
     written = screenshots.photograph(
