@@ -318,28 +318,25 @@ def _pack(game: FairGame) -> list[str]:
     return [str(Card.from_index(s * 13 + r - 2)) for s in range(4) for r in range(low, 15)]
 
 
-def _tamper_server_seed(game: FairGame) -> bool:
-    forged = "0" * 64
-    game.record["fair"]["server_seed"] = forged
+def _forge_fair_field(game: FairGame, field: str, event: str, forged: str) -> bool:
+    """``field`` of the game's fair facts forged: in the record's ``fair`` block, in the
+    ``event`` events that carry it, and in every snapshot's ``fair`` that holds it."""
+    game.record["fair"][field] = forged
     for message in _messages(game):
         for ev in _events(message):
-            if ev.get("kind") == "over":
-                ev["server_seed"] = forged
-        if message["type"] == "snapshot" and message.get("fair") and message["fair"]["server_seed"]:
-            message["fair"]["server_seed"] = forged
+            if ev.get("kind") == event:
+                ev[field] = forged
+        if message["type"] == "snapshot" and message.get("fair") and message["fair"][field]:
+            message["fair"][field] = forged
     return True
+
+
+def _tamper_server_seed(game: FairGame) -> bool:
+    return _forge_fair_field(game, "server_seed", "over", "0" * 64)
 
 
 def _tamper_commitment(game: FairGame) -> bool:
-    forged = "f" * 64
-    game.record["fair"]["commitment"] = forged
-    for message in _messages(game):
-        for ev in _events(message):
-            if ev.get("kind") == "game":
-                ev["commitment"] = forged
-        if message["type"] == "snapshot" and message.get("fair"):
-            message["fair"]["commitment"] = forged
-    return True
+    return _forge_fair_field(game, "commitment", "game", "f" * 64)
 
 
 def _tamper_deck(game: FairGame) -> bool:
