@@ -518,13 +518,13 @@ def create_app(
                 return
         except TableError as exc:  # quarantined: its seats hear why, then the socket closes
             await socket.send_json({"type": "error", "code": exc.code, "message": str(exc)})
-            await socket.close(code=4503)
+            await socket.close(code=4503, reason=exc.code)
             return
         if table is None:
             await socket.send_json(
                 {"type": "error", "code": "no_table", "message": f"no table {table_id!r}"}
             )
-            await socket.close(code=4404)
+            await socket.close(code=4404, reason="no_table")
             return
         assert not isinstance(table, str)
         connection = Connection(socket, table)

@@ -619,7 +619,7 @@ class Hub:
                             }
                         )
                         other.joined = False
-                        other.close()
+                        other.close(1000, "replaced")
                         seat.connections -= 1
                 if not held:
                     self.metrics.seats_connected.inc()
@@ -918,7 +918,7 @@ class Hub:
             task.cancel()
         for connections in self.connections.values():
             for connection in connections:
-                connection.close()
+                connection.close(RESTART_CODE, RESTARTING)
 
     # Owners ---------------------------------------------------------------------------------
 

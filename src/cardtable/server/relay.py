@@ -4,8 +4,8 @@ Several processes may serve one database (docs/hosting.md, "Many processes"); a 
 reach any of them, but a table lives in one process's memory, its owner's. A process that
 does not own the table opens a socket of its own to the owner's ``/ws/`` and copies the
 messages both ways, unread: the owner answers everything (its limits, its refusals). When
-the owner's socket ends, the page's socket ends with the same close code; when the owner
-died, with 1012 ("service restart"): the page reconnects and resumes from its last event
+the owner's socket ends, the page's socket ends with the same close code and reason; when
+the owner died, with 1012 ("service restart"): the page reconnects and resumes from its last event
 (``web/table.js``), and the process it reaches then takes the table over.
 """
 
@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from cardtable.server.hub import RESTART_CODE
+from cardtable.server.hub import RESTART_CODE, RESTARTING
 
 __all__ = ["CONNECT_WITHIN", "RELAYED", "relay"]
 
@@ -58,10 +58,11 @@ async def relay(socket: WebSocket, address: str, table_id: str, headers: dict[st
         await asyncio.gather(up, down, return_exceptions=True)
         await upstream.close()
     code = upstream.close_code if down.done() and not down.cancelled() else None
+    reason = upstream.close_reason or ""
     if code is None or code in UNSENDABLE:  # the owner's socket broke: it died
-        code = RESTART_CODE
+        code, reason = RESTART_CODE, RESTARTING
     with contextlib.suppress(Exception):  # the page may have gone already
-        await socket.close(code)
+        await socket.close(code, reason)
     return True
 
 
