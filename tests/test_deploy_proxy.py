@@ -5,7 +5,9 @@ nginx with ``deploy/nginx.conf`` and TLS, on loopback.
 Players reach a table through the proxy over ``wss:``; both seats' sockets reach the same
 server (the proxy hashes the table's id); that server is stopped gracefully during play,
 its sockets are told to connect again, and they do, through the proxy, to the other
-server, which serves the table from the database and takes the next moves.
+server, which serves the table from the database and takes the next moves. A page of the
+site, as the browser names it (https, the proxy's port), opens tables and sockets through
+the proxy, and one of another origin does not.
 """
 
 from __future__ import annotations

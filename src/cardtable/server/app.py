@@ -232,6 +232,7 @@ def _json_labelled(request: Request) -> bool:
 def _unlabelled() -> Response:
     # A page of another site may send text/plain, or a form, without asking the server
     # first (no CORS preflight); only application/json needs the server's leave.
+    log.info("request refused", extra={"code": "unsupported_media_type"})
     return _error(
         415,
         "unsupported_media_type",

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -41,6 +42,8 @@ __all__ = [
     "GuardedWebSocketProtocol",
     "protocols",
 ]
+
+log = logging.getLogger("cardtable.server")
 
 # Seconds a connection turned away stays open after its answer, its sending side closed,
 # reading and dropping whatever the client still sends: closed at once, with the client's
@@ -99,6 +102,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         if count is not None and address is not None and not exempt:
             if not count.take(address):
                 # Nothing is read: the answer goes out at once, and the connection closes.
+                log.info(
+                    "connection refused",
+                    extra={"code": "too_many_connections", "client": address},
+                )
                 headers = self.server_state.default_headers
                 self._turn_away(answer(429, "too_many_connections", count.refusal(), headers))
                 return
@@ -179,6 +186,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
             f"a request's headers and body arrive within {self.guard.read_timeout:g} s; "
             "this one took longer"
         )
+        client = self.client[0] if self.client else None
+        log.info("connection refused", extra={"code": "too_slow", "client": client})
         self._turn_away(answer(408, "too_slow", message, self.server_state.default_headers))
 
     def _turn_away(self, payload: bytes) -> None:

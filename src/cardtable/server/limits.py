@@ -9,6 +9,7 @@ options; the defaults are those documented.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ __all__ = [
     "client_of",
     "refuse",
 ]
+
+log = logging.getLogger("cardtable.server")
 
 MAX_BODY = 16384  # bytes of a request's body by default; the lobby's requests are far smaller
 # Seconds from a request's first byte (a new connection's opening) to its body's last: the
@@ -234,6 +237,7 @@ class ConnectionLimit:
             return
         client = client_of(scope, self.header)
         if not self.count.take(client):
+            log.info("request refused", extra={"code": "too_many_connections", "client": client})
             await refuse(scope, send, 429, "too_many_connections", self.count.refusal())
             return
         try:

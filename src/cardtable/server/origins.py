@@ -16,6 +16,7 @@ the connection. Host and port are compared, an absent port being the scheme's ow
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -25,6 +26,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from cardtable.server.limits import refuse
 
 __all__ = ["SAFE_METHODS", "Origin", "SameOrigin", "parse_origin", "request_origin"]
+
+log = logging.getLogger("cardtable.server")
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})  # change nothing (RFC 9110, 9.2.1)
 DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -96,6 +99,9 @@ class SameOrigin:
                 message = (
                     f"a page of {given[0][:100]!r} may not {what}: only the server's own "
                     "pages, and the origins its operator allows, may"
+                )
+                log.info(
+                    "request refused", extra={"code": "cross_origin", "origin": given[0][:100]}
                 )
                 await refuse(scope, send, 403, "cross_origin", message)
                 return
