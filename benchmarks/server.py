@@ -264,8 +264,10 @@ class Served:
             str(bot_delay),
             "--grace",
             "3600",
-            # One client opens every table of the benchmark.
+            # One client opens every table of the benchmark, and holds all its sockets.
             "--tables-per-minute",
+            "0",
+            "--connections-per-client",
             "0",
         ]
         if workers is not None:

@@ -5,7 +5,9 @@ nginx with ``deploy/nginx.conf`` and TLS, on loopback.
 Players reach a table through the proxy over ``wss:``; both seats' sockets reach the same
 server (the proxy hashes the table's id); that server is stopped gracefully during play,
 its sockets are told to connect again, and they do, through the proxy, to the other
-server, which serves the table from the database and takes the next moves.
+server, which serves the table from the database and takes the next moves. A page of the
+site, as the browser names it (https, the proxy's port), opens tables and sockets through
+the proxy, and one of another origin does not.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
+from websockets.typing import Origin
 
 from live_pieces import tokens
 from proxy_pieces import NGINX, Proxy, nginx_proxy
@@ -236,6 +239,22 @@ def test_two_servers_behind_nginx_with_tls_and_a_graceful_restart(tmp_path: Path
         assert sockets_open(other) == 2
         play(seats, MOVES, rng)
         assert https.get(f"/api/tables/{table}").json()["seq"] == seats[0].seq > before
+
+        # A page of the site, as the browser names it (https, the proxy's port), opens
+        # tables and sockets through the proxy; one of another origin does not.
+        request = {"game": "kryt-navalivat", "seats": [{"kind": "human"}] * 2}
+        own = proxy.url
+        opened = https.post("/api/tables", json=request, headers={"origin": own})
+        assert opened.status_code == 201, opened.text
+        address = proxy.ws(opened.json()["table"])
+        with connect(address, ssl=where.context, origin=Origin(own)) as page:
+            page.send(json.dumps({"type": "ping"}))
+            assert json.loads(page.recv(timeout=READ_SECONDS)) == {"type": "pong"}
+        strangers = [f"http://127.0.0.1:{proxy.https}", "https://127.0.0.1", "https://evil.example"]
+        for stranger in strangers:
+            refused = https.post("/api/tables", json=request, headers={"origin": stranger})
+            assert refused.status_code == 403, (stranger, refused.text)
+            assert refused.json()["error"] == "cross_origin"
 
 
 def test_two_servers_behind_nginx_lose_nothing_when_the_tables_holder_is_killed(

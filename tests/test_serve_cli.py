@@ -163,3 +163,23 @@ def test_an_unknown_log_format_is_refused_with_the_choices(tmp_path: Path) -> No
     assert "'--log-format'" in done.stderr and "'xml'" in done.stderr
     assert all(f"'{choice}'" in done.stderr for choice in ("auto", "text", "json"))
     assert not (tmp_path / "t.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        (("--allow-origin", "club.example"), "--allow-origin 'club.example' is not an origin"),
+        (("--allow-origin", "https://club.example/lobby"), "is not an origin"),
+        (("--read-timeout", "0"), "--read-timeout is over 0"),
+        (("--connections-per-client", "-1"), "--connections-per-client 0 or more"),
+    ],
+    ids=["no scheme", "a path", "no read time", "negative connections"],
+)
+def test_a_bad_bound_or_origin_is_said_in_one_line(
+    tmp_path: Path, options: tuple[str, ...], words: str
+) -> None:
+    done = serve(
+        "--port", str(free_port()), "--database", f"sqlite:///{tmp_path / 't.db'}", *options
+    )
+    assert words in refused(done, USAGE_ERROR)
+    assert not (tmp_path / "t.db").exists()

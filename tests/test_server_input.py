@@ -111,6 +111,27 @@ def test_binary_messages_are_read_as_utf8_text(
         assert socket.ask(b'{"type": "ping"}') == {"type": "pong"}
 
 
+def test_a_leading_byte_order_mark_is_ignored_in_a_message_and_in_a_body(
+    sqlite_server: ServerProcess, table: dict[str, Any]
+) -> None:
+    """A body's mark was ignored and a text frame's refused ``malformed``: one rule for both
+    (RFC 8259, 8.1, lets a parser ignore it)."""
+    with LiveSocket(sqlite_server, table["table"]) as socket:
+        assert socket.ask('\ufeff{"type": "ping"}') == {"type": "pong"}
+        assert socket.ask('\ufeff{"type": "ping"}'.encode()) == {"type": "pong"}
+        refused(socket, '\ufeff\ufeff{"type": "ping"}', "malformed")  # one mark, at the start
+        refused(socket, '{"type": "ping"}\ufeff', "malformed")
+    body = json.dumps({"game": "neuf", "seats": [{"kind": "human"}] * 3})
+    before = table_total(sqlite_server)
+    answer = httpx.post(
+        f"{sqlite_server.http}/api/tables",
+        content="\ufeff".encode() + body.encode(),
+        headers={"content-type": "application/json"},
+    )
+    assert answer.status_code == 201, answer.text
+    assert table_total(sqlite_server) == before + 1
+
+
 def test_a_message_over_the_read_limit_is_answered_before_the_connection_closes(
     sqlite_server: ServerProcess, table: dict[str, Any]
 ) -> None:

@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # the arena loads only for the arena command
     from typer._click.core import Context, Parameter
 
     from cardtable.arena import ArenaConfig, GameOutcome, TournamentResult
+    from cardtable.server.limits import Limits
 
 __all__ = ["app"]
 
@@ -478,10 +479,31 @@ def serve(
         str | None,
         typer.Option(
             help="The header a trusted reverse proxy puts the client's address in "
-            "(X-Forwarded-For); without it, the connection's address counts."
+            "(X-Forwarded-For); the proxy's X-Forwarded-Proto is then believed too. "
+            "Without it, the connection's address counts and forwarded headers are ignored."
         ),
     ] = None,
     max_body: Annotated[int, typer.Option(help="Bytes of a request's body.")] = 16384,
+    read_timeout: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a request's headers and body may take to arrive; a slower client's "
+            "connection is closed."
+        ),
+    ] = 10.0,
+    connections_per_client: Annotated[
+        int,
+        typer.Option(
+            help="Connections one client may hold open at once, websockets included (0: no limit)."
+        ),
+    ] = 64,
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Another site whose pages may open tables and sockets here "
+            "(https://host[:port]); repeat for several. The server's own pages always may."
+        ),
+    ] = None,
     evict_after: Annotated[
         float,
         typer.Option(help="Seconds an idle table (nobody connected) stays in memory."),
@@ -500,6 +522,7 @@ def serve(
         from cardtable.server.app import default_database_url
         from cardtable.server.limits import Limits
         from cardtable.server.logs import configure
+        from cardtable.server.origins import parse_origin
     except ImportError as exc:  # pragma: no cover - the server's dependencies are core ones
         _fail(f"the web table needs its dependencies: {exc}", DATA_ERROR)
     if not 0 < port < 65536:
@@ -514,10 +537,22 @@ def serve(
             "--tables-per-minute and --evict-after are 0 or more, --max-body 1 or more",
             USAGE_ERROR,
         )
+    if not read_timeout > 0 or connections_per_client < 0:
+        _fail("--read-timeout is over 0, --connections-per-client 0 or more", USAGE_ERROR)
+    origins = tuple(allow_origin or ())
+    for origin in origins:
+        if parse_origin(origin) is None:
+            _fail(
+                f"--allow-origin {origin!r} is not an origin: write https://host or "
+                "http://host:port",
+                USAGE_ERROR,
+            )
     limits = Limits(
         tables_per_minute=tables_per_minute,
         client_header=client_header or None,
         max_body=max_body,
+        read_timeout=read_timeout,
+        connections_per_client=connections_per_client,
         evict_after=evict_after,
     )
     # Everything that would stop the server is checked before it starts, and said in a line.
@@ -554,12 +589,15 @@ def serve(
                 full_collection_every=600,
                 limits=limits,
                 peer_address=peer_address,
+                allowed_origins=origins,
             )
         except ValueError as exc:
             _fail(f"--database {shown}: {exc}", USAGE_ERROR)
         _run_server(
             application,
+            limits,
             sockets + peer,
+            peer,
             index == 0 and first,
             host,
             port,
@@ -583,7 +621,9 @@ def serve(
 
 def _run_server(
     application: Any,
+    limits: Limits,
     sockets: list[socket.socket],
+    peer: list[socket.socket],
     announce: bool,
     host: str,
     port: int,
@@ -592,12 +632,17 @@ def _run_server(
     open_browser: bool,
     console: Console,
 ) -> None:
-    """Serve ``application`` under uvicorn on ``sockets``; ``announce``: print the banner
-    (one process of several does)."""
+    """Serve ``application`` under uvicorn on ``sockets`` (``peer`` among them: where the
+    other server processes relay sockets); ``announce``: print the banner (one process of
+    several does)."""
     import uvicorn
 
     from cardtable.server.commits import COMMIT_PATIENCE
-    from cardtable.server.transport import MAX_FRAME, WebSocketProtocol
+    from cardtable.server.connections import protocols
+    from cardtable.server.transport import MAX_FRAME
+
+    # The connections of the other processes are theirs to count, not a client's.
+    http, websocket = protocols(limits, {sock.getsockname()[1] for sock in peer})
 
     class Server(uvicorn.Server):
         """Says where the lobby is once it answers: after the database is open and the
@@ -634,8 +679,13 @@ def _run_server(
         host=host,
         port=port,
         log_config=None,
-        ws=WebSocketProtocol,
+        http=http,
+        ws=websocket,
         ws_max_size=MAX_FRAME,
+        # The client is the connection's address, or the one the proxy the operator names
+        # writes (--client-header: limits.client_of): never a header any client may write,
+        # as uvicorn's own reading of X-Forwarded-For would believe from loopback.
+        proxy_headers=False,
         # Requests still being answered once the sockets are told to go: a bounded wait.
         timeout_graceful_shutdown=STOP_SECONDS,
     )

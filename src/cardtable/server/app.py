@@ -10,7 +10,7 @@ import asyncio
 import json
 import logging
 import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -24,6 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocketDisconnect
 
@@ -45,8 +46,16 @@ from cardtable.server.hub import (
     Connection,
     Hub,
 )
-from cardtable.server.limits import MAX_BODY, BodyLimit, CreationLimit, Limits, client_of
+from cardtable.server.limits import (
+    MAX_BODY,
+    BodyLimit,
+    ConnectionLimit,
+    CreationLimit,
+    Limits,
+    client_of,
+)
 from cardtable.server.metrics import CONTENT_TYPE
+from cardtable.server.origins import SameOrigin, parse_origin
 from cardtable.server.relay import RELAYED, relay
 from cardtable.server.reviews import Reviewer
 from cardtable.server.store import Owner, Store
@@ -69,6 +78,8 @@ log = logging.getLogger("cardtable.server")
 
 MAX_MESSAGE = 4096  # bytes of one websocket message; every client message is far smaller
 MAX_DEPTH = 16  # nesting of arrays and objects in a message or a body; the protocol needs 3
+BYTE_ORDER_MARK = "\ufeff"
+JSON_TYPE = "application/json"
 
 # Every response's headers (docs/server.md, "Security headers"). The pages load their
 # scripts, styles and locale files from the server alone and set no inline script or style
@@ -195,11 +206,13 @@ def _error(
 
 def parse_json(data: str | bytes) -> Any:
     """A message or body read as JSON; :class:`TableError` ``malformed`` if it is not JSON
-    (NaN and Infinity are not), not UTF-8, or nested more than :data:`MAX_DEPTH` deep."""
+    (NaN and Infinity are not), not UTF-8, or nested more than :data:`MAX_DEPTH` deep. A
+    leading byte-order mark is ignored (RFC 8259, 8.1 lets a parser do so), in a body and
+    in a websocket's text frame alike."""
     try:
         # UTF-8 only (RFC 8259, 8.1), not the UTF-16 and -32 json.loads would guess at.
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        value = json.loads(text, parse_constant=_not_json)
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        value = json.loads(text.removeprefix(BYTE_ORDER_MARK), parse_constant=_not_json)
     except RecursionError:  # nested past the interpreter's own limit
         raise TableError("malformed", f"JSON nested more than {MAX_DEPTH} deep") from None
     except ValueError:  # includes bytes that are not UTF-8, and numbers of 4,300 digits
@@ -207,6 +220,24 @@ def parse_json(data: str | bytes) -> Any:
     if _depth(value) > MAX_DEPTH:
         raise TableError("malformed", f"JSON nested more than {MAX_DEPTH} deep")
     return value
+
+
+def _json_labelled(request: Request) -> bool:
+    """Whether a request says its body is JSON: ``Content-Type: application/json``, with
+    or without parameters (a charset, which RFC 8259 says changes nothing)."""
+    kind = request.headers.get("content-type", "")
+    return kind.split(";", 1)[0].strip().lower() == JSON_TYPE
+
+
+def _unlabelled() -> Response:
+    # A page of another site may send text/plain, or a form, without asking the server
+    # first (no CORS preflight); only application/json needs the server's leave.
+    log.info("request refused", extra={"code": "unsupported_media_type"})
+    return _error(
+        415,
+        "unsupported_media_type",
+        f"a request's body is JSON, sent with Content-Type: {JSON_TYPE}",
+    )
 
 
 def _not_json(constant: str) -> Any:
@@ -265,6 +296,7 @@ def create_app(
     limits: Limits | None = None,
     lease: float = LEASE,
     peer_address: str | None = None,
+    allowed_origins: Iterable[str] = (),
 ) -> FastAPI:
     """The web table on the database at ``database_url`` (see :func:`default_database_url`).
 
@@ -282,9 +314,15 @@ def create_app(
     ``lease``: seconds a table's lease lasts on a database several processes may share
     (PostgreSQL; docs/hosting.md, "Many processes"; SQLite is one process's, no leases);
     ``peer_address``: host:port at which the other processes reach this one, to relay the
-    seats of its tables (``cardtable serve`` listens there too)."""
+    seats of its tables (``cardtable serve`` listens there too);
+    ``allowed_origins``: the origins (``https://host[:port]``) of other sites whose pages
+    may open tables and sockets here, besides the server's own (``origins.py``)."""
     url = database_url or default_database_url()
     limits = limits or Limits()
+    allowed_origins = tuple(allowed_origins)
+    for origin in allowed_origins:
+        if parse_origin(origin) is None:
+            raise ValueError(f"{origin!r} is not an origin: write https://host or http://host:port")
     creations = CreationLimit(limits.tables_per_minute, limits.clients)
     state: dict[str, Hub] = {}
 
@@ -334,6 +372,19 @@ def create_app(
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=API_DOCS)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(BodyLimit, limit=limits.max_body)
+    trust_proxy = limits.client_header is not None
+    app.add_middleware(SameOrigin, allowed=allowed_origins, trust_proxy=trust_proxy)
+    if limits.client_header is not None and limits.connections_per_client > 0:
+        # Behind a proxy every connection is the proxy's: each client's requests and
+        # sockets are counted here by the address it writes (connections.py counts them
+        # by the connection's address otherwise).
+        peer_port = int(peer_address.rsplit(":", 1)[1]) if peer_address else None
+        app.add_middleware(
+            ConnectionLimit,
+            limit=limits.connections_per_client,
+            header=limits.client_header,
+            exempt_port=peer_port,
+        )
     app.add_middleware(SecurityHeaders)
 
     # Every HTTP error has the documented shape, not FastAPI's {"detail": ...}; a browser
@@ -438,7 +489,12 @@ def create_app(
     async def open_tutorial(game: str, request: Request) -> Any:
         # Not counted against the client's allowance of tables: a tutorial table is in
         # memory only, and the hub keeps a bounded number of them (hub.py).
-        body = await request.body()  # BodyLimit refuses one over the limit as it arrives
+        try:
+            body = await request.body()  # BodyLimit refuses one over the limit as it arrives
+        except ClientDisconnect:  # gone, or too slow (connections.py): nobody to answer
+            return Response(status_code=400)
+        if body.strip() and not _json_labelled(request):
+            return _unlabelled()
         try:
             data = parse_json(body) if body.strip() else {}
             if not isinstance(data, dict):
@@ -455,6 +511,8 @@ def create_app(
 
     @app.post("/api/tables", status_code=201)
     async def open_table(request: Request) -> Any:
+        if not _json_labelled(request):
+            return _unlabelled()
         client = client_of(request.scope, limits.client_header)
         wait = creations.wait(client)
         if wait:
@@ -471,6 +529,9 @@ def create_app(
         except HTTPException:
             creations.refund(client)
             raise
+        except ClientDisconnect:  # gone, or too slow (connections.py): nobody to answer
+            creations.refund(client)
+            return Response(status_code=400)
         try:
             data = parse_json(body)
             if not isinstance(data, dict):

@@ -1,5 +1,6 @@
 """What bounds a server's growth: how fast one client may open tables, how large a request's
-body may be, and how long an idle table stays in memory (docs/server.md, "Limits").
+body may be and how long it may take to arrive, how many connections one client may hold
+open, and how long an idle table stays in memory (docs/server.md, "Limits").
 
 Every limit is a setting of :class:`Limits`, which ``cardtable serve`` fills from its
 options; the defaults are those documented.
@@ -8,6 +9,7 @@ options; the defaults are those documented.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -17,9 +19,28 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["MAX_BODY", "BodyLimit", "CreationLimit", "Limits", "client_of"]
+__all__ = [
+    "CONNECTIONS_PER_CLIENT",
+    "MAX_BODY",
+    "READ_TIMEOUT",
+    "BodyLimit",
+    "ConnectionCount",
+    "ConnectionLimit",
+    "CreationLimit",
+    "Limits",
+    "client_of",
+    "refuse",
+]
+
+log = logging.getLogger("cardtable.server")
 
 MAX_BODY = 16384  # bytes of a request's body by default; the lobby's requests are far smaller
+# Seconds from a request's first byte (a new connection's opening) to its body's last: the
+# lobby's requests are a few hundred bytes, sent at once; only a slow client takes longer.
+READ_TIMEOUT = 10.0
+# Connections one client may hold open at once: a table page holds one websocket and
+# fetches over a few more, and a club behind one NAT address is a few dozen pages.
+CONNECTIONS_PER_CLIENT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,13 +48,18 @@ class Limits:
     """``tables_per_minute``: tables one client may open a minute, in bursts of as many
     (0: no limit); ``client_header``: the header a trusted reverse proxy writes the
     client's address in (``X-Forwarded-For``), None to take the connection's address;
-    ``max_body``: bytes of a request's body; ``evict_after``: seconds an idle table (no
-    socket, no bot to move) stays in memory; ``clients``: the clients whose allowance is
-    remembered at once (the oldest is forgotten past it)."""
+    ``max_body``: bytes of a request's body; ``read_timeout``: seconds from a request's
+    first byte to its body's last (``cardtable serve`` closes a connection slower than
+    that); ``connections_per_client``: connections (requests under way and websockets
+    behind a proxy) one client may hold open at once (0: no limit); ``evict_after``:
+    seconds an idle table (no socket, no bot to move) stays in memory; ``clients``: the
+    clients whose allowance is remembered at once (the oldest is forgotten past it)."""
 
     tables_per_minute: float = 20.0
     client_header: str | None = None
     max_body: int = MAX_BODY
+    read_timeout: float = READ_TIMEOUT
+    connections_per_client: int = CONNECTIONS_PER_CLIENT
     evict_after: float = 600.0
     clients: int = 10000
 
@@ -42,6 +68,10 @@ class Limits:
             raise ValueError(
                 "tables per minute and seconds before eviction are 0 or more, the body "
                 "limit 1 byte or more"
+            )
+        if not self.read_timeout > 0 or self.connections_per_client < 0:
+            raise ValueError(
+                "the read timeout is over 0 seconds, the connections per client 0 or more"
             )
         if self.clients < 1:
             raise ValueError("at least one client's allowance is remembered")
@@ -150,3 +180,88 @@ class BodyLimit:
         return HTTPException(
             413, f"a request is at most {self.limit} bytes", headers={"Connection": "close"}
         )
+
+
+class ConnectionCount:
+    """Connections open per client, at most ``limit`` each (0: no limit). Only clients with
+    a connection open are remembered."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.open: dict[str, int] = {}
+
+    def take(self, client: str) -> bool:
+        """Count one more connection of ``client``; False (nothing counted) past the limit."""
+        held = self.open.get(client, 0)
+        if self.limit and held >= self.limit:
+            return False
+        self.open[client] = held + 1
+        return True
+
+    def give_back(self, client: str) -> None:
+        held = self.open.get(client, 0) - 1
+        if held > 0:
+            self.open[client] = held
+        else:
+            self.open.pop(client, None)
+
+    def refusal(self) -> str:
+        return (
+            f"at most {self.limit} connections from one client at once; close one "
+            "(another tab of the table?) and try again"
+        )
+
+
+class ConnectionLimit:
+    """Behind a reverse proxy, the connections per client counted by the address the proxy
+    writes (``header``): each client's requests under way and websockets open, at most
+    ``limit`` at once (ASGI middleware). One more is answered ``429
+    too_many_connections``; a websocket's handshake is refused with that answer. Requests
+    on the peer port (``exempt_port``: sockets other server processes relay) are not
+    counted."""
+
+    def __init__(
+        self, app: ASGIApp, limit: int, header: str, exempt_port: int | None = None
+    ) -> None:
+        self.app = app
+        self.count = ConnectionCount(limit)
+        self.header = header
+        self.exempt_port = exempt_port
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        server = scope.get("server")
+        if scope["type"] not in ("http", "websocket") or (
+            server is not None and server[1] == self.exempt_port
+        ):
+            await self.app(scope, receive, send)
+            return
+        client = client_of(scope, self.header)
+        if not self.count.take(client):
+            log.info("request refused", extra={"code": "too_many_connections", "client": client})
+            await refuse(scope, send, 429, "too_many_connections", self.count.refusal())
+            return
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.count.give_back(client)
+
+
+async def refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:
+    """Answer an HTTP request or a websocket's handshake with the documented error shape,
+    before the application sees it. A websocket server without the ASGI extension for
+    that closes the handshake instead (a 403 from uvicorn)."""
+    body = json.dumps({"error": code, "message": message}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if scope["type"] == "websocket":
+        if "websocket.http.response" not in (scope.get("extensions") or {}):
+            await send({"type": "websocket.close", "code": 1008, "reason": code})
+            return
+        start = {"type": "websocket.http.response.start", "status": status, "headers": headers}
+        await send(start)
+        await send({"type": "websocket.http.response.body", "body": body})
+        return
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -40,6 +40,8 @@ EVENTS = {
     "table taken over": "table {table} taken over from another process",
     "table refused": "a new table refused ({code}): {reason}",
     "message refused": "table {table}: a message refused ({code})",
+    "request refused": "a request refused ({code})",
+    "connection refused": "a connection from {client} refused ({code})",
     "schema upgraded": "database schema upgraded to revision {to_revision}",
     "server stopping": "server stopping: {changes} changes under way",
     "worker died; starting it again": "worker {worker} (process {pid}) died with status "

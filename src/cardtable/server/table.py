@@ -232,6 +232,14 @@ class Table:
             raise TableError("bad_options", "options are an object of the game's rules")
         if not isinstance(seats, list) or not seats:
             raise TableError("bad_seats", "seats are a list with one entry per player")
+        # The seats say how many play; an option that says otherwise (true, which Python
+        # would count as 1, among them) is refused rather than overruled.
+        players = options.get("players", len(seats))
+        if type(players) is not int or players != len(seats):
+            raise TableError(
+                "bad_options",
+                f"players, if given, is the number of seats ({len(seats)}), not {players!r:.40}",
+            )
         try:
             game = cardtable.make(game_name, **{**options, "players": len(seats)})
         except (ValueError, TypeError) as exc:
