@@ -34,21 +34,15 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from cardtable.server.app import SECURITY_HEADERS
 from cardtable.server.limits import ConnectionCount, Limits
-from cardtable.server.transport import WebSocketProtocol
+from cardtable.server.transport import LINGER, WebSocketProtocol
 
 __all__ = [
-    "LINGER",
     "GuardedHttpProtocol",
     "GuardedWebSocketProtocol",
     "protocols",
 ]
 
 log = logging.getLogger("cardtable.server")
-
-# Seconds a connection turned away stays open after its answer, its sending side closed,
-# reading and dropping whatever the client still sends: closed at once, with the client's
-# bytes unread, it would be reset, and the client could lose the answer.
-LINGER = 1.0
 
 
 @dataclass
@@ -192,7 +186,8 @@ class GuardedHttpProtocol(HttpToolsProtocol):
 
     def _turn_away(self, payload: bytes) -> None:
         """Answer ``payload`` and end the connection: its sending side at once, the rest
-        after :data:`LINGER` seconds, reading nothing meanwhile."""
+        after :data:`LINGER` seconds, reading nothing meanwhile (closed at once, with the
+        client's bytes unread, it would be reset, and the client could lose the answer)."""
         self._disarm()
         self.transport.write(payload)
         if self.transport.can_write_eof():
