@@ -26,7 +26,7 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
@@ -72,12 +72,13 @@ class Seat:
     def rejoin(self) -> dict[str, Any]:
         """:meth:`join` as the page reconnects: again and again until a server answers (the
         proxy refuses with 502 while it counts every server down, for 10 s after each
-        failed one, nginx's ``fail_timeout``)."""
+        failed one, nginx's ``fail_timeout``; a server killed in the middle of the handshake
+        ends it with no answer at all)."""
         deadline = time.monotonic() + READ_SECONDS
         while True:
             try:
                 return self.join()
-            except (InvalidStatus, OSError):
+            except (InvalidHandshake, OSError):
                 if time.monotonic() > deadline:
                     raise
                 time.sleep(0.2)

@@ -31,7 +31,8 @@ READ_SECONDS = 10.0
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerProcess, str]]:
     with live_server(tmp_path_factory.mktemp("closes")) as server:
-        opened = open_live_table(server, "knockout-whist", [*humans(1), {"kind": "bot", "level": "easy"}])
+        seats = [*humans(1), {"kind": "bot", "level": "easy"}]
+        opened = open_live_table(server, "knockout-whist", seats)
         yield server, opened["table"]
 
 
@@ -43,8 +44,9 @@ def ended(socket: ClientConnection) -> tuple[list[dict[str, Any]], int | None, s
         while True:
             frames.append(json.loads(socket.recv(timeout=READ_SECONDS)))
     except ConnectionClosed as closed:
-        received = closed.rcvd
-        return frames, received and received.code, received and received.reason
+        if closed.rcvd is None:
+            return frames, None, None
+        return frames, closed.rcvd.code, closed.rcvd.reason
 
 
 def keep_sending(socket: ClientConnection, first: str | bytes, *, text: bool) -> None:
@@ -73,7 +75,7 @@ def test_a_client_sending_on_after_an_unreadable_message_hears_why_and_the_close
     for _ in range(SOCKETS):
         with connect(server.ws(table), max_size=None, open_timeout=READ_SECONDS) as socket:
             keep_sending(socket, message, text=True)
-            frames, close, reason = ended(socket)
+            frames, close, _reason = ended(socket)
         errors = [frame["code"] for frame in frames if frame.get("type") == "error"]
         seen.append((close, errors[-1:]))
     assert seen == [(code, [error])] * SOCKETS, seen
