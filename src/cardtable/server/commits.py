@@ -152,12 +152,13 @@ class Writer:
         busy for ``patience`` seconds, then refused with :class:`UnavailableError`, which
         its caller tells whoever asked. Handed to the thread at once, so writes handed in
         one order are made in that order (a lease's release before a later claim)."""
-        return asyncio.get_running_loop().run_in_executor(thread or self.thread, self._retry, work)
+        return asyncio.get_running_loop().run_in_executor(thread or self.thread, self.retry, work)
 
-    def _retry(self, work: Callable[..., T]) -> T:
+    def retry(self, work: Callable[..., T]) -> T:
         """``work(wait=…)`` until it succeeds, pausing longer after each failure, for
-        ``patience`` seconds at most (in the thread). A failure that is not the database's
-        (an error of the data) is not retried."""
+        ``patience`` seconds at most (in a thread, never on the event loop: see
+        :meth:`patiently`). A failure that is not the database's (an error of the data) is
+        not retried."""
         deadline = time.monotonic() + self.patience
         pause = FIRST_PAUSE
         attempts = 0

@@ -1008,8 +1008,14 @@ class Hub:
         """Give up the table's lease, in the background (in order with later claims)."""
         self.claimed.pop(table_id, None)
         if self.lease is not None:
-            released = self._leasing(self.store.release, [table_id], self.process)
-            released.add_done_callback(partial(_released, table_id))
+            self.owners.submit(self._release_quietly, table_id)
+
+    def _release_quietly(self, table_id: str) -> None:
+        """(In the owners' thread.) A lease the database would not give up runs out."""
+        try:
+            self.writer.retry(partial(self.store.release, [table_id], self.process))
+        except (UnavailableError, SQLAlchemyError):
+            log.warning("lease not given up", extra={"table": table_id})
 
     async def _keep(self) -> None:
         """Renew this process's leases, three times a lease; drop the tables whose lease
@@ -1041,17 +1047,6 @@ class Hub:
                 log.warning("leases not kept", extra={"lease": self.lease})
             except Exception:  # a database that failed for a moment: the next look tries again
                 log.exception("leases not kept")
-
-
-def _released(table_id: str, released: asyncio.Future[Any]) -> None:
-    """A lease given up in the background: one the database would not take runs out."""
-    if released.cancelled():
-        return
-    failed = released.exception()
-    if isinstance(failed, (UnavailableError, SQLAlchemyError)):
-        log.warning("lease not given up", extra={"table": table_id})
-    elif failed is not None:
-        log.error("lease not given up", extra={"table": table_id}, exc_info=failed)
 
 
 def _unreachable(table_id: str, exc: SQLAlchemyError) -> UnavailableError:
