@@ -50,6 +50,7 @@ from cardtable.core import View
 from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
 from cardtable.server.metrics import Metrics
+from cardtable.server.records import RecordError, check_table
 from cardtable.server.store import Owner, Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
@@ -235,6 +236,9 @@ class Hub:
             loaded = await asyncio.to_thread(self._restore, table_id)
         except SQLAlchemyError as exc:
             raise _unreachable(table_id, exc) from exc
+        except Exception as exc:
+            await self._quarantine(table_id, _damage(exc))
+            raise TableError(QUARANTINED, SET_ASIDE) from None
         if isinstance(loaded, str):
             raise TableError(QUARANTINED, SET_ASIDE)
         return loaded
@@ -293,7 +297,7 @@ class Hub:
                 self._release(table_id)
                 raise _unreachable(table_id, exc) from exc
             except Exception as exc:
-                await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
+                await self._quarantine(table_id, _damage(exc))
                 return True
             if loaded is None:
                 self._release(table_id)
@@ -314,6 +318,7 @@ class Hub:
             return None
         if stored.quarantined is not None:
             return stored.quarantined
+        check_table(stored)  # every field as this server writes it, before it is replayed
         return Table.restore(stored)
 
     async def _quarantine(self, table_id: str, reason: str) -> None:
@@ -1047,6 +1052,12 @@ class Hub:
                 log.warning("leases not kept", extra={"lease": self.lease})
             except Exception:  # a database that failed for a moment: the next look tries again
                 log.exception("leases not kept")
+
+
+def _damage(exc: Exception) -> str:
+    """Why a table's record does not load: the stored field that does not fit (``records``),
+    or what failed in its replay."""
+    return str(exc) if isinstance(exc, RecordError) else f"{type(exc).__name__}: {exc}"
 
 
 def _unreachable(table_id: str, exc: SQLAlchemyError) -> UnavailableError:

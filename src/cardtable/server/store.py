@@ -16,7 +16,7 @@ import json
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -160,6 +160,9 @@ class StoredTable:
     deals: list[DealRow]
     quarantined: str | None = None
     secret: str | None = None
+    # Each event's row: its number and kind as the row's own columns say (the events are
+    # their ``data``), for the check that the two agree (``records.py``).
+    rows: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +221,17 @@ class Store:
         up; the server's writes are retried by :meth:`Writer.patiently`, which sets it."""
         with Session(self.engine) as session, session.begin():
             self._wait(session.connection(), wait)
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session whose reads all see the database as it was at one moment, so that a
+        table's rows read while another process appends to it (several processes on one
+        PostgreSQL database) are all of before the append or all of after, never events
+        without their deals. (SQLite is one process's, which reads no table it appends to.)"""
+        with Session(self.engine) as session:
+            if self.dialect == "postgresql":
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
             yield session
 
     def append(self, table_id: str, events: list[dict[str, Any]], deals: list[DealRow]) -> None:
@@ -438,7 +452,7 @@ class Store:
 
     def load_game(self, table_id: str, number: int) -> StoredGame | None:
         """One game of a table, as stored: None if there is no such table."""
-        with Session(self.engine) as session:
+        with self.reading() as session:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
@@ -481,7 +495,7 @@ class Store:
             )
 
     def load(self, table_id: str) -> StoredTable | None:
-        with Session(self.engine) as session:
+        with self.reading() as session:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
@@ -494,14 +508,12 @@ class Store:
                     select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
                 )
             )
-            events = [
-                json.loads(data)
-                for data in session.scalars(
-                    select(EventRow.data)
-                    .where(EventRow.table_id == table_id)
-                    .order_by(EventRow.seq)
-                )
-            ]
+            stored = session.execute(
+                select(EventRow.seq, EventRow.kind, EventRow.data)
+                .where(EventRow.table_id == table_id)
+                .order_by(EventRow.seq)
+            ).all()
+            events = [json.loads(data) for _, _, data in stored]
             deals = list(
                 session.scalars(
                     select(DealRow)
@@ -520,6 +532,7 @@ class Store:
                 events=events,
                 deals=deals,
                 quarantined=row.quarantined,
+                rows=[(seq, kind) for seq, kind, _ in stored],
             )
 
     def close(self) -> None:
