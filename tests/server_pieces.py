@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import random
 import re
+import sqlite3
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
@@ -78,8 +80,6 @@ def tokens_of(opened: dict[str, Any]) -> dict[int, str]:
 
 def table_count(database: Path) -> int:
     """Tables stored in the database file, read without the server."""
-    import sqlite3
-
     with sqlite3.connect(database) as connection:
         (count,) = connection.execute("SELECT count(*) FROM tables").fetchone()
     return int(count)
@@ -277,3 +277,40 @@ def start_next(starter: Socket, everyone: list[Socket], number: int) -> list[Fra
         if socket is starter:
             mine = got
     return mine
+
+
+# SQLite's write lock, held from outside ---------------------------------------------------
+
+
+class Holder(threading.Thread):
+    """The thread holding the lock; ``release`` lets it go before its time is up."""
+
+    def __init__(self, hold: Callable[[], None]) -> None:
+        super().__init__(target=hold, name="lock-holder")
+        self.release = threading.Event()
+
+
+@contextmanager
+def locked(database: Path, seconds: float) -> Iterator[Holder]:
+    """Another connection (of its own, as another process's would be) holds the database's
+    write lock for ``seconds`` from when the block begins, or until the block sets the
+    holder's ``release``; the block's end waits for the lock to go."""
+    taken = threading.Event()
+
+    def hold() -> None:
+        connection = sqlite3.connect(database, isolation_level=None, timeout=30)
+        try:
+            connection.execute("BEGIN EXCLUSIVE")
+            taken.set()
+            holder.release.wait(seconds)
+            connection.execute("COMMIT")
+        finally:
+            connection.close()
+
+    holder = Holder(hold)
+    holder.start()
+    assert taken.wait(30), "the lock was not taken"
+    try:
+        yield holder
+    finally:
+        holder.join()

@@ -211,8 +211,12 @@ def test_a_database_down_while_a_table_is_claimed_is_unavailable_not_a_crash() -
     """A page that connects to a table not in memory while the database is down hears
     ``unavailable`` and its socket closes (4503: try again); a look at the table answers 503
     with the same code; nothing was changed, and once the database is back the table is
-    served."""
-    with postgres_url() as url, TestClient(create_app(url, bot_delay=0, workers=1)) as client:
+    served. The claim is a write, retried as a commit is, for the server's patience (1 s
+    here) before it is refused."""
+    with (
+        postgres_url() as url,
+        TestClient(create_app(url, bot_delay=0, workers=1, commit_patience=1.0)) as client,
+    ):
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         opened = open_table(client, "knockout-whist", humans(2))
         table = opened["table"]

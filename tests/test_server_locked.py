@@ -13,8 +13,6 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -23,46 +21,12 @@ from fastapi.testclient import TestClient
 from cardtable.server.app import create_app
 from live_pieces import LiveSocket, describe, open_live_table, tokens
 from served import ServerProcess
-from server_pieces import Socket, humans, open_table, table_count, tokens_of
+from server_pieces import Socket, humans, locked, open_table, table_count, tokens_of
 
 TABLES = 8
 LOCK_SECONDS = 8.0  # longer than the server's patience with a commit (5 s)
 FAST = 0.5  # seconds: an answer that did not wait on the database
 FINISH_SECONDS = 120.0
-
-
-class Holder(threading.Thread):
-    """The thread holding the lock; ``release`` lets it go before its time is up."""
-
-    def __init__(self, hold: Callable[[], None]) -> None:
-        super().__init__(target=hold, name="lock-holder")
-        self.release = threading.Event()
-
-
-@contextmanager
-def locked(database: Path, seconds: float) -> Iterator[Holder]:
-    """Another connection (of its own, as another process's would be) holds the database's
-    write lock for ``seconds`` from when the block begins, or until the block sets the
-    holder's ``release``; the block's end waits for the lock to go."""
-    taken = threading.Event()
-
-    def hold() -> None:
-        connection = sqlite3.connect(database, isolation_level=None, timeout=30)
-        try:
-            connection.execute("BEGIN EXCLUSIVE")
-            taken.set()
-            holder.release.wait(seconds)
-            connection.execute("COMMIT")
-        finally:
-            connection.close()
-
-    holder = Holder(hold)
-    holder.start()
-    assert taken.wait(30), "the lock was not taken"
-    try:
-        yield holder
-    finally:
-        holder.join()
 
 
 class _HealthPoller(threading.Thread):

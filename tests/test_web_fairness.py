@@ -30,7 +30,7 @@ from browser_pieces import (
     wait_past,
 )
 from cardtable.fairness import verify_record
-from test_server_locked import locked
+from server_pieces import locked
 
 expect.set_options(timeout=EXPECT_MS)
 

@@ -1,7 +1,8 @@
 """The table page's "Review my game" in Chromium (docs/server.md, "Game reviews"): once the
 game is over a seated player asks for the review; the replay opens with each of the seat's
 decisions listed the costliest first and marked fine, inaccuracy or mistake, the better
-choice said, and the chart drawn; a spectator is offered no review."""
+choice said, and the chart drawn; a spectator is offered no review. A review the database
+could not store in time is said in the panel, and asked for again with its button."""
 
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ from browser_pieces import (
 from cardtable.core import Record
 from cardtable.review import review
 from cardtable.server.reviews import _seed
+from server_pieces import locked
 
 LEVEL = "pimc:deals=8"
 
@@ -203,3 +205,34 @@ def test_a_neuf_review_says_deal_and_each_action_as_a_sentence_in_each_language(
                         assert found, said
                         for count, word in found:
                             assert word == RUSSIAN[word[:4]][russian_form(int(count))], said
+
+
+def test_a_review_the_database_could_not_store_is_said_and_asked_for_again(
+    chromium: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", LEVEL)
+    with served(tmp_path) as base:
+        opened = open_table(base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+        link = invite(base, opened, 0)
+        seat = Seat(base, opened["table"], token_of(link))
+        seat.play_to_end(random.Random(5))
+        seat.close()
+        errors: list[str] = []
+        with context(chromium) as made:
+            page = seated_page(made, link, errors)
+            expect(page.locator("#results")).to_be_visible()
+            status = page.locator("#review-status")
+            # Held past the server's patience (5 s) until the page has said so.
+            with locked(tmp_path / "table.db", 60.0) as holder:
+                page.click("#review-open")
+                expect(status).to_have_attribute("data-state", "failed", timeout=50_000)
+                holder.release.set()
+            expect(status).to_contain_text(
+                "The review of game 1 is ready, but the server could not save it just now."
+            )
+            expect(page.locator("#review")).to_be_visible()
+            page.click("#review-again")
+            expect(status).to_have_attribute("data-state", "done")
+            expect(page.locator("#review-list li").first).to_be_visible()
+            expect(page.locator("#review-again")).to_have_count(0)
+        assert errors == []

@@ -2,7 +2,9 @@
 
 Every change (a move, a new game) is committed before it is installed or announced; the
 :class:`Writer` takes the changes waiting to be committed together in one transaction
-(group commit), each mover awaiting its own.
+(group commit), each mover awaiting its own. Every other write of the server (a new table,
+a review, a lease, a quarantine's mark) goes through :meth:`Writer.patiently`, with the same
+patience and the same refusal.
 
 A database is not always free: another process may hold SQLite's write lock (a backup, a
 script, a second server by mistake), a PostgreSQL server may drop a connection. Waiting
@@ -26,7 +28,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
@@ -104,7 +106,7 @@ class Writer:
 
     async def create_table(self, new: NewTable) -> float:
         """:meth:`Store.create_table`, in the thread, retried as a commit is."""
-        return await self._patiently(partial(self.store.create_table, new))
+        return await self.patiently(partial(self.store.create_table, new))
 
     async def _run(self) -> None:
         while True:
@@ -140,16 +142,23 @@ class Writer:
                 return self.store.append_guarded(changes, wait=0.0)
             except OperationalError:
                 pass  # locked by another writer: wait for it in the thread, not here
-        return await self._patiently(partial(self.store.append_guarded, changes))
+        return await self.patiently(partial(self.store.append_guarded, changes))
 
-    async def _patiently(self, work: Callable[..., T]) -> T:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.thread, self._retry, work)
+    def patiently(
+        self, work: Callable[..., T], thread: Executor | None = None
+    ) -> asyncio.Future[T]:
+        """A write of the database, ``work(wait=…)``, off the event loop: in the writer's
+        thread (in order with the commits), or in ``thread``; retried while the database is
+        busy for ``patience`` seconds, then refused with :class:`UnavailableError`, which
+        its caller tells whoever asked. Handed to the thread at once, so writes handed in
+        one order are made in that order (a lease's release before a later claim)."""
+        return asyncio.get_running_loop().run_in_executor(thread or self.thread, self.retry, work)
 
-    def _retry(self, work: Callable[..., T]) -> T:
+    def retry(self, work: Callable[..., T]) -> T:
         """``work(wait=…)`` until it succeeds, pausing longer after each failure, for
-        ``patience`` seconds at most (in the thread). A failure that is not the database's
-        (an error of the data) is not retried."""
+        ``patience`` seconds at most (in a thread, never on the event loop: see
+        :meth:`patiently`). A failure that is not the database's (an error of the data) is
+        not retried."""
         deadline = time.monotonic() + self.patience
         pause = FIRST_PAUSE
         attempts = 0

@@ -50,6 +50,7 @@ from cardtable.core import View
 from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
 from cardtable.server.metrics import Metrics
+from cardtable.server.records import RecordError, check_table
 from cardtable.server.store import Owner, Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
@@ -235,6 +236,9 @@ class Hub:
             loaded = await asyncio.to_thread(self._restore, table_id)
         except SQLAlchemyError as exc:
             raise _unreachable(table_id, exc) from exc
+        except Exception as exc:
+            await self._quarantine(table_id, _damage(exc))
+            raise TableError(QUARANTINED, SET_ASIDE) from None
         if isinstance(loaded, str):
             raise TableError(QUARANTINED, SET_ASIDE)
         return loaded
@@ -279,7 +283,7 @@ class Hub:
         try:
             if self.lease is not None:
                 try:
-                    owner: Owner | None = await self._owning(
+                    owner: Owner | None = await self._leasing(
                         self.store.claim, table_id, self.process, self.address, self.lease, dead
                     )
                 except SQLAlchemyError as exc:
@@ -293,7 +297,7 @@ class Hub:
                 self._release(table_id)
                 raise _unreachable(table_id, exc) from exc
             except Exception as exc:
-                await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
+                await self._quarantine(table_id, _damage(exc))
                 return True
             if loaded is None:
                 self._release(table_id)
@@ -314,14 +318,23 @@ class Hub:
             return None
         if stored.quarantined is not None:
             return stored.quarantined
+        check_table(stored)  # every field as this server writes it, before it is replayed
         return Table.restore(stored)
 
     async def _quarantine(self, table_id: str, reason: str) -> None:
         """Set aside a table whose record does not replay: logged here, once, and marked in
-        the database, so that no later start tries it again."""
+        the database, so that no later start tries it again. A mark the database would not
+        take sets the table aside in this process alone (it is answered ``quarantined`` all
+        the same); the next start finds it again and marks it then."""
         self.quarantined.add(table_id)
         log.error("table quarantined", extra={"table": table_id, "reason": reason})
-        await asyncio.to_thread(self.store.quarantine, table_id, reason)
+        try:
+            await self.writer.patiently(partial(self.store.quarantine, table_id, reason))
+        except (UnavailableError, SQLAlchemyError) as exc:
+            log.error(
+                "quarantine not marked in the database",
+                extra={"table": table_id, "reason": str(exc)},
+            )
 
     def _install(self, table: Table) -> None:
         """Put a loaded table in memory. Nobody is connected to it: a player who had taken a
@@ -887,8 +900,8 @@ class Hub:
             self.keeper.cancel()
             self.keeper = None
             try:
-                await self._owning(self.store.release, [], self.process)
-            except SQLAlchemyError:
+                await self._leasing(self.store.release, [], self.process)
+            except (UnavailableError, SQLAlchemyError):
                 log.warning("leases not given up; they run out", extra={"lease": self.lease})
         connections = [c for group in self.connections.values() for c in group]
         for connection in connections:
@@ -910,8 +923,8 @@ class Hub:
         if self.lease is not None:
             # Every change is stored: the others may take the tables over at once.
             try:
-                await self._owning(self.store.release, [], self.process)
-            except SQLAlchemyError:
+                await self._leasing(self.store.release, [], self.process)
+            except (UnavailableError, SQLAlchemyError):
                 log.warning("leases not given up; they run out", extra={"lease": self.lease})
         self.owners.shutdown(wait=False)
         for task in list(self.tasks):
@@ -974,15 +987,20 @@ class Hub:
         task.add_done_callback(self.tasks.discard)
 
     async def _owning(self, work: Callable[..., Any], *args: Any) -> Any:
-        """A lease's read or write, in the owners' thread."""
+        """A read of the leases, in the owners' thread."""
         return await asyncio.get_running_loop().run_in_executor(self.owners, work, *args)
+
+    def _leasing(self, work: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """A write of the leases, in the owners' thread (in order with the others), retried
+        as a commit is (:class:`UnavailableError` once the database's time is up)."""
+        return self.writer.patiently(partial(work, *args), self.owners)
 
     async def _claim_new(self, table_id: str) -> None:
         """The lease of a table about to be opened (its id is new: nobody else holds it)."""
         if self.lease is not None:
             self.claimed[table_id] = time.monotonic()
             try:
-                owner = await self._owning(
+                owner = await self._leasing(
                     self.store.claim, table_id, self.process, self.address, self.lease
                 )
             except SQLAlchemyError as exc:  # as a commit the database did not take
@@ -998,9 +1016,10 @@ class Hub:
             self.owners.submit(self._release_quietly, table_id)
 
     def _release_quietly(self, table_id: str) -> None:
+        """(In the owners' thread.) A lease the database would not give up runs out."""
         try:
-            self.store.release([table_id], self.process)
-        except SQLAlchemyError:  # it runs out on its own
+            self.writer.retry(partial(self.store.release, [table_id], self.process))
+        except (UnavailableError, SQLAlchemyError):
             log.warning("lease not given up", extra={"table": table_id})
 
     async def _keep(self) -> None:
@@ -1011,7 +1030,7 @@ class Hub:
             await asyncio.sleep(self.lease / 3)
             try:
                 started = time.monotonic()
-                held = await self._owning(self.store.renew, self.process, self.lease)
+                held = await self._leasing(self.store.renew, self.process, self.lease)
                 for table_id, table in list(self.tables.items()):
                     if table_id in held or self.claimed.get(table_id, 0.0) >= started:
                         continue
@@ -1029,8 +1048,16 @@ class Hub:
                             log.info("table taken over", extra={"table": table_id})
             except asyncio.CancelledError:
                 raise
+            except UnavailableError:  # logged as such: the next look tries again
+                log.warning("leases not kept", extra={"lease": self.lease})
             except Exception:  # a database that failed for a moment: the next look tries again
                 log.exception("leases not kept")
+
+
+def _damage(exc: Exception) -> str:
+    """Why a table's record does not load: the stored field that does not fit (``records``),
+    or what failed in its replay."""
+    return str(exc) if isinstance(exc, RecordError) else f"{type(exc).__name__}: {exc}"
 
 
 def _unreachable(table_id: str, exc: SQLAlchemyError) -> UnavailableError:

@@ -23,6 +23,7 @@ import random
 import time
 import weakref
 from dataclasses import asdict
+from functools import partial
 from typing import Any, ClassVar
 
 from sqlalchemy import Float, ForeignKey, Integer, String, Text, select
@@ -39,8 +40,9 @@ from cardtable.review import (
     judge,
     moments,
 )
+from cardtable.server.commits import UNAVAILABLE, UnavailableError
 from cardtable.server.hub import Connection, Hub
-from cardtable.server.store import Base, Store
+from cardtable.server.store import WAIT, Base, Store
 from cardtable.server.table import Run, Table, TableError
 
 __all__ = ["REVIEW_LEVEL", "ReviewRow", "Reviewer", "judge_turn", "review_level"]
@@ -69,8 +71,12 @@ class ReviewRow(Base):
     created: Mapped[float] = mapped_column(Float)
 
 
-def save_review(store: Store, table_id: str, game: int, seat: int, done: dict[str, Any]) -> None:
-    with Session(store.engine) as session, session.begin():
+def save_review(
+    store: Store, table_id: str, game: int, seat: int, done: dict[str, Any], wait: float = WAIT
+) -> None:
+    """Store a seat's review (again: the one stored before is replaced). ``wait``: as
+    :meth:`Store.writing`'s."""
+    with store.writing(wait) as session:
         session.merge(
             ReviewRow(
                 table_id=table_id,
@@ -127,6 +133,9 @@ class Reviewer:
         self.tasks: set[asyncio.Task[None]] = set()
         # Reviews of tables that are not stored (tutorials): kept here while the server runs.
         self.kept: dict[tuple[str, int, int], dict[str, Any]] = {}
+        # Reviews made that the database would not take in time: stored when asked again,
+        # rather than made again (a review searches for long).
+        self.unstored: dict[tuple[str, int, int], dict[str, Any]] = {}
 
     @classmethod
     def of(cls, hub: Hub) -> Reviewer:
@@ -146,6 +155,13 @@ class Reviewer:
         if not 1 <= game <= table.games:
             raise TableError("no_game", f"this table has played games 1-{table.games}")
         run = await self.hub.finished_run(table, game)
+        made = self.unstored.get((table.id, game, seat))
+        if made is not None:
+            if await self._store(table, game, seat, made):
+                connection.send({"type": "review", "game": game, "review": made})
+            else:
+                connection.send(_unstored(game))
+            return
         done = await self._stored(table, game, seat)
         if done is not None:
             # Read and written again: a review stored before a field was added gets it.
@@ -210,31 +226,58 @@ class Reviewer:
                 list(result.returns),
                 [Decision.from_dict(d) for d in decisions],
             ).to_dict()
-            if table.stored:
-                await asyncio.to_thread(save_review, self.hub.store, table.id, game, seat, made)
-            else:
-                self.kept[(table.id, game, seat)] = made
             log.info("game reviewed", extra={"table": table.id, "seat": seat, "game": game})
-            self._tell(table, seat, {"type": "review", "game": game, "review": made})
+            if await self._store(table, game, seat, made):
+                self._tell(table, seat, {"type": "review", "game": game, "review": made})
+            else:
+                self._tell(table, seat, _unstored(game))
         except Exception:
             log.exception("review failed", extra={"table": table.id, "seat": seat})
-            self._tell(
-                table,
-                seat,
-                {
-                    "type": "error",
-                    "code": "server_error",
-                    "message": f"the review of game {game} failed; ask again",
-                },
-            )
+            self._tell(table, seat, _failed(game, "server_error", "failed"))
         finally:
             self.running.pop(key, None)
+
+    async def _store(self, table: Table, game: int, seat: int, made: dict[str, Any]) -> bool:
+        """Keep a review made: stored with its table, retried as a move's commit is (a
+        tutorial's in memory). Whether it was kept; one the database would not take in time
+        is kept in memory until the seat asks again (:meth:`ask`)."""
+        key = (table.id, game, seat)
+        if not table.stored:
+            self.kept[key] = made
+            return True
+        try:
+            await self.hub.writer.patiently(
+                partial(save_review, self.hub.store, table.id, game, seat, made)
+            )
+        except UnavailableError:  # the writer logged it: no traceback for a busy database
+            self.unstored[key] = made
+            log.warning(
+                "review not stored; kept until asked again",
+                extra={"table": table.id, "seat": seat, "game": game},
+            )
+            return False
+        self.unstored.pop(key, None)
+        return True
 
     def _tell(self, table: Table, seat: int, message: dict[str, Any]) -> None:
         """Send to the seat's own connections alone: a review is nobody else's."""
         for connection in self.hub.connections.get(table.id, ()):
             if connection.joined and connection.seat == seat:
                 connection.send(message)
+
+
+def _failed(game: int, code: str, why: str) -> dict[str, Any]:
+    """The seat's review of ``game`` is not coming: it may ask for it again."""
+    return {
+        "type": "review_failed",
+        "game": game,
+        "code": code,
+        "message": f"the review of game {game} {why}; ask again",
+    }
+
+
+def _unstored(game: int) -> dict[str, Any]:
+    return _failed(game, UNAVAILABLE, "is made, but the database is busy and did not store it")
 
 
 def _progress(game: int, done: int, total: int) -> dict[str, Any]:

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import (
@@ -158,6 +160,9 @@ class StoredTable:
     deals: list[DealRow]
     quarantined: str | None = None
     secret: str | None = None
+    # Each event's row: its number and kind as the row's own columns say (the events are
+    # their ``data``), for the check that the two agree (``records.py``).
+    rows: list[tuple[int, str]] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,8 +199,7 @@ class Store:
         """Store a new table with its first events, in one transaction; its creation time.
         ``wait``: seconds to wait for another writer's lock (SQLite) before giving up."""
         created = time.time()
-        with Session(self.engine) as session, session.begin():
-            self._wait(session.connection(), wait)
+        with self.writing(wait) as session:
             session.add(
                 TableRow(
                     id=new.id,
@@ -209,6 +213,26 @@ class Store:
             session.add_all(new.seats)
             self._add_events(session, new.id, new.events, new.deals)
         return created
+
+    @contextmanager
+    def writing(self, wait: float = WAIT) -> Iterator[Session]:
+        """A session whose writes are committed together at the end of the block, or none
+        of them. ``wait``: seconds to wait for another writer's lock (SQLite) before giving
+        up; the server's writes are retried by :meth:`Writer.patiently`, which sets it."""
+        with Session(self.engine) as session, session.begin():
+            self._wait(session.connection(), wait)
+            yield session
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A session whose reads all see the database as it was at one moment, so that a
+        table's rows read while another process appends to it (several processes on one
+        PostgreSQL database) are all of before the append or all of after, never events
+        without their deals. (SQLite is one process's, which reads no table it appends to.)"""
+        with Session(self.engine) as session:
+            if self.dialect == "postgresql":
+                session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+            yield session
 
     def append(self, table_id: str, events: list[dict[str, Any]], deals: list[DealRow]) -> None:
         """Commit events (each with its ``seq``) and the decks they dealt, all or none."""
@@ -284,13 +308,14 @@ class Store:
         address: str | None,
         lease: float,
         dead: str | None = None,
+        wait: float = WAIT,
     ) -> Owner | None:
         """Make ``process`` the table's owner for ``lease`` seconds, if nobody else holds it:
         no owner, an expired lease, or ``dead`` (a process found not answering). None if
-        the table is now ``process``'s; else its owner."""
+        the table is now ``process``'s; else its owner. ``wait``: as :meth:`writing`'s."""
         now = self._now()
         with self.engine.begin() as connection:
-            self._wait(connection, WAIT)
+            self._wait(connection, wait)
             free = (OwnerRow.process == process) | (OwnerRow.until < now)
             if dead is not None:
                 free = free | (OwnerRow.process == dead)
@@ -303,7 +328,7 @@ class Store:
                 return None
         try:
             with self.engine.begin() as connection:
-                self._wait(connection, WAIT)
+                self._wait(connection, wait)
                 connection.execute(
                     insert(OwnerRow).values(
                         table_id=table_id, process=process, address=address, until=now + lease
@@ -315,7 +340,7 @@ class Store:
         with Session(self.engine) as session:
             row = session.get(OwnerRow, table_id)
             if row is None:  # released meanwhile: try again
-                return self.claim(table_id, process, address, lease, dead)
+                return self.claim(table_id, process, address, lease, dead, wait)
             return Owner(row.process, row.address, row.until)
 
     def owner(self, table_id: str) -> Owner | None:
@@ -323,10 +348,10 @@ class Store:
             row = session.get(OwnerRow, table_id)
             return None if row is None else Owner(row.process, row.address, row.until)
 
-    def renew(self, process: str, lease: float) -> set[str]:
+    def renew(self, process: str, lease: float, wait: float = WAIT) -> set[str]:
         """Extend every lease ``process`` holds by ``lease`` seconds; the tables it holds."""
         with self.engine.begin() as connection:
-            self._wait(connection, WAIT)
+            self._wait(connection, wait)
             connection.execute(
                 update(OwnerRow)
                 .where(OwnerRow.process == process)
@@ -335,14 +360,14 @@ class Store:
             held = connection.execute(select(OwnerRow.table_id).where(OwnerRow.process == process))
             return set(held.scalars())
 
-    def release(self, table_ids: list[str], process: str) -> None:
+    def release(self, table_ids: list[str], process: str, wait: float = WAIT) -> None:
         """Give up ``process``'s leases of the tables (all of its leases: ``table_ids``
         empty)."""
         query = delete(OwnerRow).where(OwnerRow.process == process)
         if table_ids:
             query = query.where(OwnerRow.table_id.in_(table_ids))
         with self.engine.begin() as connection:
-            self._wait(connection, WAIT)
+            self._wait(connection, wait)
             connection.execute(query)
 
     def orphans(self, process: str, limit: int) -> list[str]:
@@ -399,10 +424,10 @@ class Store:
         with Session(self.engine) as session:
             return session.scalar(select(TableRow.id).where(TableRow.id == table_id)) is not None
 
-    def quarantine(self, table_id: str, reason: str) -> None:
+    def quarantine(self, table_id: str, reason: str, wait: float = WAIT) -> None:
         """Set a table aside: its record no longer replays, for ``reason``."""
-        with self.engine.begin() as connection:
-            connection.execute(
+        with self.writing(wait) as session:
+            session.execute(
                 update(TableRow).where(TableRow.id == table_id).values(quarantined=reason[:2000])
             )
 
@@ -427,7 +452,7 @@ class Store:
 
     def load_game(self, table_id: str, number: int) -> StoredGame | None:
         """One game of a table, as stored: None if there is no such table."""
-        with Session(self.engine) as session:
+        with self.reading() as session:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
@@ -470,7 +495,7 @@ class Store:
             )
 
     def load(self, table_id: str) -> StoredTable | None:
-        with Session(self.engine) as session:
+        with self.reading() as session:
             row = session.get(TableRow, table_id)
             if row is None:
                 return None
@@ -483,14 +508,12 @@ class Store:
                     select(SeatRow).where(SeatRow.table_id == table_id).order_by(SeatRow.seat)
                 )
             )
-            events = [
-                json.loads(data)
-                for data in session.scalars(
-                    select(EventRow.data)
-                    .where(EventRow.table_id == table_id)
-                    .order_by(EventRow.seq)
-                )
-            ]
+            stored = session.execute(
+                select(EventRow.seq, EventRow.kind, EventRow.data)
+                .where(EventRow.table_id == table_id)
+                .order_by(EventRow.seq)
+            ).all()
+            events = [json.loads(data) for _, _, data in stored]
             deals = list(
                 session.scalars(
                     select(DealRow)
@@ -509,6 +532,7 @@ class Store:
                 events=events,
                 deals=deals,
                 quarantined=row.quarantined,
+                rows=[(seq, kind) for seq, kind, _ in stored],
             )
 
     def close(self) -> None:

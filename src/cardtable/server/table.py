@@ -34,6 +34,8 @@ from cardtable.server.tricks import trick_taken
 __all__ = [
     "BOT",
     "HUMAN",
+    "LEVELS",
+    "NAME_LENGTH",
     "Change",
     "Run",
     "Seat",
@@ -46,6 +48,7 @@ __all__ = [
 
 HUMAN, BOT = "human", "bot"
 LEVELS = tuple(BOT_LEVELS)  # easy, medium, hard, expert: the bots' levels
+NAME_LENGTH = 40  # characters of a seat's name, at most
 TITLES = {"knockout-whist": "Knockout Whist", "neuf": "Neuf", "kryt-navalivat": "Kryt'-navalivat'"}
 
 
@@ -223,13 +226,7 @@ class Table:
         game_name: object, options: object, seats: object
     ) -> tuple[str, dict[str, Any], list[Seat]]:
         """Read a request to open a table; :class:`TableError` says what is wrong."""
-        if not isinstance(game_name, str) or game_name not in cardtable.GAMES:
-            raise TableError(
-                "unknown_game",
-                f"unknown game {game_name!r}; choose one of {', '.join(cardtable.games())}",
-            )
-        if not isinstance(options, dict) or "dealer" in options:
-            raise TableError("bad_options", "options are an object of the game's rules")
+        game_name, options = Table.check_game(game_name, options)
         if not isinstance(seats, list) or not seats:
             raise TableError("bad_seats", "seats are a list with one entry per player")
         # The seats say how many play; an option that says otherwise (true, which Python
@@ -240,17 +237,16 @@ class Table:
                 "bad_options",
                 f"players, if given, is the number of seats ({len(seats)}), not {players!r:.40}",
             )
-        try:
-            game = cardtable.make(game_name, **{**options, "players": len(seats)})
-        except (ValueError, TypeError) as exc:
-            raise TableError("bad_options", str(exc)) from exc
+        game = Table.make_game(game_name, {**options, "players": len(seats)})
         chosen: list[Seat] = []
         for number, item in enumerate(seats):
             if not isinstance(item, dict) or item.get("kind") not in (HUMAN, BOT):
                 raise TableError("bad_seats", f"seat {number}: kind is 'human' or 'bot'")
             name = item.get("name")
-            if name is not None and (not isinstance(name, str) or len(name) > 40):
-                raise TableError("bad_seats", f"seat {number}: a name is text of 40 or fewer")
+            if name is not None and (not isinstance(name, str) or len(name) > NAME_LENGTH):
+                raise TableError(
+                    "bad_seats", f"seat {number}: a name is text of {NAME_LENGTH} or fewer"
+                )
             if name is not None and not printable_name(name):
                 raise TableError("bad_seats", f"seat {number}: a name holds no control characters")
             if item["kind"] == BOT:
@@ -265,6 +261,29 @@ class Table:
         if all(seat.kind == BOT for seat in chosen):
             raise TableError("bad_seats", "a table needs at least one human seat")
         return game_name, game.rules, chosen
+
+    @staticmethod
+    def check_game(game_name: object, options: object) -> tuple[str, dict[str, Any]]:
+        """A table's game and its options as an object of the game's rules (no ``dealer``),
+        as a request to open one gives them, or as a stored table holds them; a
+        :class:`TableError` (``unknown_game``, ``bad_options``) says what is wrong."""
+        if not isinstance(game_name, str) or game_name not in cardtable.GAMES:
+            raise TableError(
+                "unknown_game",
+                f"unknown game {game_name!r}; choose one of {', '.join(cardtable.games())}",
+            )
+        if not isinstance(options, dict) or "dealer" in options:
+            raise TableError("bad_options", "options are an object of the game's rules")
+        return game_name, options
+
+    @staticmethod
+    def make_game(game_name: str, options: dict[str, Any]) -> Game:
+        """The game played by these rules: each option one the game has, of its type;
+        :class:`TableError` ``bad_options`` names the one that is not."""
+        try:
+            return cardtable.make(game_name, **options)
+        except (ValueError, TypeError) as exc:
+            raise TableError("bad_options", str(exc)) from exc
 
     @classmethod
     def open(

@@ -5,8 +5,12 @@
 // chance it would have kept (to win; not to be the fool in Kryt'-navalivat'), and a chart of
 // that chance over the game (an SVG drawn here, its axes and key in the reader's language).
 //
+// A review that does not come (`review_failed`: the server could not store it in time, or
+// it failed) is said in the panel, with a button to ask for it again.
+//
 // Hooks for browser tests: #review-open (results), #review (the panel): #review-status
-// (data-state "working" | "done"), #review-step (the decision at the replay's frame,
+// (data-state "working" | "done" | "failed"), #review-again (a failed review's "Ask
+// again"), #review-step (the decision at the replay's frame,
 // data-verdict), #review-chart svg (circle[data-index][data-verdict] per decision),
 // #review-list li[data-index][data-verdict] (the worst first), each a button to its frame;
 // #review-legend (the chart's key).
@@ -18,6 +22,7 @@ const SVG = "http://www.w3.org/2000/svg";
 const reviews = new Map(); // game number -> review
 let hooks = null;
 let asked = null; // the game whose review is being worked out
+let failed = null; // the game whose review did not come, until it is asked for again
 
 /** `given`: send(message), openReplay(game) (a promise), replay() (the open replay or
  * null). */
@@ -33,6 +38,7 @@ export function askReview(game) {
   }
   if (hooks.send({ type: "review", game })) {
     asked = game;
+    failed = null;
     status("working", t("review.asked", { n: game }));
     $("review").hidden = false;
   }
@@ -49,7 +55,23 @@ export function onReviewMessage(msg) {
     reviews.set(msg.game, msg.review);
     if (asked === null || asked === msg.game) show(msg.game);
     asked = null;
+    if (failed === msg.game) failed = null;
+    return;
   }
+  if (msg.type === "review_failed" && Number.isInteger(msg.game)) {
+    asked = null;
+    failed = msg.game;
+    sayFailed(msg.game, msg.code);
+  }
+}
+
+/** The review of `game` did not come: why, in the reader's words ("unavailable": it was
+ * made, and the server stores it when asked again), and a button to ask again. */
+function sayFailed(game, code) {
+  $("review").hidden = false;
+  status("failed", t(code === "unavailable" ? "review.unstored" : "review.failed", { n: game }));
+  const again = h("button", { type: "button", id: "review-again", class: "link", onclick: () => askReview(game) }, t("review.again"));
+  $("review-status").append(" ", again);
 }
 
 async function show(game) {
@@ -74,7 +96,7 @@ export function renderReview() {
   const replay = hooks.replay();
   const review = replay ? reviews.get(replay.game) : null;
   if (!review) {
-    if (asked === null) panel.hidden = true;
+    if (asked === null && failed === null) panel.hidden = true;
     return;
   }
   panel.hidden = false;

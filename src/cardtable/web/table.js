@@ -250,6 +250,7 @@ function onMessage(msg) {
       break;
     case "review_progress":
     case "review":
+    case "review_failed":
       onReviewMessage(msg);
       break;
     case "chat":
