@@ -50,6 +50,7 @@ from cardtable.core import View
 from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
 from cardtable.server.metrics import Metrics
+from cardtable.server.outages import outage
 from cardtable.server.store import Owner, Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
 from cardtable.server.thinking import advise, choose
@@ -189,7 +190,6 @@ class Hub:
         self.hinting: set[tuple[str, int]] = set()
         self.hints_asked: dict[tuple[str, int], deque[float]] = {}
         self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
-        self.writer = Writer(store, commit_patience)
         self.metrics = Metrics()
         # Set by :meth:`drain`: the server is stopping, and takes no new table nor change.
         self.draining = False
@@ -200,6 +200,12 @@ class Hub:
         self.process = secrets.token_hex(8)
         self.address = address
         self.lease = lease
+        self.writer = Writer(
+            store,
+            commit_patience,
+            metrics=self.metrics,
+            owner=None if lease is None else self.process,
+        )
         self.claimed: dict[str, float] = {}  # when this process last claimed each table
         # The leases' writes, one at a time and in order (a release before a new claim).
         self.owners = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-owners")
@@ -234,7 +240,7 @@ class Hub:
         try:
             loaded = await asyncio.to_thread(self._restore, table_id)
         except SQLAlchemyError as exc:
-            raise _unreachable(table_id, exc) from exc
+            raise self._unreachable(table_id, exc) from exc
         if isinstance(loaded, str):
             raise TableError(QUARANTINED, SET_ASIDE)
         return loaded
@@ -283,7 +289,7 @@ class Hub:
                         self.store.claim, table_id, self.process, self.address, self.lease, dead
                     )
                 except SQLAlchemyError as exc:
-                    raise _unreachable(table_id, exc) from exc
+                    raise self._unreachable(table_id, exc) from exc
                 if owner is not None:
                     return owner
                 self.claimed[table_id] = time.monotonic()
@@ -291,7 +297,7 @@ class Hub:
                 loaded = await asyncio.to_thread(self._restore, table_id)
             except SQLAlchemyError as exc:  # the database failed, not the record: not marked
                 self._release(table_id)
-                raise _unreachable(table_id, exc) from exc
+                raise self._unreachable(table_id, exc) from exc
             except Exception as exc:
                 await self._quarantine(table_id, f"{type(exc).__name__}: {exc}")
                 return True
@@ -987,7 +993,7 @@ class Hub:
                 )
             except SQLAlchemyError as exc:  # as a commit the database did not take
                 self.claimed.pop(table_id, None)
-                raise _unreachable(table_id, exc) from exc
+                raise self._unreachable(table_id, exc) from exc
             if owner is not None:
                 raise TableError("unavailable", "that table id is taken; try again")
 
@@ -1003,6 +1009,18 @@ class Hub:
         except SQLAlchemyError:  # it runs out on its own
             log.warning("lease not given up", extra={"table": table_id})
 
+    def _unreachable(self, table_id: str, exc: SQLAlchemyError) -> UnavailableError:
+        """A database that failed while a table was claimed or read: logged, counted, and
+        answered as a commit the database did not take (``unavailable``; nothing was
+        changed)."""
+        kind = outage(exc)
+        if kind is not None:
+            self.metrics.database_failed(kind)
+        log.error(
+            "database unreachable", extra={"table": table_id, "kind": kind, "reason": str(exc)}
+        )
+        return UnavailableError("the database could not be reached; nothing was changed: try again")
+
     async def _keep(self) -> None:
         """Renew this process's leases, three times a lease; drop the tables whose lease
         another process took; take over the tables whose owner's lease ran out."""
@@ -1012,6 +1030,7 @@ class Hub:
             try:
                 started = time.monotonic()
                 held = await self._owning(self.store.renew, self.process, self.lease)
+                self.metrics.database_answered()
                 for table_id, table in list(self.tables.items()):
                     if table_id in held or self.claimed.get(table_id, 0.0) >= started:
                         continue
@@ -1029,15 +1048,16 @@ class Hub:
                             log.info("table taken over", extra={"table": table_id})
             except asyncio.CancelledError:
                 raise
-            except Exception:  # a database that failed for a moment: the next look tries again
-                log.exception("leases not kept")
-
-
-def _unreachable(table_id: str, exc: SQLAlchemyError) -> UnavailableError:
-    """A database that failed while a table was claimed or read: logged, and answered as a
-    commit the database did not take (``unavailable``; nothing was changed)."""
-    log.error("database unreachable", extra={"table": table_id, "reason": str(exc)})
-    return UnavailableError("the database could not be reached; nothing was changed: try again")
+            except UnavailableError:
+                pass  # a table taken over could not be loaded (logged): the next look tries
+            except Exception as exc:  # a database that failed for a moment: the next look tries
+                kind = outage(exc)
+                if kind is None:
+                    log.exception("leases not kept")
+                else:
+                    self.metrics.database_failed(kind)
+                    reason = str(getattr(exc, "orig", None) or exc).strip()
+                    log.warning("leases not kept", extra={"kind": kind, "reason": reason})
 
 
 def _seed(table: Table, seq: int) -> int:
