@@ -8,7 +8,7 @@ refuse is not taken for another process's; a restarted database is ready at the 
 a process whose lease was taken over while it could not renew stores nothing more; a change
 waiting behind a refused batch is refused within the patience; a commit whose answer was
 lost is never acknowledged, and its seats resume from what was stored. Last, two real server
-processes play tables through every failure of ``database_failures.py`` (restarts, every
+processes play tables through every failure of ``failure_pieces.py`` (restarts, every
 connection ended, the database unreachable for 10 s, read-only for a while), each case's
 figures printed as a JSON line.
 """
@@ -38,7 +38,7 @@ from cardtable.server.commits import COMMIT_PATIENCE
 from cardtable.server.hub import Hub
 from cardtable.server.outages import BUSY, CONNECTION, READ_ONLY, TIMEOUT, outage
 from cardtable.server.store import Store
-from database_failures import Database, cases, run_case
+from failure_pieces import Database, cases, run_case
 from postgres_proxy import PostgresProxy
 from postgres_server import pg_ctl, postgres_url, stored_events
 from served import ServerProcess
@@ -376,7 +376,7 @@ def test_a_commit_whose_answer_was_lost_is_never_acknowledged_and_its_seats_resu
 
 def test_tables_play_on_through_every_database_failure(database: str, tmp_path: Path) -> None:
     """Two server processes, tables played on both, and the database fails under them each
-    way of ``database_failures.cases`` in turn: restarted (fast, down 6.5 s; immediate),
+    way of ``failure_pieces.cases`` in turn: restarted (fast, down 6.5 s; immediate),
     every connection ended, unreachable for 10 s, read-only for 7 s. Every time nothing
     acknowledged is lost and every client's record is the database's (``run_case``); an
     action sent during a failure that outlasts the patience is refused ``unavailable``

@@ -21,10 +21,12 @@ processes"). Each table is then held by one of them, its owner, named with a lea
 database (``owners``) that the owner renews and gives up when the table leaves memory; the
 other processes send the table's seats to the owner (``app.py`` relays their sockets). A
 lease that runs out (its process died) is taken over by another process, which loads the
-table and starts its bots. Leases only say where a table is served: a change is stored only
-if its event numbers are still free (:class:`MovedError` otherwise), so a process whose
-lease went wrong loses its change, drops its copy of the table, loads it again if it can,
-and closes its seats' sockets, whose pages reconnect and resume from their last event.
+table and starts its bots. Leases say where a table is served; a change is stored only if
+its event numbers are still free and its table's lease still names this process
+(:class:`MovedError` otherwise), so a process whose lease went wrong (or ran out while the
+database was unreachable, and was taken over) loses its change, drops its copy of the
+table, loads it again if it can, and closes its seats' sockets, whose pages reconnect and
+resume from their last event.
 """
 
 from __future__ import annotations

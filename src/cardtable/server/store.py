@@ -110,8 +110,9 @@ class DealRow(Base):
 
 class OwnerRow(Base):
     """The server process that holds a table in memory, until its lease runs out
-    (docs/hosting.md, "Many processes"). A row says who serves the table's seats; it never
-    decides what is stored: the events' key (table, seq) does (:meth:`Store.append_guarded`)."""
+    (docs/hosting.md, "Many processes"). A row says who serves the table's seats. What is
+    stored is decided by the events' key (table, seq), and a change is stored only while the
+    row names the process that made it (:meth:`Store.append_guarded`)."""
 
     __tablename__ = "owners"
 
