@@ -117,6 +117,7 @@ def _summary(figures: list[dict[str, Any]]) -> list[dict[str, Any]]:
                 "actions_refused_unavailable": sum(
                     run["actions_refused_unavailable"] for run in runs
                 ),
+                "reconnections": sum(run["reconnections"] for run in runs),
                 "probe_refused_after_s_max": most("probe_refused_after_s"),
                 "resume_first_s_max": most("resume_first_s"),
                 "resume_every_table_s_max": most("resume_every_table_s"),

@@ -1025,14 +1025,25 @@ class Hub:
 
     async def _keep(self) -> None:
         """Renew this process's leases, three times a lease; drop the tables whose lease
-        another process took; take over the tables whose owner's lease ran out."""
+        another process took; take over the tables whose owner's lease ran out.
+
+        A renewal that failed (the database unreachable, read-only) failed in every process:
+        each one's leases may have run out meanwhile. Until a lease after the next renewal
+        that succeeds, by when each process still alive has renewed its own, no table is
+        taken over, so that the tables stay where they were served rather than all move."""
         assert self.lease is not None
+        failed = False
+        patient_until = 0.0
         while True:
             await asyncio.sleep(self.lease / 3)
+            renewed = False
             try:
                 started = time.monotonic()
                 held = await self._owning(self.store.renew, self.process, self.lease)
+                renewed = True
                 self.metrics.database_answered()
+                if failed:
+                    failed, patient_until = False, time.monotonic() + self.lease
                 for table_id, table in list(self.tables.items()):
                     if table_id in held or self.claimed.get(table_id, 0.0) >= started:
                         continue
@@ -1040,8 +1051,8 @@ class Hub:
                         self._lost(table)
                     else:  # a tutorial's lease taken by mistake: this process has it
                         await self._claim_new(table_id)
-                if self.draining:  # a server that is stopping takes no table over
-                    continue
+                if self.draining or time.monotonic() < patient_until:
+                    continue  # a server that is stopping takes no table over
                 orphans = await self._owning(self.store.orphans, self.process, ORPHANS_AT_ONCE)
                 for table_id in orphans:
                     if table_id not in self.tables:
@@ -1053,6 +1064,7 @@ class Hub:
             except UnavailableError:
                 pass  # a table taken over could not be loaded (logged): the next look tries
             except Exception as exc:  # a database that failed for a moment: the next look tries
+                failed = failed or not renewed
                 kind = outage(exc)
                 if kind is None:
                     log.exception("leases not kept")
