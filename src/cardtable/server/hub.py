@@ -1052,7 +1052,7 @@ class Hub:
                     else:  # a tutorial's lease taken by mistake: this process has it
                         await self._claim_new(table_id)
                 if self.draining or time.monotonic() < patient_until:
-                    continue  # a server that is stopping takes no table over
+                    continue  # stopping, or just past a failed renewal: it takes no table over
                 orphans = await self._owning(self.store.orphans, self.process, ORPHANS_AT_ONCE)
                 for table_id in orphans:
                     if table_id not in self.tables:

@@ -28,8 +28,15 @@ RESOURCES = "resources"  # disk full, out of memory, too many connections, an I/
 KINDS = (CONNECTION, READ_ONLY, TIMEOUT, BUSY, RESOURCES)
 
 # PostgreSQL's SQLSTATEs of a database unavailable for now: whole classes, then codes.
-_POSTGRES_CLASSES = {"08": CONNECTION, "53": RESOURCES, "58": RESOURCES, "40": BUSY}
+_POSTGRES_CLASSES = {
+    "08": CONNECTION,  # connection_exception
+    "53": RESOURCES,  # insufficient_resources: disk full, out of memory, too many connections
+}
 _POSTGRES_CODES = {
+    "40001": BUSY,  # serialization_failure
+    "40P01": BUSY,  # deadlock_detected
+    "58000": RESOURCES,  # system_error
+    "58030": RESOURCES,  # io_error
     "57P01": CONNECTION,  # admin_shutdown: a fast stop, pg_terminate_backend
     "57P02": CONNECTION,  # crash_shutdown: another backend crashed
     "57P03": CONNECTION,  # cannot_connect_now: starting up, shutting down
