@@ -181,7 +181,6 @@ def test_a_write_the_data_refuses_is_not_taken_for_another_process_s(database: s
     events) is an error of the data: not tried again, answered ``server_error`` at once, and
     the table stays in memory with its seats, where a key already taken (another process's
     change) would have closed them for a reload. Without the rule the same action is taken."""
-    admin = Database(database)
     app = create_app(database, bot_delay=0, workers=1)
     with TestClient(app) as client:
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
@@ -207,7 +206,6 @@ def test_a_write_the_data_refuses_is_not_taken_for_another_process_s(database: s
                 engine.dispose()
             accepted = mover.act(action)[-1]
             assert accepted["type"] == "event" and accepted["seq"] == seq + 1
-    del admin
 
 
 def test_a_restarted_database_is_ready_at_the_first_look(database: str) -> None:
@@ -383,8 +381,8 @@ def test_tables_play_on_through_every_database_failure(database: str, tmp_path: 
     within it, and stored once sent again after; ``/ready`` says 503 ``database`` on both
     processes meanwhile and 200 soon after; the metrics count it; every table stays with
     the process that served it (the leases ran out meanwhile) and plays on within seconds
-    of the database's return. Each case's figures are printed, one JSON
-    line each (``pytest -s``)."""
+    of the database's return. Each case's figures are printed, one JSON line each
+    (``pytest -s``)."""
     seed = _seed()
     admin = Database(database)
     servers = [ServerProcess(database, tmp_path / f"server-{n}.log", grace=3600) for n in range(2)]
