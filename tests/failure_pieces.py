@@ -8,7 +8,9 @@ every client connects to either process at random and plays as fast as a quick p
 moment into the games the database fails in the case's way for the case's time, and comes
 back. The players do what the page lets a person do: an action refused ``unavailable`` is
 sent again a moment later, a socket that closes is opened again, a join refused
-``unavailable`` is tried again. Meanwhile both processes' ``/ready`` are polled.
+``unavailable`` is tried again. A :class:`Probe` at a table of its own sends one move once
+the database has failed, and again once it is back: whether an action sent meanwhile is
+refused, and when. Meanwhile both processes' ``/ready`` are polled.
 
 Each case is judged on the games played to their end: every client saw exactly the events
 the database holds, each once and in order; every action the server acknowledged is stored
@@ -43,7 +45,7 @@ from postgres_server import pg_ctl, stored_events
 from served import ServerProcess
 from test_server_restart import Client, _clients, _open_table, _verify_game
 
-__all__ = ["CASES", "Case", "Database", "FailingPlayer", "run_case"]
+__all__ = ["CASES", "Case", "Database", "FailingPlayer", "Probe", "cases", "run_case"]
 
 SEATS = [
     {"kind": "human", "name": "Ana"},
