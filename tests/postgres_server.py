@@ -84,8 +84,9 @@ def postgres_url() -> Iterator[str]:
 
 def _pg_ctl_command(bin_dir: Path, folder: Path, port: int, action: str) -> list[str]:
     data = str(folder / "data")
-    if action == "stop":
-        return [str(bin_dir / "pg_ctl"), "-D", data, "-m", "fast", "-w", "stop"]
+    if action in ("stop", "stop-immediate"):
+        mode = "fast" if action == "stop" else "immediate"
+        return [str(bin_dir / "pg_ctl"), "-D", data, "-m", mode, "-w", "stop"]
     options = f"-k {folder} -p {port} -c listen_addresses='' -c fsync=off"
     return [
         *(str(bin_dir / "pg_ctl"), "-D", data, "-o", options),
@@ -94,7 +95,8 @@ def _pg_ctl_command(bin_dir: Path, folder: Path, port: int, action: str) -> list
 
 
 def pg_ctl(url: str, action: str) -> None:
-    """Stop (``stop``: the fast way, as an operator would) or start again (``start``) the
+    """Stop (``stop``: the fast way, as an operator would; ``stop-immediate``: at once, as
+    a crash would, leaving a recovery to the next start) or start again (``start``) the
     server of a :func:`postgres_url`; the database's files stay."""
     query = parse_qs(urlsplit(url).query)
     folder, port = Path(query["host"][0]), int(query["port"][0])

@@ -430,16 +430,26 @@ def create_app(
     async def ready() -> Any:
         if hub().draining:
             return _unready("stopping", "the server is stopping; it takes no new table")
+        metrics = hub().metrics
         try:
             stored = await _count_tables(hub())
+            writable = await asyncio.wait_for(
+                asyncio.to_thread(hub().store.writable), DATABASE_CHECK_SECONDS
+            )
         except TimeoutError:
+            metrics.database_up.set(0)
             return _unready(
                 "database", f"the database did not answer in {DATABASE_CHECK_SECONDS:g} s"
             )
         except SQLAlchemyError as exc:
+            metrics.database_up.set(0)
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
             why = reason[0] if reason else type(exc).__name__
             return _unready("database", f"the database is unreachable: {why}")
+        if not writable:
+            metrics.database_up.set(0)
+            return _unready("database", "the database is read-only: it stores no change")
+        metrics.database_answered()
         return {
             "status": "ready",
             "tables": stored,

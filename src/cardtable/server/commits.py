@@ -7,13 +7,18 @@ a review, a lease, a quarantine's mark) goes through :meth:`Writer.patiently`, w
 patience and the same refusal.
 
 A database is not always free: another process may hold SQLite's write lock (a backup, a
-script, a second server by mistake), a PostgreSQL server may drop a connection. Waiting
-for it on the event loop would stop every table and every socket of the server, so the
-loop never waits on a lock: a commit it cannot make at once goes to a thread of the
+script, a second server by mistake), a PostgreSQL server may restart, drop a connection,
+refuse new ones or take no writes for a while (``outages.py`` says which errors mean that).
+Waiting for it on the event loop would stop every table and every socket of the server, so
+the loop never waits on a lock: a commit it cannot make at once goes to a thread of the
 store's own, which retries it with a growing pause for up to ``patience`` seconds. A
 change still not stored then is refused with :class:`UnavailableError` (``unavailable``):
-nothing of it was installed, the seat that sent it is told, and a bot's move is tried
-again (``hub.py``).
+nothing of it was installed or announced, the seat that sent it is told, and a bot's move is
+tried again (``hub.py``). An error of the data is not retried.
+
+A commit whose answer was lost (the connection cut after COMMIT was sent) may have been
+stored after all: it is not acknowledged, and its retry finds its event numbers taken
+(below), so its table is loaded again as stored, and its seats resume from there.
 
 A change is stored only if no other change took its event numbers first (the events' key,
 :meth:`Store.append_guarded`): when several server processes share a database and two of
@@ -32,8 +37,10 @@ from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
+from cardtable.server.metrics import Metrics
+from cardtable.server.outages import outage
 from cardtable.server.store import DealRow, NewTable, Store
 from cardtable.server.table import Change, TableError
 
@@ -86,20 +93,36 @@ class Writer:
     (Checkpoints moved to a thread of their own made it worse: the commit on the loop then
     waits on the checkpoint's locks.)"""
 
-    def __init__(self, store: Store, patience: float = COMMIT_PATIENCE) -> None:
+    def __init__(
+        self,
+        store: Store,
+        patience: float = COMMIT_PATIENCE,
+        *,
+        metrics: Metrics | None = None,
+        owner: str | None = None,
+    ) -> None:
         self.store = store
         self.patience = patience
+        self.metrics = metrics
+        # The process whose leases a change's table must be under to be stored (several
+        # processes on one database; :meth:`Store.append_guarded`), or None (no leases).
+        self.owner = owner
         self.inline = store.dialect == "sqlite"
         # One thread: the store's writes are one at a time anyway, and it keeps them in order.
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-commit")
         self.closing = threading.Event()
         self.waiting: list[tuple[str, Change, asyncio.Future[None]]] = []
+        # When the oldest change waiting arrived: a change is refused once it has waited
+        # ``patience`` seconds, however long the batch before it took to fail.
+        self.since: float | None = None
         self.wake = asyncio.Event()
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     async def commit(self, table_id: str, change: Change) -> None:
         """Store a change; :class:`UnavailableError` if the database would not take it."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if not self.waiting:
+            self.since = time.monotonic()
         self.waiting.append((table_id, change, done))
         self.wake.set()
         await done
@@ -113,11 +136,12 @@ class Writer:
             await self.wake.wait()
             self.wake.clear()
             batch, self.waiting = self.waiting, []
+            since, self.since = self.since, None
             if not batch:
                 continue
             changes = [(t, c.events, c.deals) for t, c, _ in batch]
             try:
-                refused = await self._append(changes)
+                refused = await self._append(changes, since)
             except Exception as exc:  # nothing of the batch was stored: every mover hears it
                 if not isinstance(exc, UnavailableError):
                     log.exception("commit failed", extra={"changes": len(batch)})
@@ -134,54 +158,82 @@ class Writer:
                         done.set_result(None)
 
     async def _append(
-        self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]]
+        self,
+        changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]],
+        since: float | None = None,
     ) -> set[str]:
-        """Store the changes; the tables whose change the guard refused."""
+        """Store the changes (the oldest waiting since ``since``); the tables whose change
+        the guard refused."""
         if self.inline:
             try:
-                return self.store.append_guarded(changes, wait=0.0)
+                refused = self.store.append_guarded(changes, wait=0.0, owner=self.owner)
             except OperationalError:
                 pass  # locked by another writer: wait for it in the thread, not here
-        return await self.patiently(partial(self.store.append_guarded, changes))
+            else:
+                self._answered()
+                return refused
+        return await self.patiently(
+            partial(self.store.append_guarded, changes, owner=self.owner), since=since
+        )
 
     def patiently(
-        self, work: Callable[..., T], thread: Executor | None = None
+        self,
+        work: Callable[..., T],
+        thread: Executor | None = None,
+        since: float | None = None,
     ) -> asyncio.Future[T]:
         """A write of the database, ``work(wait=…)``, off the event loop: in the writer's
         thread (in order with the commits), or in ``thread``; retried while the database is
-        busy for ``patience`` seconds, then refused with :class:`UnavailableError`, which
-        its caller tells whoever asked. Handed to the thread at once, so writes handed in
-        one order are made in that order (a lease's release before a later claim)."""
-        return asyncio.get_running_loop().run_in_executor(thread or self.thread, self.retry, work)
+        unavailable until ``patience`` seconds after ``since`` (when it was asked for; now
+        by default), then refused with :class:`UnavailableError`, which its caller tells
+        whoever asked. Handed to the thread at once, so writes handed in one order are made
+        in that order (a lease's release before a later claim)."""
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(thread or self.thread, self.retry, work, since)
 
-    def retry(self, work: Callable[..., T]) -> T:
-        """``work(wait=…)`` until it succeeds, pausing longer after each failure, for
-        ``patience`` seconds at most (in a thread, never on the event loop: see
-        :meth:`patiently`). A failure that is not the database's (an error of the data) is
-        not retried."""
-        deadline = time.monotonic() + self.patience
+    def retry(self, work: Callable[..., T], since: float | None = None) -> T:
+        """``work(wait=…)`` until it succeeds, pausing longer after each failure, until
+        ``patience`` seconds after ``since`` (now by default), in a thread, never on the
+        event loop (see :meth:`patiently`). Only a database unavailable for now is waited
+        for (``outages.py``: SQLite locked, a connection lost or refused, a read-only
+        database…); an error of the data is not retried."""
+        deadline = (time.monotonic() if since is None else since) + self.patience
         pause = FIRST_PAUSE
         attempts = 0
         while True:
             attempts += 1
             try:
-                return work(wait=max(0.0, min(ATTEMPT_WAIT, deadline - time.monotonic())))
-            except OperationalError as exc:
-                # SQLite: "database is locked"; PostgreSQL: a lost connection, a deadlock.
+                done = work(wait=max(0.0, min(ATTEMPT_WAIT, deadline - time.monotonic())))
+            except SQLAlchemyError as exc:
+                kind = outage(exc)
+                if kind is None:
+                    raise
+                if self.metrics is not None:
+                    self.metrics.database_failed(kind)
+                reason = str(getattr(exc, "orig", None) or exc).strip()
                 left = deadline - time.monotonic()
                 if left <= 0 or self.closing.is_set():
                     log.error(
                         "database unavailable",
-                        extra={"attempts": attempts, "reason": str(exc.orig)},
+                        extra={"attempts": attempts, "kind": kind, "reason": reason},
                     )
                     raise UnavailableError(
-                        "the database is busy and could not store this; nothing was "
-                        "changed: try again"
+                        "the database is unavailable and this could not be stored; try again"
                     ) from exc
                 if attempts == 1:
-                    log.warning("database busy; trying again", extra={"reason": str(exc.orig)})
+                    log.warning(
+                        "database unavailable; trying again",
+                        extra={"kind": kind, "reason": reason},
+                    )
                 self.closing.wait(min(pause, left))
                 pause = min(pause * 2, LAST_PAUSE)
+            else:
+                self._answered()
+                return done
+
+    def _answered(self) -> None:
+        if self.metrics is not None:
+            self.metrics.database_answered()
 
     async def close(self) -> None:
         self.closing.set()

@@ -21,10 +21,12 @@ processes"). Each table is then held by one of them, its owner, named with a lea
 database (``owners``) that the owner renews and gives up when the table leaves memory; the
 other processes send the table's seats to the owner (``app.py`` relays their sockets). A
 lease that runs out (its process died) is taken over by another process, which loads the
-table and starts its bots. Leases only say where a table is served: a change is stored only
-if its event numbers are still free (:class:`MovedError` otherwise), so a process whose
-lease went wrong loses its change, drops its copy of the table, loads it again if it can,
-and closes its seats' sockets, whose pages reconnect and resume from their last event.
+table and starts its bots. Leases say where a table is served; a change is stored only if
+its event numbers are still free and its table's lease still names this process
+(:class:`MovedError` otherwise), so a process whose lease went wrong (or ran out while the
+database was unreachable, and was taken over) loses its change, drops its copy of the
+table, loads it again if it can, and closes its seats' sockets, whose pages reconnect and
+resume from their last event.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ from cardtable.core import View
 from cardtable.fairness import bot_seed
 from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
 from cardtable.server.metrics import Metrics
+from cardtable.server.outages import outage
 from cardtable.server.records import RecordError, check_table
 from cardtable.server.store import Owner, Store
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError
@@ -190,7 +193,6 @@ class Hub:
         self.hinting: set[tuple[str, int]] = set()
         self.hints_asked: dict[tuple[str, int], deque[float]] = {}
         self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
-        self.writer = Writer(store, commit_patience)
         self.metrics = Metrics()
         # Set by :meth:`drain`: the server is stopping, and takes no new table nor change.
         self.draining = False
@@ -201,6 +203,12 @@ class Hub:
         self.process = secrets.token_hex(8)
         self.address = address
         self.lease = lease
+        self.writer = Writer(
+            store,
+            commit_patience,
+            metrics=self.metrics,
+            owner=None if lease is None else self.process,
+        )
         self.claimed: dict[str, float] = {}  # when this process last claimed each table
         # The leases' writes, one at a time and in order (a release before a new claim).
         self.owners = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-owners")
@@ -235,7 +243,7 @@ class Hub:
         try:
             loaded = await asyncio.to_thread(self._restore, table_id)
         except SQLAlchemyError as exc:
-            raise _unreachable(table_id, exc) from exc
+            raise self._unreachable(table_id, exc) from exc
         except Exception as exc:
             await self._quarantine(table_id, _damage(exc))
             raise TableError(QUARANTINED, SET_ASIDE) from None
@@ -287,7 +295,7 @@ class Hub:
                         self.store.claim, table_id, self.process, self.address, self.lease, dead
                     )
                 except SQLAlchemyError as exc:
-                    raise _unreachable(table_id, exc) from exc
+                    raise self._unreachable(table_id, exc) from exc
                 if owner is not None:
                     return owner
                 self.claimed[table_id] = time.monotonic()
@@ -295,7 +303,7 @@ class Hub:
                 loaded = await asyncio.to_thread(self._restore, table_id)
             except SQLAlchemyError as exc:  # the database failed, not the record: not marked
                 self._release(table_id)
-                raise _unreachable(table_id, exc) from exc
+                raise self._unreachable(table_id, exc) from exc
             except Exception as exc:
                 await self._quarantine(table_id, _damage(exc))
                 return True
@@ -1005,7 +1013,7 @@ class Hub:
                 )
             except SQLAlchemyError as exc:  # as a commit the database did not take
                 self.claimed.pop(table_id, None)
-                raise _unreachable(table_id, exc) from exc
+                raise self._unreachable(table_id, exc) from exc
             if owner is not None:
                 raise TableError("unavailable", "that table id is taken; try again")
 
@@ -1022,15 +1030,39 @@ class Hub:
         except (UnavailableError, SQLAlchemyError):
             log.warning("lease not given up", extra={"table": table_id})
 
+    def _unreachable(self, table_id: str, exc: SQLAlchemyError) -> UnavailableError:
+        """A database that failed while a table was claimed or read: logged, counted, and
+        answered as a commit the database did not take (``unavailable``; nothing was
+        changed)."""
+        kind = outage(exc)
+        if kind is not None:
+            self.metrics.database_failed(kind)
+        log.error(
+            "database unreachable", extra={"table": table_id, "kind": kind, "reason": str(exc)}
+        )
+        return UnavailableError("the database could not be reached; nothing was changed: try again")
+
     async def _keep(self) -> None:
         """Renew this process's leases, three times a lease; drop the tables whose lease
-        another process took; take over the tables whose owner's lease ran out."""
+        another process took; take over the tables whose owner's lease ran out.
+
+        A renewal that failed (the database unreachable, read-only) failed in every process:
+        each one's leases may have run out meanwhile. Until a lease after the next renewal
+        that succeeds, by when each process still alive has renewed its own, no table is
+        taken over, so that the tables stay where they were served rather than all move."""
         assert self.lease is not None
+        failed = False
+        patient_until = 0.0
         while True:
             await asyncio.sleep(self.lease / 3)
+            renewed = False
             try:
                 started = time.monotonic()
                 held = await self._leasing(self.store.renew, self.process, self.lease)
+                renewed = True
+                self.metrics.database_answered()
+                if failed:
+                    failed, patient_until = False, time.monotonic() + self.lease
                 for table_id, table in list(self.tables.items()):
                     if table_id in held or self.claimed.get(table_id, 0.0) >= started:
                         continue
@@ -1038,8 +1070,8 @@ class Hub:
                         self._lost(table)
                     else:  # a tutorial's lease taken by mistake: this process has it
                         await self._claim_new(table_id)
-                if self.draining:  # a server that is stopping takes no table over
-                    continue
+                if self.draining or time.monotonic() < patient_until:
+                    continue  # stopping, or just past a failed renewal: it takes no table over
                 orphans = await self._owning(self.store.orphans, self.process, ORPHANS_AT_ONCE)
                 for table_id in orphans:
                     if table_id not in self.tables:
@@ -1048,23 +1080,25 @@ class Hub:
                             log.info("table taken over", extra={"table": table_id})
             except asyncio.CancelledError:
                 raise
-            except UnavailableError:  # logged as such: the next look tries again
-                log.warning("leases not kept", extra={"lease": self.lease})
-            except Exception:  # a database that failed for a moment: the next look tries again
-                log.exception("leases not kept")
+            except UnavailableError:
+                # The renewal not stored within the writer's patience (logged and counted
+                # there), or a table taken over that could not be loaded: the next look tries.
+                failed = failed or not renewed
+            except Exception as exc:  # a database that failed for a moment: the next look tries
+                failed = failed or not renewed
+                kind = outage(exc)
+                if kind is None:
+                    log.exception("leases not kept")
+                else:
+                    self.metrics.database_failed(kind)
+                    reason = str(getattr(exc, "orig", None) or exc).strip()
+                    log.warning("leases not kept", extra={"kind": kind, "reason": reason})
 
 
 def _damage(exc: Exception) -> str:
     """Why a table's record does not load: the stored field that does not fit (``records``),
     or what failed in its replay."""
     return str(exc) if isinstance(exc, RecordError) else f"{type(exc).__name__}: {exc}"
-
-
-def _unreachable(table_id: str, exc: SQLAlchemyError) -> UnavailableError:
-    """A database that failed while a table was claimed or read: logged, and answered as a
-    commit the database did not take (``unavailable``; nothing was changed)."""
-    log.error("database unreachable", extra={"table": table_id, "reason": str(exc)})
-    return UnavailableError("the database could not be reached; nothing was changed: try again")
 
 
 def _seed(table: Table, seq: int) -> int:

@@ -17,6 +17,8 @@ from prometheus_client import (
     generate_latest,
 )
 
+from cardtable.server.outages import KINDS
+
 __all__ = ["CONTENT_TYPE", "Metrics"]
 
 # The text format every Prometheus reads (the newer 1.0.0 differs only in names that need
@@ -86,6 +88,31 @@ class Metrics:
             "Changes refused because the database would not store them in time",
             registry=registry,
         )
+        self.database_errors = Counter(
+            "cardtable_database_errors",
+            "Uses of the database that failed because it was unavailable (each attempt of a "
+            "commit tried again counts), by kind: connection, read_only, timeout, busy, "
+            "resources",
+            ["kind"],
+            registry=registry,
+        )
+        for kind in KINDS:  # each kind is shown from the start, at 0
+            self.database_errors.labels(kind=kind)
+        self.database_up = Gauge(
+            "cardtable_database_up",
+            "1 if the server's last use of the database succeeded, 0 if it failed because "
+            "the database was unavailable",
+            registry=registry,
+        )
+        self.database_up.set(1)
+
+    def database_failed(self, kind: str) -> None:
+        """A use of the database failed because it was unavailable (``outages.py``)."""
+        self.database_errors.labels(kind=kind).inc()
+        self.database_up.set(0)
+
+    def database_answered(self) -> None:
+        self.database_up.set(1)
 
     def exposition(self) -> bytes:
         """The metrics in Prometheus' text format."""

@@ -112,8 +112,9 @@ class DealRow(Base):
 
 class OwnerRow(Base):
     """The server process that holds a table in memory, until its lease runs out
-    (docs/hosting.md, "Many processes"). A row says who serves the table's seats; it never
-    decides what is stored: the events' key (table, seq) does (:meth:`Store.append_guarded`)."""
+    (docs/hosting.md, "Many processes"). A row says who serves the table's seats. What is
+    stored is decided by the events' key (table, seq), and a change is stored only while the
+    row names the process that made it (:meth:`Store.append_guarded`)."""
 
     __tablename__ = "owners"
 
@@ -186,7 +187,11 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine = create_engine(url, future=True)
+        # A server database's pooled connections die when it restarts or ends them: each is
+        # tried before use and replaced if dead, so that the first query after a restart
+        # (a /ready, a table's load) does not fail on a connection that was dead already.
+        pinged = not url.startswith("sqlite")
+        self.engine = create_engine(url, future=True, pool_pre_ping=pinged)
         if self.engine.dialect.name == "sqlite":
             event.listen(self.engine, "connect", _sqlite_pragmas)
         migrate(self.engine)
@@ -244,6 +249,38 @@ class Store:
         """Commit the changes of several tables in one transaction, all or none: a busy
         server pays for one commit per batch rather than one per move. ``wait``: seconds
         to wait for another writer's lock (SQLite; 0: fail at once if it is held)."""
+        self._append(changes, wait, None)
+
+    def _append(
+        self,
+        changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]],
+        wait: float,
+        owner: str | None,
+    ) -> set[str]:
+        """:meth:`append_many`, of the changes whose table ``owner`` holds the lease of
+        (all of them if ``owner`` is None); the tables whose lease it does not hold, none
+        of whose rows were stored."""
+        with self.engine.begin() as connection:
+            self._wait(connection, wait)
+            unheld: set[str] = set()
+            if owner is not None:
+                # The leases' rows are held (shared) until the commit: a claim by another
+                # process waits for it, then loads what it stored.
+                ids = sorted({table_id for table_id, _, _ in changes})
+                held = connection.scalars(
+                    select(OwnerRow.table_id)
+                    .where(OwnerRow.table_id.in_(ids), OwnerRow.process == owner)
+                    .with_for_update(read=True)
+                )
+                unheld = set(ids) - set(held)
+                changes = [change for change in changes if change[0] not in unheld]
+            self._insert(connection, changes)
+        return unheld
+
+    @staticmethod
+    def _insert(
+        connection: Connection, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]]
+    ) -> None:
         now = time.time()
         events = [
             {
@@ -269,33 +306,43 @@ class Store:
             for _, _, rows in changes
             for d in rows
         ]
-        with self.engine.begin() as connection:
-            self._wait(connection, wait)
-            if deals:
-                connection.execute(insert(DealRow), deals)
-            if events:
-                connection.execute(insert(EventRow), events)
+        if deals:
+            connection.execute(insert(DealRow), deals)
+        if events:
+            connection.execute(insert(EventRow), events)
 
     def append_guarded(
-        self, changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]], wait: float = WAIT
+        self,
+        changes: list[tuple[str, list[dict[str, Any]], list[DealRow]]],
+        wait: float = WAIT,
+        owner: str | None = None,
     ) -> set[str]:
         """Commit the changes as :meth:`append_many` does; the tables whose change the
         guard refused, none of whose rows were stored. The guard is the events' key: a
         change numbers its events from the table's ``seq`` as its process knew it, so a
         change made on a table another process has moved on collides with a stored event
         and is refused whole, whatever any lease says. The others' changes are stored:
-        a batch that collides is committed again one table at a time."""
+        a batch that collides is committed again one table at a time. Only the key's
+        collision is the guard's: any other error of the data is raised.
+
+        ``owner``: the process committing, on a database several share: a change is
+        stored only while its table's lease names ``owner`` (else it is refused as the
+        guard refuses), so that a process whose lease ran out and was taken over (while
+        the database was unreachable, say) stores nothing the new owner has not loaded."""
         try:
-            self.append_many(changes, wait)
-            return set()
-        except IntegrityError:
+            return self._append(changes, wait, owner)
+        except IntegrityError as exc:
+            if not _collided(exc):
+                raise
             if len(changes) == 1:
                 return {changes[0][0]}
         refused = set()
         for change in changes:
             try:
-                self.append_many([change], wait)
-            except IntegrityError:
+                refused |= self._append([change], wait, owner)
+            except IntegrityError as exc:
+                if not _collided(exc):
+                    raise
                 refused.add(change[0])
         return refused
 
@@ -420,6 +467,16 @@ class Store:
         with Session(self.engine) as session:
             return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
 
+    def writable(self) -> bool:
+        """Whether the database takes writes now: a PostgreSQL server read-only (a standby,
+        ``default_transaction_read_only``, a maintenance window) answers reads but refuses
+        every change. SQLite: a file this process can open is written when unlocked."""
+        if self.dialect != "postgresql":
+            return True
+        with self.engine.begin() as connection:
+            shown = connection.scalar(select(func.current_setting("transaction_read_only")))
+            return shown != "on"
+
     def exists(self, table_id: str) -> bool:
         with Session(self.engine) as session:
             return session.scalar(select(TableRow.id).where(TableRow.id == table_id)) is not None
@@ -537,6 +594,17 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def _collided(exc: IntegrityError) -> bool:
+    """Whether a write failed on a key already stored (the guard), not on another rule of
+    the data (a check, a foreign key, a null)."""
+    original = exc.orig
+    state = getattr(original, "sqlstate", None)
+    if state is not None:
+        return bool(state == "23505")  # PostgreSQL's unique_violation
+    name = getattr(original, "sqlite_errorname", "")
+    return name in ("SQLITE_CONSTRAINT_PRIMARYKEY", "SQLITE_CONSTRAINT_UNIQUE")
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
