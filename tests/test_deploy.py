@@ -5,6 +5,7 @@ says of it, and nginx itself checks its configuration (``nginx -t``).
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 import subprocess
@@ -102,10 +103,18 @@ def test_compose_runs_two_servers_on_postgresql_behind_the_proxy() -> None:
     assert set(services) == {"database", "server-1", "server-2", "proxy"}
     assert services["database"]["image"].startswith("postgres:")
     servers = [services["server-1"], services["server-2"]]
-    # One definition (a YAML anchor), two processes; each names its own peer address, at
-    # which the other relays the sockets of the tables it holds.
+    # One definition (a YAML anchor), two processes; each believes the forwarded headers
+    # of the proxy's fixed address alone, in the network's own subnet, and names its own
+    # peer address, at which the other relays the sockets of the tables it holds.
+    proxy_address = services["proxy"]["networks"]["default"]["ipv4_address"]
+    (subnet,) = [each["subnet"] for each in compose()["networks"]["default"]["ipam"]["config"]]
+    assert ipaddress.ip_address(proxy_address) in ipaddress.ip_network(subnet)
     for name, each in zip(("server-1", "server-2"), servers, strict=True):
-        assert each["command"] == ["--client-header", "X-Forwarded-For", "--peer-host", name]
+        assert each["command"] == [
+            *("--client-header", "X-Forwarded-For", "--trusted-proxy", proxy_address),
+            *("--peer-host", name),
+        ]
+        assert "networks" not in each  # on the default network, with the proxy
     assert {**servers[0], "command": None} == {**servers[1], "command": None}
     server = servers[0]
     build = server["build"]

@@ -172,8 +172,26 @@ def test_an_unknown_log_format_is_refused_with_the_choices(tmp_path: Path) -> No
         (("--allow-origin", "https://club.example/lobby"), "is not an origin"),
         (("--read-timeout", "0"), "--read-timeout is over 0"),
         (("--connections-per-client", "-1"), "--connections-per-client 0 or more"),
+        (
+            ("--client-header", "X-Forwarded-For", "--trusted-proxy", "10.0.0.300"),
+            "--trusted-proxy '10.0.0.300' is not an IP address, a network",
+        ),
+        (
+            ("--client-header", "X-Forwarded-For", "--trusted-proxy", "10.1.2.3/8"),
+            "--trusted-proxy '10.1.2.3/8' is not a network: bits are set past its /8; "
+            "write 10.0.0.0/8",
+        ),
+        (("--trusted-proxy", "10.0.0.0/8"), "give --client-header too"),
     ],
-    ids=["no scheme", "a path", "no read time", "negative connections"],
+    ids=[
+        "no scheme",
+        "a path",
+        "no read time",
+        "negative connections",
+        "a proxy that is no address",
+        "a network with host bits",
+        "a proxy without a header",
+    ],
 )
 def test_a_bad_bound_or_origin_is_said_in_one_line(
     tmp_path: Path, options: tuple[str, ...], words: str

@@ -2,7 +2,10 @@
 
 - The client is the connection's address unless the operator names a proxy
   (``--client-header``): a forwarded header any client can write gets no fresh allowance
-  of tables (uvicorn believed ``X-Forwarded-For`` from loopback by itself).
+  of tables (uvicorn believed ``X-Forwarded-For`` from loopback by itself). Even then the
+  forwarded headers count only on connections from the proxies it trusts
+  (``--trusted-proxy``, loopback by default): any other connection is its own client, for
+  the tables it opens, the connections it holds and the scheme its page is checked with.
 - A request arrives within ``--read-timeout`` seconds, or its connection is cut: headers
   or a body trickled a byte at a time held a connection for as long as the client liked.
 - One address holds at most ``--connections-per-client`` connections at once; behind a
@@ -28,6 +31,7 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from cardtable.server.limits import Limits
 from live_pieces import table_total
 from served import ServerProcess
 
@@ -65,8 +69,15 @@ def client_at(address: str) -> httpx.Client:
     return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=10.0)
 
 
-def websocket_at(server: ServerProcess, address: str, table: str) -> ClientConnection:
-    return connect(server.ws(table), sock=from_address(server, address), open_timeout=10)
+def websocket_at(
+    server: ServerProcess, address: str, table: str, headers: dict[str, str] | None = None
+) -> ClientConnection:
+    return connect(
+        server.ws(table),
+        sock=from_address(server, address),
+        additional_headers=headers,
+        open_timeout=10,
+    )
 
 
 def trickled(sock: socket.socket, data: bytes, every: float = 0.2) -> tuple[float, bytes]:
@@ -98,12 +109,12 @@ def trickled(sock: socket.socket, data: bytes, every: float = 0.2) -> tuple[floa
     return time.monotonic() - start, answer
 
 
-def handshake(table: str) -> bytes:
-    """A websocket's opening handshake for ``table``'s socket."""
+def handshake(table: str, more: str = "") -> bytes:
+    """A websocket's opening handshake for ``table``'s socket; ``more``: header lines."""
     return (
         f"GET /ws/{table} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        "Sec-WebSocket-Version: 13\r\n\r\n"
+        f"Sec-WebSocket-Version: 13\r\n{more}\r\n"
     ).encode()
 
 
@@ -181,6 +192,138 @@ def test_behind_a_named_proxy_each_client_has_its_allowance_and_its_connections(
             with socket_of("198.51.100.3") as again:  # its place was given back
                 again.send(json.dumps({"type": "ping"}))
                 assert json.loads(again.recv(timeout=10)) == {"type": "pong"}
+    finally:
+        server.stop()
+
+
+def opened_from(address: str, server: ServerProcess, forwarded: str | None = None) -> int:
+    """The status of a table asked for from ``address``, with ``forwarded`` for its
+    X-Forwarded-For."""
+    headers = {} if forwarded is None else {"X-Forwarded-For": forwarded}
+    with client_at(address) as client:
+        return client.post(f"{server.http}/api/tables", json=NEUF, headers=headers).status_code
+
+
+def test_forwarded_headers_count_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    """--trusted-proxy 127.0.0.2: each client it forwards has its allowance of tables and
+    its connections, and the proxy's own connections are not counted; 127.0.0.3 writing
+    X-Forwarded-For itself is 127.0.0.3, for the tables it opens and the connections it
+    holds, whatever address it writes."""
+    server = started(
+        tmp_path,
+        *("--tables-per-minute", "1", "--client-header", "X-Forwarded-For"),
+        *("--trusted-proxy", "127.0.0.2", "--connections-per-client", "2"),
+    )
+    try:
+        for number in range(1, 6):  # the proxy's clients: an allowance each
+            assert opened_from("127.0.0.2", server, f"198.51.100.{number}") == 201
+        assert opened_from("127.0.0.2", server, "198.51.100.1") == 429
+        # Another peer's header is its own writing: its address is the client.
+        assert opened_from("127.0.0.3", server, "198.51.100.20") == 201
+        statuses = [opened_from("127.0.0.3", server, f"198.51.100.{n}") for n in range(21, 25)]
+        assert statuses == [429] * 4, statuses
+        assert opened_from("127.0.0.3", server) == 429
+        assert table_total(server) == 6
+        with client_at("127.0.0.2") as proxy:
+            answer = proxy.post(
+                f"{server.http}/api/tables",
+                json=NEUF,
+                headers={"X-Forwarded-For": "198.51.100.9"},
+            )
+        table = answer.json()["table"]
+        with ExitStack() as stack:
+            # The proxy holds more connections than one client may: they are its clients'.
+            through_proxy = [
+                stack.enter_context(
+                    websocket_at(server, "127.0.0.2", table, {"X-Forwarded-For": f"198.51.100.{n}"})
+                )
+                for n in (30, 31, 32)
+            ]
+            # 127.0.0.3 holds its two, each written another forwarded address; a third is
+            # turned away as it opens, a new forwarded address or not.
+            direct = [
+                stack.enter_context(
+                    websocket_at(server, "127.0.0.3", table, {"X-Forwarded-For": f"198.51.100.{n}"})
+                )
+                for n in (40, 41)
+            ]
+            for more in ("X-Forwarded-For: 198.51.100.42\r\n", ""):
+                with from_address(server, "127.0.0.3") as sock:
+                    _, refusal = trickled(sock, handshake(table, more), every=0)
+                assert refusal.startswith(b"HTTP/1.1 429 "), refusal[:100]
+                assert body_of(refusal)["error"] == "too_many_connections"
+            for each in [*through_proxy, *direct]:
+                each.send(json.dumps({"type": "ping"}))
+                assert json.loads(each.recv(timeout=10)) == {"type": "pong"}
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(
+    ("proxies", "untrusted"),
+    [(("127.0.0.4/31", "fd00::/8"), ["127.0.0.6"]), (("*",), [])],
+    ids=["networks", "every peer"],
+)
+def test_a_trusted_proxy_is_a_network_or_every_peer(
+    tmp_path: Path, proxies: tuple[str, ...], untrusted: list[str]
+) -> None:
+    """127.0.0.4/31 trusts 127.0.0.4 and .5, not .6; * trusts every connection."""
+    options = [option for proxy in proxies for option in ("--trusted-proxy", proxy)]
+    server = started(
+        tmp_path,
+        *("--tables-per-minute", "1", "--client-header", "X-Forwarded-For", *options),
+    )
+    try:
+        for peer, address in enumerate(("127.0.0.4", "127.0.0.5", "127.0.0.6")):
+            statuses = [opened_from(address, server, f"198.51.100.{peer}{n}") for n in range(3)]
+            if address in untrusted:
+                assert statuses == [201, 429, 429], (address, statuses)
+            else:
+                assert statuses == [201, 201, 201], (address, statuses)
+    finally:
+        server.stop()
+
+
+def test_a_peer_is_trusted_by_its_address_in_the_list_and_only_with_a_client_header() -> None:
+    """The decision every count and the origin check ask (``Limits.trusts``), for peers a
+    loopback socket cannot be: IPv6, an IPv4 peer of a socket listening on IPv6, no IP."""
+    proxies = ("10.0.0.0/8", "fd00::/8", "192.0.2.7")
+    limits = Limits(client_header="X-Forwarded-For", trusted_proxies=proxies)
+    for peer in ("10.1.2.3", "::ffff:10.1.2.3", "fd12::1", "192.0.2.7"):
+        assert limits.trusts(peer), peer
+    for other in ("11.0.0.1", "fe80::1", "192.0.2.8", "127.0.0.1", "testclient", "", None):
+        assert not limits.trusts(other), other
+    assert Limits(client_header="X-Forwarded-For").trusts("::1")  # loopback by default
+    assert Limits(client_header="X-Forwarded-For", trusted_proxies=("*",)).trusts("testclient")
+    assert not Limits(trusted_proxies=("*",)).trusts("10.1.2.3")  # no header to believe
+    with pytest.raises(ValueError, match=r"'10\.0\.0\.1/8' is not a network"):
+        Limits(client_header="X-Forwarded-For", trusted_proxies=("10.0.0.1/8",))
+
+
+def test_an_untrusted_peers_forwarded_scheme_does_not_decide_its_origin(tmp_path: Path) -> None:
+    """X-Forwarded-Proto: https makes the page https:// on the server's own host, from the
+    trusted proxy only: from another peer, an https page is another origin (403) and the
+    plain http page the server's own (201)."""
+    server = started(
+        tmp_path,
+        *("--tables-per-minute", "0", "--client-header", "X-Forwarded-For"),
+        *("--trusted-proxy", "127.0.0.2"),
+    )
+    own = f"127.0.0.1:{server.port}"
+    try:
+        for address, origin, status in [
+            ("127.0.0.2", f"https://{own}", 201),
+            ("127.0.0.2", f"http://{own}", 403),
+            ("127.0.0.3", f"https://{own}", 403),
+            ("127.0.0.3", f"http://{own}", 201),
+        ]:
+            headers = {"Origin": origin, "X-Forwarded-Proto": "https"}
+            with client_at(address) as client:
+                answer = client.post(f"{server.http}/api/tables", json=NEUF, headers=headers)
+            assert answer.status_code == status, (address, origin, answer.text)
+            if status == 403:
+                assert answer.json()["error"] == "cross_origin"
+        assert table_total(server) == 2
     finally:
         server.stop()
 

@@ -316,8 +316,12 @@ def test_a_client_over_its_creation_limit_gets_429_and_opens_nothing(tmp_path: P
 
 def test_behind_a_trusted_proxy_each_client_has_its_own_allowance(tmp_path: Path) -> None:
     request = {"game": "neuf", "seats": humans(3)}
+    # The test client's peer is "testclient", no address: only * trusts it.
     with serving(
-        tmp_path / "tables.db", tables_per_minute=1, client_header="X-Forwarded-For"
+        tmp_path / "tables.db",
+        tables_per_minute=1,
+        client_header="X-Forwarded-For",
+        trusted_proxies=("*",),
     ) as client:
 
         def post(forwarded: str) -> int:

@@ -160,14 +160,16 @@ def test_the_scheme_a_named_proxy_forwards_is_believed_and_no_one_elses(
     tmp_path: Path,
 ) -> None:
     """Behind a TLS proxy the page is ``https:`` and the connection plain HTTP: the proxy's
-    X-Forwarded-Proto says so, believed only from the proxy the operator names."""
+    X-Forwarded-Proto says so, believed only from the proxy the operator names (the test
+    client's peer is "testclient", which only ``*`` trusts; a real server from other
+    addresses: test_server_clients.py)."""
     headers = {
         "content-type": "application/json",
         "origin": "https://testserver",
         "x-forwarded-proto": "https",
         "x-forwarded-for": "198.51.100.1",
     }
-    proxied = Limits(client_header="X-Forwarded-For")
+    proxied = Limits(client_header="X-Forwarded-For", trusted_proxies=("*",))
     with serving(tmp_path / "proxied.db", limits=proxied) as client:
         opened = post(client, headers)
         assert opened.status_code == 201, opened.text
@@ -180,6 +182,10 @@ def test_the_scheme_a_named_proxy_forwards_is_believed_and_no_one_elses(
         refused(post(client, {**headers, "origin": OWN}), 403, "cross_origin")
     with serving(tmp_path / "direct.db") as client:
         refused(post(client, headers), 403, "cross_origin")
+    untrusted = Limits(client_header="X-Forwarded-For")  # loopback's headers only
+    with serving(tmp_path / "untrusted.db", limits=untrusted) as client:
+        refused(post(client, headers), 403, "cross_origin")
+        assert post(client, {**headers, "origin": OWN}).status_code == 201
 
 
 # ---------------------------------------------------------------- options and marks

@@ -479,8 +479,17 @@ def serve(
         str | None,
         typer.Option(
             help="The header a trusted reverse proxy puts the client's address in "
-            "(X-Forwarded-For); the proxy's X-Forwarded-Proto is then believed too. "
-            "Without it, the connection's address counts and forwarded headers are ignored."
+            "(X-Forwarded-For); the proxy's X-Forwarded-Proto is then believed too, on "
+            "connections from a --trusted-proxy. Without it, the connection's address counts "
+            "and forwarded headers are ignored."
+        ),
+    ] = None,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="With --client-header: an address or network (10.0.0.0/8, fd00::/8) of the "
+            "proxy whose forwarded headers are believed, * for every connection; repeat for "
+            "several. Default: loopback (127.0.0.1, ::1). Any other connection is its own client."
         ),
     ] = None,
     max_body: Annotated[int, typer.Option(help="Bytes of a request's body.")] = 16384,
@@ -520,7 +529,7 @@ def serve(
     try:
         from cardtable.server import create_app
         from cardtable.server.app import default_database_url
-        from cardtable.server.limits import Limits
+        from cardtable.server.limits import LOOPBACK, Limits, proxy_networks
         from cardtable.server.logs import configure
         from cardtable.server.origins import parse_origin
     except ImportError as exc:  # pragma: no cover - the server's dependencies are core ones
@@ -547,9 +556,22 @@ def serve(
                 "http://host:port",
                 USAGE_ERROR,
             )
+    proxies = tuple(trusted_proxy or ())
+    if proxies and not client_header:
+        _fail(
+            "--trusted-proxy names the proxies whose --client-header is believed: "
+            "give --client-header too",
+            USAGE_ERROR,
+        )
+    for proxy in proxies:
+        try:
+            proxy_networks([proxy])
+        except ValueError as exc:
+            _fail(f"--trusted-proxy {exc}", USAGE_ERROR)
     limits = Limits(
         tables_per_minute=tables_per_minute,
         client_header=client_header or None,
+        trusted_proxies=proxies or LOOPBACK,
         max_body=max_body,
         read_timeout=read_timeout,
         connections_per_client=connections_per_client,
@@ -682,9 +704,10 @@ def _run_server(
         http=http,
         ws=websocket,
         ws_max_size=MAX_FRAME,
-        # The client is the connection's address, or the one the proxy the operator names
-        # writes (--client-header: limits.client_of): never a header any client may write,
-        # as uvicorn's own reading of X-Forwarded-For would believe from loopback.
+        # The client is the connection's address, or, on a connection from a proxy the
+        # operator trusts, the one it writes (--client-header, --trusted-proxy:
+        # limits.client_of); uvicorn's own reading of X-Forwarded-For would believe it from
+        # loopback whether the operator names a proxy or not.
         proxy_headers=False,
         # Requests still being answered once the sockets are told to go: a bounded wait.
         timeout_graceful_shutdown=STOP_SECONDS,

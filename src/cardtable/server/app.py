@@ -372,19 +372,13 @@ def create_app(
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=API_DOCS)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(BodyLimit, limit=limits.max_body)
-    trust_proxy = limits.client_header is not None
-    app.add_middleware(SameOrigin, allowed=allowed_origins, trust_proxy=trust_proxy)
+    app.add_middleware(SameOrigin, allowed=allowed_origins, limits=limits)
     if limits.client_header is not None and limits.connections_per_client > 0:
-        # Behind a proxy every connection is the proxy's: each client's requests and
-        # sockets are counted here by the address it writes (connections.py counts them
-        # by the connection's address otherwise).
+        # A trusted proxy's connections carry many clients: each one's requests and sockets
+        # are counted here by the address the proxy writes (connections.py counts every
+        # other connection by its address as it opens).
         peer_port = int(peer_address.rsplit(":", 1)[1]) if peer_address else None
-        app.add_middleware(
-            ConnectionLimit,
-            limit=limits.connections_per_client,
-            header=limits.client_header,
-            exempt_port=peer_port,
-        )
+        app.add_middleware(ConnectionLimit, limits=limits, exempt_port=peer_port)
     app.add_middleware(SecurityHeaders)
 
     # Every HTTP error has the documented shape, not FastAPI's {"detail": ...}; a browser
@@ -523,7 +517,7 @@ def create_app(
     async def open_table(request: Request) -> Any:
         if not _json_labelled(request):
             return _unlabelled()
-        client = client_of(request.scope, limits.client_header)
+        client = client_of(request.scope, limits).address
         wait = creations.wait(client)
         if wait:
             log.info("table refused", extra={"code": "rate_limited", "client": client})

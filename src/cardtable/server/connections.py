@@ -9,12 +9,14 @@ two bounds on what a slow or greedy client may hold (docs/server.md, "Limits").
   request takes to arrive.
 - **A client holds at most so many connections.** ``Limits.connections_per_client``
   connections from one address at once, websockets included; one more is answered ``429
-  too_many_connections`` and closed at once, before anything is read. Behind a reverse
-  proxy (``Limits.client_header``) every connection comes from the proxy, so none is
-  counted here: ``limits.ConnectionLimit`` counts each client's requests and websockets by
-  the address the proxy writes (the creation limit's client), and the proxy bounds the
-  connections it takes (deploy/nginx.conf). Connections to the peer port (the sockets
-  other server processes relay here) are never counted.
+  too_many_connections`` and closed at once, before anything is read. A trusted reverse
+  proxy's connections (``Limits.trusts``: ``--client-header`` and ``--trusted-proxy``)
+  carry many clients, so they are not counted here: ``limits.ConnectionLimit`` counts
+  each client's requests and websockets by the address the proxy writes (the creation
+  limit's client), and the proxy bounds the connections it takes (deploy/nginx.conf).
+  Every other connection is counted by its address, whatever headers it sends.
+  Connections to the peer port (the sockets other server processes relay here) are never
+  counted.
 
 uvicorn takes a protocol class; :func:`protocols` makes the pair (HTTP and websocket) that
 share one process's count.
@@ -48,12 +50,13 @@ log = logging.getLogger("cardtable.server")
 @dataclass
 class Guard:
     """One server process's bounds, shared by its HTTP and websocket protocols.
-    ``connections``: the count of connections per address, None where it is not counted
-    here (behind a proxy); ``exempt_ports``: local ports whose connections are not counted
-    (the peer port)."""
+    ``connections``: the count of connections per address, None where none is counted;
+    ``limits``: which peers are trusted proxies (their connections are not counted here);
+    ``exempt_ports``: local ports whose connections are not counted (the peer port)."""
 
     read_timeout: float
     connections: ConnectionCount | None
+    limits: Limits = field(default_factory=Limits)
     exempt_ports: frozenset[int] = field(default_factory=frozenset)
 
 
@@ -92,7 +95,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         super().connection_made(transport)
         count = self.guard.connections
         address = self.client[0] if self.client else None
-        exempt = self.server is not None and self.server[1] in self.guard.exempt_ports
+        exempt = (
+            self.server is not None and self.server[1] in self.guard.exempt_ports
+        ) or self.guard.limits.trusts(address)
         if count is not None and address is not None and not exempt:
             if not count.take(address):
                 # Nothing is read: the answer goes out at once, and the connection closes.
@@ -215,10 +220,10 @@ def protocols(
     """The HTTP and websocket protocol classes of one server process, for uvicorn's
     ``http`` and ``ws``; ``exempt_ports``: local ports whose connections are not counted
     (the peer port)."""
-    counted = limits.client_header is None and limits.connections_per_client > 0
     guard = Guard(
         limits.read_timeout,
-        ConnectionCount(limits.connections_per_client) if counted else None,
+        ConnectionCount(limits.connections_per_client) if limits.connections_per_client else None,
+        limits,
         frozenset(exempt_ports),
     )
 

@@ -1,6 +1,8 @@
 """What bounds a server's growth: how fast one client may open tables, how large a request's
 body may be and how long it may take to arrive, how many connections one client may hold
-open, and how long an idle table stays in memory (docs/server.md, "Limits").
+open, and how long an idle table stays in memory (docs/server.md, "Limits"); and who a
+request's client is (:func:`client_of`): the connection's address, or the one a trusted
+reverse proxy forwards.
 
 Every limit is a setting of :class:`Limits`, which ``cardtable serve`` fills from its
 options; the defaults are those documented.
@@ -8,11 +10,13 @@ options; the defaults are those documented.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import math
 import time
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
@@ -21,14 +25,18 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 __all__ = [
     "CONNECTIONS_PER_CLIENT",
+    "EVERY_PEER",
+    "LOOPBACK",
     "MAX_BODY",
     "READ_TIMEOUT",
     "BodyLimit",
+    "Client",
     "ConnectionCount",
     "ConnectionLimit",
     "CreationLimit",
     "Limits",
     "client_of",
+    "proxy_networks",
     "refuse",
 ]
 
@@ -41,6 +49,37 @@ READ_TIMEOUT = 10.0
 # Connections one client may hold open at once: a table page holds one websocket and
 # fetches over a few more, and a club behind one NAT address is a few dozen pages.
 CONNECTIONS_PER_CLIENT = 64
+# The proxies believed by default: this machine's own (uvicorn's --forwarded-allow-ips too).
+LOOPBACK = ("127.0.0.1", "::1")
+EVERY_PEER = "*"  # a trusted proxy that trusts every connection
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def proxy_networks(entries: Iterable[str]) -> tuple[Network, ...] | None:
+    """The networks of ``entries`` (an IP address, a network such as ``10.0.0.0/8``, or
+    ``*``); None: every peer (``*`` among them). ValueError names an entry that is none."""
+    networks: list[Network] = []
+    every = False
+    for entry in entries:
+        if entry.strip() == EVERY_PEER:
+            every = True
+            continue
+        try:
+            networks.append(ipaddress.ip_network(entry.strip()))
+            continue
+        except ValueError:
+            pass
+        try:
+            loose = ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            raise ValueError(
+                f"{entry!r} is not an IP address, a network (10.0.0.0/8, fd00::/8) or *"
+            ) from None
+        raise ValueError(
+            f"{entry!r} is not a network: bits are set past its /{loose.prefixlen}; write {loose}"
+        )
+    return None if every else tuple(networks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,20 +87,26 @@ class Limits:
     """``tables_per_minute``: tables one client may open a minute, in bursts of as many
     (0: no limit); ``client_header``: the header a trusted reverse proxy writes the
     client's address in (``X-Forwarded-For``), None to take the connection's address;
+    ``trusted_proxies``: the peers whose forwarded headers (``client_header``,
+    ``X-Forwarded-Proto``) are believed, IP addresses and networks (``10.0.0.0/8``), ``*``
+    for every peer (loopback by default); a connection from any other is its own client;
     ``max_body``: bytes of a request's body; ``read_timeout``: seconds from a request's
     first byte to its body's last (``cardtable serve`` closes a connection slower than
     that); ``connections_per_client``: connections (requests under way and websockets
-    behind a proxy) one client may hold open at once (0: no limit); ``evict_after``:
+    through a trusted proxy) one client may hold open at once (0: no limit); ``evict_after``:
     seconds an idle table (no socket, no bot to move) stays in memory; ``clients``: the
     clients whose allowance is remembered at once (the oldest is forgotten past it)."""
 
     tables_per_minute: float = 20.0
     client_header: str | None = None
+    trusted_proxies: tuple[str, ...] = LOOPBACK
     max_body: int = MAX_BODY
     read_timeout: float = READ_TIMEOUT
     connections_per_client: int = CONNECTIONS_PER_CLIENT
     evict_after: float = 600.0
     clients: int = 10000
+    # trusted_proxies parsed (None: every peer); set by __post_init__.
+    _networks: tuple[Network, ...] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.tables_per_minute < 0 or self.max_body < 1 or self.evict_after < 0:
@@ -75,20 +120,46 @@ class Limits:
             )
         if self.clients < 1:
             raise ValueError("at least one client's allowance is remembered")
+        object.__setattr__(self, "_networks", proxy_networks(self.trusted_proxies))
+
+    def trusts(self, peer: str | None) -> bool:
+        """Whether a connection from the address ``peer`` is a proxy whose forwarded headers
+        are believed: a client header is named, and ``peer`` is among the trusted proxies."""
+        if self.client_header is None or peer is None:
+            return False
+        if self._networks is None:
+            return True
+        try:
+            address = ipaddress.ip_address(peer)
+        except ValueError:  # not an IP address: a Unix socket's peer, a test client's name
+            return False
+        if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+            address = address.ipv4_mapped  # an IPv4 peer of a socket listening on IPv6
+        return any(address in network for network in self._networks)
 
 
-def client_of(scope: Scope, header: str | None) -> str:
-    """The address a request comes from: the connection's, or, behind a trusted proxy that
-    writes ``header``, the last address in it (the one that proxy appended; anything before
-    it the client wrote itself, and is not believed)."""
-    if header:
-        value = Headers(scope=scope).get(header)
-        if value:
-            last = value.rsplit(",", 1)[-1].strip()
-            if last:
-                return last[:64]
-    client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+@dataclass(frozen=True, slots=True)
+class Client:
+    """Who a request comes from: ``address``, the client's; ``proxied``: the connection is a
+    trusted proxy's, whose forwarded headers are believed (its ``X-Forwarded-Proto`` too)."""
+
+    address: str
+    proxied: bool
+
+
+def client_of(scope: Scope, limits: Limits) -> Client:
+    """The client of a request: the connection's address, or, on a connection from a trusted
+    proxy (:meth:`Limits.trusts`), the last address in the header it writes (the one that
+    proxy appended; anything before it the client wrote itself, and is not believed). A
+    header on a connection from anywhere else is anyone's to write, and counts for nothing."""
+    peer = scope.get("client")
+    address = str(peer[0]) if peer else None
+    header = limits.client_header
+    if header is None or not limits.trusts(address):
+        return Client(address or "unknown", proxied=False)
+    value = Headers(scope=scope).get(header)
+    last = value.rsplit(",", 1)[-1].strip() if value else ""
+    return Client(last[:64] or address or "unknown", proxied=True)
 
 
 class CreationLimit:
@@ -214,18 +285,17 @@ class ConnectionCount:
 
 class ConnectionLimit:
     """Behind a reverse proxy, the connections per client counted by the address the proxy
-    writes (``header``): each client's requests under way and websockets open, at most
-    ``limit`` at once (ASGI middleware). One more is answered ``429
-    too_many_connections``; a websocket's handshake is refused with that answer. Requests
-    on the peer port (``exempt_port``: sockets other server processes relay) are not
-    counted."""
+    writes (:func:`client_of`): each client's requests under way and websockets open, at
+    most ``limits.connections_per_client`` at once (ASGI middleware). One more is answered
+    ``429 too_many_connections``; a websocket's handshake is refused with that answer. Only
+    requests through a trusted proxy are counted here (the others are counted by their
+    connection's address as it opens: ``connections.py``), and none on the peer port
+    (``exempt_port``: sockets other server processes relay)."""
 
-    def __init__(
-        self, app: ASGIApp, limit: int, header: str, exempt_port: int | None = None
-    ) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, exempt_port: int | None = None) -> None:
         self.app = app
-        self.count = ConnectionCount(limit)
-        self.header = header
+        self.count = ConnectionCount(limits.connections_per_client)
+        self.limits = limits
         self.exempt_port = exempt_port
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -235,15 +305,21 @@ class ConnectionLimit:
         ):
             await self.app(scope, receive, send)
             return
-        client = client_of(scope, self.header)
-        if not self.count.take(client):
-            log.info("request refused", extra={"code": "too_many_connections", "client": client})
+        client = client_of(scope, self.limits)
+        if not client.proxied:
+            await self.app(scope, receive, send)
+            return
+        if not self.count.take(client.address):
+            log.info(
+                "request refused",
+                extra={"code": "too_many_connections", "client": client.address},
+            )
             await refuse(scope, send, 429, "too_many_connections", self.count.refusal())
             return
         try:
             await self.app(scope, receive, send)
         finally:
-            self.count.give_back(client)
+            self.count.give_back(client.address)
 
 
 async def refuse(scope: Scope, send: Send, status: int, code: str, message: str) -> None:

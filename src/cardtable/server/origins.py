@@ -10,8 +10,9 @@ operator allows (``cardtable serve --allow-origin``). A request without ``Origin
 ``curl``, another server process relaying a socket) is not a browser's page, and passes.
 
 Behind a reverse proxy the scheme the client used is the proxy's to tell: it is read from
-``X-Forwarded-Proto`` where the server believes the proxy (``--client-header``), else from
-the connection. Host and port are compared, an absent port being the scheme's own (80, 443).
+``X-Forwarded-Proto`` on a connection from a proxy the server trusts (``--client-header``
+and ``--trusted-proxy``: ``limits.client_of``), else from the connection. Host and port
+are compared, an absent port being the scheme's own (80, 443).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from cardtable.server.limits import refuse
+from cardtable.server.limits import Limits, client_of, refuse
 
 __all__ = ["SAFE_METHODS", "Origin", "SameOrigin", "parse_origin", "request_origin"]
 
@@ -75,12 +76,14 @@ def request_origin(scope: Scope, trust_proxy: bool) -> Origin | None:
 class SameOrigin:
     """Refuses ``403 cross_origin`` a state-changing request or a websocket handshake from
     a page of another origin than the server's own and the ``allowed`` ones (ASGI
-    middleware). ``trust_proxy``: the request's scheme is the proxy's
-    ``X-Forwarded-Proto``."""
+    middleware). ``limits``: which connections are trusted proxies, whose
+    ``X-Forwarded-Proto`` is the request's scheme (:func:`limits.client_of`)."""
 
-    def __init__(self, app: ASGIApp, allowed: Iterable[str] = (), trust_proxy: bool = False):
+    def __init__(
+        self, app: ASGIApp, allowed: Iterable[str] = (), limits: Limits | None = None
+    ) -> None:
         self.app = app
-        self.trust_proxy = trust_proxy
+        self.limits = limits or Limits()
         self.allowed: set[Origin] = set()
         for text in allowed:
             origin = parse_origin(text)
@@ -113,4 +116,6 @@ class SameOrigin:
         origin = parse_origin(given[0])
         if origin is None:
             return False
-        return origin in self.allowed or origin == request_origin(scope, self.trust_proxy)
+        if origin in self.allowed:
+            return True
+        return origin == request_origin(scope, client_of(scope, self.limits).proxied)
