@@ -38,7 +38,7 @@ from server_pieces import (
 
 PATIENCE = 1.0  # seconds the server retries a write on the locked database
 LOCK_SECONDS = 30.0  # the most a lock is held: each test lets it go before then
-BUSY = "database busy; trying again"
+BUSY = "database unavailable; trying again"
 
 
 @contextmanager
