@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import re
 import sqlite3
 import time
@@ -42,7 +43,7 @@ from failure_pieces import Database, cases, run_case
 from postgres_proxy import PostgresProxy
 from postgres_server import pg_ctl, postgres_url, stored_events
 from served import ServerProcess
-from server_pieces import Socket, humans, locked, open_table, tokens_of
+from server_pieces import Socket, humans, locked, open_table, play_to_end, tokens_of
 from test_server_restart import Client, _clients, _open_table, _seed
 
 TABLES = 2  # tables played through each failure, besides the probe's
@@ -173,6 +174,44 @@ def test_a_read_only_database_refuses_changes_unavailable_and_is_not_ready(
             assert accepted["seq"] == seq + 1
             assert client.get("/ready").status_code == 200
             assert _metric(client, "cardtable_database_up") == 1
+
+
+def test_a_read_the_database_cannot_answer_is_refused_unavailable(
+    database: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reads too: while the database lets nobody in, a seat asking for the review of its
+    finished game and a page opened on a table not in memory are told ``unavailable`` (503
+    over HTTP), logged without a traceback and counted, never ``server_error``; once the
+    database is back, both are answered."""
+    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "pimc:deals=4")  # the review, once begun
+    admin = Database(database)
+    app = create_app(database, bot_delay=0, workers=1, commit_patience=0.5)
+    with TestClient(app) as client:
+        hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
+        resting = open_table(client, "knockout-whist", humans(2))["table"]
+        hub.evict_after = 0.0
+        assert hub.sweep() == 1 and resting not in hub.tables
+        opened = open_table(client, "knockout-whist", humans(2))
+        page = f"/t/{resting}"
+        html = {"accept": "text/html"}
+        with _seats(client, opened) as sockets:
+            play_to_end(sockets, [], random.Random(5))
+            seat = sockets[0]
+            admin.refuse()
+            try:
+                seat.send({"type": "review", "game": 1})
+                answer = seat.until(lambda f: f["type"] in ("error", "review_progress"))[-1]
+                assert answer["type"] == "error" and answer["code"] == "unavailable", answer
+                opened_page = client.get(page, headers=html)
+                assert opened_page.status_code == 503, opened_page.text
+                assert opened_page.json()["error"] == "unavailable"
+                assert _metric(client, 'cardtable_database_errors_total{kind="connection"}') >= 2
+            finally:
+                admin.admit()
+            seat.send({"type": "review", "game": 1})
+            answer = seat.until(lambda f: f["type"] in ("error", "review_progress"))[-1]
+            assert answer["type"] == "review_progress", answer
+            assert client.get(page, headers=html).status_code == 200
 
 
 def test_a_write_the_data_refuses_is_not_taken_for_another_process_s(database: str) -> None:

@@ -34,7 +34,7 @@ from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.chat import Chat
 from cardtable.server.collector import scheduled_full_collections
-from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE, MovedError
+from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE, MovedError, UnavailableError
 from cardtable.server.hub import (
     DAMAGED,
     HINTS_PER_MINUTE,
@@ -56,6 +56,7 @@ from cardtable.server.limits import (
 )
 from cardtable.server.metrics import CONTENT_TYPE
 from cardtable.server.origins import SameOrigin, parse_origin
+from cardtable.server.outages import outage
 from cardtable.server.relay import RELAYED, relay
 from cardtable.server.reviews import Reviewer
 from cardtable.server.store import Owner, Store
@@ -394,6 +395,13 @@ def create_app(
     async def invalid_request(_request: Request, exc: RequestValidationError) -> Response:
         return _error(400, "malformed", "the request's path or query is not valid")
 
+    @app.exception_handler(SQLAlchemyError)
+    async def database_error(_request: Request, exc: SQLAlchemyError) -> Response:
+        refusal = _unavailable(hub(), exc)
+        if refusal is None:
+            raise exc  # an error of the data: a bug, answered as any other
+        return _error(503, refusal.code, str(refusal), {"Retry-After": "1"})
+
     @app.exception_handler(Exception)
     async def server_error(_request: Request, exc: Exception) -> Response:
         # A bug, logged by the server with its traceback; the client still gets the shape.
@@ -702,7 +710,12 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
         )
         hub.metrics.websocket_errors.labels(code=exc.code).inc()
         connection.send(exc.as_message())
-    except Exception:  # a bug: logged, answered, and the connection lives on
+    except Exception as exc:  # a bug: logged, answered, and the connection lives on
+        refusal = _unavailable(hub, exc) if isinstance(exc, SQLAlchemyError) else None
+        if refusal is not None:  # a read the database could not answer now
+            hub.metrics.websocket_errors.labels(code=refusal.code).inc()
+            connection.send(refusal.as_message())
+            return
         log.exception("message failed", extra={"table": table.id, "seat": connection.seat})
         hub.metrics.websocket_errors.labels(code="server_error").inc()
         connection.send(
@@ -712,6 +725,22 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
                 "message": "the server failed to answer this message",
             }
         )
+
+
+def _unavailable(hub: Hub, exc: SQLAlchemyError) -> UnavailableError | None:
+    """A read the database could not answer now (a join's older events, a stored review,
+    whether a table exists): counted and logged as the writer's failures are, without a
+    traceback, and answered ``unavailable``, to be asked again. None: an error of the data
+    (``outages.py``), which is a bug."""
+    kind = outage(exc)
+    if kind is None:
+        return None
+    hub.metrics.database_failed(kind)
+    reason = str(getattr(exc, "orig", None) or exc).strip()
+    log.warning("database unavailable for a read", extra={"kind": kind, "reason": reason})
+    return UnavailableError(
+        "the database could not be read just now; nothing was changed: try again"
+    )
 
 
 _background: set[Any] = set()

@@ -1046,23 +1046,27 @@ class Hub:
         """Renew this process's leases, three times a lease; drop the tables whose lease
         another process took; take over the tables whose owner's lease ran out.
 
-        A renewal that failed (the database unreachable, read-only) failed in every process:
-        each one's leases may have run out meanwhile. Until a lease after the next renewal
-        that succeeds, by when each process still alive has renewed its own, no table is
-        taken over, so that the tables stay where they were served rather than all move."""
+        A renewal the database held up (unreachable, read-only: the writer tries it again
+        for its patience, and it may fail) was held up in every process: each one's leases
+        may have run out meanwhile. Until a lease after the next renewal that succeeds, by
+        when each process still alive has renewed its own, no table is taken over, so that
+        the tables stay where they were served rather than all move. Held up means a
+        renewal later than half a lease after the last good one (they come every third of
+        a lease), however it ended: one that waited out the whole failure and succeeded as
+        the database came back is held up too."""
         assert self.lease is not None
-        failed = False
+        renewed_at = time.monotonic()
         patient_until = 0.0
         while True:
             await asyncio.sleep(self.lease / 3)
-            renewed = False
             try:
                 started = time.monotonic()
                 held = await self._leasing(self.store.renew, self.process, self.lease)
-                renewed = True
+                now = time.monotonic()
                 self.metrics.database_answered()
-                if failed:
-                    failed, patient_until = False, time.monotonic() + self.lease
+                if now - renewed_at > self.lease / 2:
+                    patient_until = now + self.lease
+                renewed_at = now
                 for table_id, table in list(self.tables.items()):
                     if table_id in held or self.claimed.get(table_id, 0.0) >= started:
                         continue
@@ -1071,7 +1075,7 @@ class Hub:
                     else:  # a tutorial's lease taken by mistake: this process has it
                         await self._claim_new(table_id)
                 if self.draining or time.monotonic() < patient_until:
-                    continue  # stopping, or just past a failed renewal: it takes no table over
+                    continue  # stopping, or just past a held-up renewal: it takes no table over
                 orphans = await self._owning(self.store.orphans, self.process, ORPHANS_AT_ONCE)
                 for table_id in orphans:
                     if table_id not in self.tables:
@@ -1080,12 +1084,9 @@ class Hub:
                             log.info("table taken over", extra={"table": table_id})
             except asyncio.CancelledError:
                 raise
-            except UnavailableError:
-                # The renewal not stored within the writer's patience (logged and counted
-                # there), or a table taken over that could not be loaded: the next look tries.
-                failed = failed or not renewed
+            except UnavailableError as exc:  # counted by the writer: the next look tries
+                log.warning("leases not kept", extra={"kind": "unavailable", "reason": str(exc)})
             except Exception as exc:  # a database that failed for a moment: the next look tries
-                failed = failed or not renewed
                 kind = outage(exc)
                 if kind is None:
                     log.exception("leases not kept")
