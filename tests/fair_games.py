@@ -117,11 +117,13 @@ def play_fair_game(
     *,
     swap: bool = False,
     reshuffle: bool = False,
+    late: bool = False,
 ) -> FairGame | None:
     """One game at a fair table, played to its end; None if it ran past ``MAX_ACTIONS``.
     ``swap``: a seat that may swap the six of trumps does. ``reshuffle`` (seven-player
     Knockout Whist): the first hand is played so that every seat takes a trick, and a page
-    joining in it brings a seed whose second deck makes the tie's cut reshuffle."""
+    joining in it brings a seed whose second deck makes the tie's cut reshuffle. ``late``:
+    the spectator's page opens once the game is over."""
     players = int(options["players"])
     kinds = ["human"] + [rng.choice(["human", "bot"]) for _ in range(players - 1)]
     rng.shuffle(kinds)
@@ -137,7 +139,7 @@ def play_fair_game(
         for seat, kind in enumerate(kinds)
         if kind == "human"
     ]
-    pages.append(Page(None, None, rng.choice([0, rng.randrange(1, 80)])))
+    pages.append(Page(None, None, 10**9 if late else rng.choice([0, rng.randrange(1, 80)])))
     planned: list[str] = []
     chooser = pages[0]
     if reshuffle:

@@ -15,6 +15,7 @@ CI plays two rounds of the variants; ``scripts/fairness_property.py`` plays as m
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
@@ -27,7 +28,10 @@ from fair_games import (
     judged,
     judged_forged,
     page_verdicts,
+    passed,
+    play_fair_game,
     play_scheduled,
+    refused,
     tampered,
 )
 
@@ -93,3 +97,28 @@ def test_both_refuse_a_forged_game(watcher: Page, games: list[FairGame], kind: s
             break
     assert forged >= 1, f"no game holds a {kind} to forge"
     assert not wrong, "\n".join(wrong[:10])
+
+
+def test_a_page_opened_after_the_end_checks_the_last_hands_cuts(watcher: Page) -> None:
+    """A page opened once a game of Knockout Whist is over is shown its last hand's cuts
+    (KOW-5.3), with the seats' statuses of the end rather than of the deal: it checks them
+    all the same (every card dealt in that hand was played, so its tricks say where the
+    remainder began), passes the honest game and refuses one whose cut card is forged."""
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(60):
+        game = play_fair_game("knockout-whist", {"players": 3}, rng, late=True)
+        assert game is not None
+        late = game.pages[-1]
+        if not late.stream[0]["view"].get("cuts"):
+            continue  # no cut in the game's last hand: nothing of this kind to check
+        forged = tampered(game, "cut card")
+        assert forged is not None
+        honest, refused_copy = page_verdicts(watcher, [game, forged])
+        assert passed(honest[-1]) and honest[-1]["seen"] >= 1, honest[-1]
+        assert late.texts != forged.pages[-1].texts  # the late page was shown the forgery
+        assert refused(refused_copy[-1]), refused_copy[-1]
+        checked += 1
+        if checked == 2:
+            break
+    assert checked == 2, "no game of 60 ended with a cut in its last hand"

@@ -123,6 +123,15 @@ export class FairWatch {
         // A hand the seat has not played in since its deal is still as dealt; the cuts and
         // the hands held (Neuf) stay in the view all hand long.
         this.#sawDeal(game, ofGame[at].hand, view, !acted);
+      } else if (at >= 0 && view.game === "knockout-whist" && (view.cuts || []).length) {
+        // A game over still shows its last hand's cuts. Its seats' statuses are the end's,
+        // not the deal's, but every card dealt in that hand was played: its tricks count
+        // them, and the remainder the cuts came from starts after them.
+        const game = this.#game(msg.game);
+        game.kind = view.game;
+        const dealt = (view.tricks || []).reduce((n, trick) => n + trick.plays.length, 0);
+        const remainder = dealt + (view.hand_number === 1 ? 1 : 0);
+        game.seen.push({ kind: "cuts", hand: ofGame[at].hand, view, remainder });
       }
     }
     this.view = view || this.view;
@@ -305,6 +314,7 @@ export class FairWatch {
       else if (obs.kind === "deal" && kind === "neuf") wrong = this.#neuf(obs, deck);
       else if (obs.kind === "deal") wrong = this.#kryt(obs, deck);
       else if (obs.kind === "drawn") wrong = this.#drawn(obs, deck);
+      else if (obs.kind === "cuts") wrong = this.#cuts(obs, deck.slice(obs.remainder), reshuffles, derive, shuffled);
       else if (obs.kind === "under") wrong = cardIndex(obs.card) === krytUnder(deck, obs.players, obs.swapped) ? [] : ["turned"];
       else if (obs.kind === "swap") wrong = same(indices(obs.got), [krytUnder(deck, obs.players, false)]) ? [] : ["swap"];
       for (const what of wrong) problems.push([what, obs.hand]);
@@ -330,25 +340,30 @@ export class FairWatch {
       wrong.push("hand");
     }
     if (turned >= 0 && view.turned && deck[turned] !== cardIndex(view.turned)) wrong.push("turned");
-    const stock = deck.slice(remainder);
+    return [...wrong, ...this.#cuts(obs, deck.slice(remainder), reshuffles, derive, shuffled)];
+  }
+
+  /** Knockout Whist: every cut card of the hand the view shows is the remainder's next card
+   * (``stock``), through the reshuffles of the set-aside cut cards (KOW-5.3). */
+  #cuts(obs, stock, reshuffles, derive, shuffled) {
     const ofHand = reshuffles.map((d, number) => ({ d, number })).filter(({ d }) => d.hand === obs.hand);
     let aside = [];
-    for (const round of view.cuts || []) {
+    for (const round of obs.view.cuts || []) {
       if (stock.length < round.length) {
         // The set-aside cut cards, shuffled, go beneath what is left (KOW-5.3).
         const next = ofHand.shift();
-        if (!next) return [...wrong, "cut"];
+        if (!next) return ["cut"];
         shuffled.set(next.number, sorted(aside));
         stock.push(...derive(`reshuffle ${next.number}`, next.d.seeds, aside));
         aside = [];
       }
       for (const [, card] of round) {
         const want = stock.shift();
-        if (want !== cardIndex(card)) return [...wrong, "cut"];
+        if (want !== cardIndex(card)) return ["cut"];
         aside.push(want);
       }
     }
-    return wrong;
+    return [];
   }
 
   /** Neuf: each hand the seat held this deal is the pile the deal and the exchanges so far
