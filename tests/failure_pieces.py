@@ -70,15 +70,15 @@ class Database:
         self.name = parts.path.lstrip("/")
         self.admin_url = urlunsplit(parts._replace(path="/postgres"))
 
-    def sql(self, *statements: str) -> list[Any]:
+    def sql(self, *statements: str, reset: bool = True) -> list[Any]:
         """Run the statements (each in a transaction of its own); the first column of
-        each one's first row, if any."""
+        each one's first row, if any. ``reset``: writable whatever the server's default."""
         engine = create_engine(self.admin_url, isolation_level="AUTOCOMMIT")
         firsts: list[Any] = []
         try:
             with engine.connect() as connection:
-                # Whatever the server's default is now (a read-only case sets it).
-                connection.execute(text("SET default_transaction_read_only = off"))
+                if reset:  # whatever the server's default is now (a read-only case sets it)
+                    connection.execute(text("SET default_transaction_read_only = off"))
                 for statement in statements:
                     result = connection.execute(text(statement))
                     firsts.append(result.scalar() if result.returns_rows else None)
@@ -119,6 +119,14 @@ class Database:
             else "ALTER SYSTEM RESET default_transaction_read_only"
         )
         self.sql(change, "SELECT pg_reload_conf()")
+        # The reload is signalled, not awaited: once a new session starts with the setting,
+        # the postmaster has read it and signalled every open session, which applies it at
+        # its next statement. Until then a write could still be taken.
+        wanted = "on" if on else "off"
+        deadline = time.monotonic() + 10.0
+        while self.sql("SHOW default_transaction_read_only", reset=False)[0] != wanted:
+            assert time.monotonic() < deadline, f"the reload never set read-only {wanted}"
+            time.sleep(0.01)
 
     def events(self, tables: list[str]) -> list[tuple[str, int, str, float]]:
         """(table, seq, kind, created) of every event of the tables."""

@@ -116,7 +116,8 @@ def test_a_page_opened_after_the_end_checks_the_last_hands_cuts(watcher: Page) -
         assert forged is not None
         honest, refused_copy = page_verdicts(watcher, [game, forged])
         assert passed(honest[-1]) and honest[-1]["seen"] >= 1, honest[-1]
-        assert late.texts != forged.pages[-1].texts  # the late page was shown the forgery
+        if late.texts == forged.pages[-1].texts:
+            continue  # the cut forged is of an earlier hand, which the late page never saw
         assert refused(refused_copy[-1]), refused_copy[-1]
         checked += 1
         if checked == 2:
