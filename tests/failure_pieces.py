@@ -286,10 +286,18 @@ class FailingPlayer(Client):
 
 
 async def keep_playing(
-    client: FailingPlayer, servers: list[ServerProcess], table: str, rng: random.Random
+    client: Client,
+    servers: list[ServerProcess],
+    table: str,
+    rng: random.Random,
+    *,
+    pause: float = 0.2,
+    silence: float = SILENCE,
 ) -> int:
     """Connect to either server and play until the game is over, connecting again whenever
-    a socket closes or a join is refused; the number of connections."""
+    a socket closes or a join is refused (``pause`` seconds after a connection that failed);
+    the number of connections. ``silence``: the seconds ``client`` may hear nothing, for the
+    failure's message."""
     connections = 0
     while not client.over:
         server = rng.choice(servers)
@@ -298,14 +306,14 @@ async def keep_playing(
         except (OSError, TimeoutError, RefusedError, websockets.exceptions.WebSocketException):
             await client.close()
             client.socket = None
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(pause)
             continue
         connections += 1
         try:
             await client.play()
         except TimeoutError:
             raise AssertionError(
-                f"seat {client.seat} heard nothing for {SILENCE} s after event "
+                f"seat {client.seat} heard nothing for {silence} s after event "
                 f"{client.seq} of table {table}, on port {server.port}"
             ) from None
         await client.close()

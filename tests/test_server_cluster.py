@@ -33,6 +33,7 @@ import httpx
 import pytest
 import websockets
 
+from failure_pieces import keep_playing
 from postgres_server import postgres_url, stored_events
 from served import ServerProcess, free_port
 from test_server_restart import (
@@ -77,27 +78,9 @@ def database() -> Iterator[str]:
 async def _keep_playing(
     client: Client, servers: list[ServerProcess], table: str, rng: random.Random
 ) -> int:
-    """Connect to either server and play until the game is over, reconnecting whenever a
-    socket closes (a killed process, a table moved); the number of connections."""
-    connections = 0
-    while not client.over:
-        server = rng.choice(servers)
-        try:
-            await client.connect(server, table)
-        except (OSError, TimeoutError, websockets.exceptions.WebSocketException):
-            client.socket = None  # refused (a process down) or closed before its snapshot
-            await asyncio.sleep(0.05)
-            continue
-        connections += 1
-        try:
-            await client.play()
-        except TimeoutError:
-            raise AssertionError(
-                f"seat {client.seat} heard nothing for {MESSAGE_TIMEOUT} s after event "
-                f"{client.seq} of table {table}, on port {server.port}"
-            ) from None
-        await client.close()
-    return connections
+    """:func:`failure_pieces.keep_playing`, connecting again at once after a refusal (the
+    other process is up), with this file's patience for a silent socket."""
+    return await keep_playing(client, servers, table, rng, pause=0.05, silence=MESSAGE_TIMEOUT)
 
 
 def test_two_processes_lose_nothing_when_one_is_killed_again_and_again(
