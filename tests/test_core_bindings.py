@@ -21,7 +21,7 @@ GAMES = [
 
 
 def twin(name: str, **options: object) -> compiled.CoreGame:
-    game = compiled.core_game(cardtable.make(name, **options), always=True)
+    game = compiled.core_game(cardtable.make(name, engine="python", **options), always=True)
     assert game is not None
     return game
 
@@ -61,7 +61,9 @@ def test_a_bad_position_names_its_field(name: str, options: dict[str, int]) -> N
         core.state_from_position(good.replace(" seed=", " seed=x", 1))
     # Python refuses the same texts with the same class of error.
     with pytest.raises(cardtable.InvalidPositionError):
-        cardtable.make(name, **options).state_from_position(good.replace(" seed=", " seed=x", 1))
+        cardtable.make(name, engine="python", **options).state_from_position(
+            good.replace(" seed=", " seed=x", 1)
+        )
 
 
 @pytest.mark.parametrize(
@@ -87,7 +89,7 @@ def test_random_games_return_a_zero_sum_row_a_game_reproducibly(
     and the same seeds give the same games."""
     core = twin(name, **options)
     returns, decisions = core.random_games(range(20))
-    players = cardtable.make(name, **options).num_players
+    players = cardtable.make(name, engine="python", **options).num_players
     assert returns.shape == (20, players) and returns.dtype == np.float64
     assert np.allclose(returns.sum(axis=1), 0.0)
     assert decisions > 20
@@ -96,7 +98,7 @@ def test_random_games_return_a_zero_sum_row_a_game_reproducibly(
 
 
 def test_playouts_from_a_position_are_seeded_and_leave_it_alone() -> None:
-    game = cardtable.make("knockout-whist", players=3, dealer=0)
+    game = cardtable.make("knockout-whist", engine="python", players=3, dealer=0)
     state = game.new_state(seed=4)
     for number in state.legal_action_ids()[:1]:
         state.apply_id(number)
@@ -117,7 +119,7 @@ def test_state_sizes_are_reported_for_every_game() -> None:
 
 
 def test_the_switch_chooses_the_path(monkeypatch: pytest.MonkeyPatch) -> None:
-    game = cardtable.make("neuf", players=3)
+    game = cardtable.make("neuf", engine="python", players=3)
     monkeypatch.setenv("CARDTABLE_CORE", "python")
     assert not compiled.in_use() and compiled.core_game(game) is None
     state = game.new_state(seed=2)
@@ -138,7 +140,7 @@ def test_a_core_playout_leaves_a_state_that_replays_from_its_record(
     history holds every action, its result is the core's returns, and its record replays
     through the checked Python path to the same position."""
     monkeypatch.setenv("CARDTABLE_CORE", "rust")
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     state = game.new_state(seed=21)
     state.apply_id(state.legal_action_ids()[-1])
     state.playout(random.Random(5))
@@ -153,7 +155,7 @@ def test_a_record_replays_through_the_core(name: str, options: dict[str, object]
     """A record read by the core: its chance (decks and reshuffles, as card indices)
     stacked and its actions, as text, replayed and checked there, lead to the position the
     Python replay reaches; the core's action texts are the record's."""
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     state = game.new_state(seed=8)
     rng = random.Random(8)
     while not state.is_over and len(state.history) < 150:
@@ -180,7 +182,7 @@ def test_action_notation_is_the_python_games(name: str, options: dict[str, int])
     """Every action number's text is the Python game's, and reads back to the number; the
     spellings Python accepts (any case, T for ten, suit symbols) read the same; bad text is
     refused with InvalidActionError, as Python refuses it."""
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     core = twin(name, **options)
     for number, action in enumerate(game.actions):
         text = str(action)
@@ -215,7 +217,7 @@ def test_search_rollouts_give_the_returns_of_a_whole_random_game(
     from cardtable.bots.ismcts import uniform_rollout
 
     monkeypatch.setenv("CARDTABLE_CORE", core)
-    state = cardtable.make(name, **options).new_state(seed=12)
+    state = cardtable.make(name, engine="python", **options).new_state(seed=12)
     before = state.position()
     best = set()
     for i in range(60):

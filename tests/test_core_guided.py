@@ -75,7 +75,7 @@ def states(game: Game, seed: int, count: int) -> Iterator[State]:
 def test_the_core_policy_chooses_as_the_python_policy_from_the_same_draws(name: str) -> None:
     action_of, _ = POLICIES[name]
     for k, options in enumerate(variants(name)):
-        game = cardtable.make(name, **options)
+        game = cardtable.make(name, engine="python", **options)
         rng = random.Random(k)
         for state in states(game, k, 80):
             twin = compiled.core_state(state)
@@ -91,7 +91,7 @@ def test_the_core_policy_chooses_as_the_python_policy_from_the_same_draws(name: 
 def test_the_core_rollout_ends_as_the_python_rollout_from_the_same_draws(name: str) -> None:
     _, rollout = POLICIES[name]
     for k, options in enumerate(variants(name)):
-        game = cardtable.make(name, **options)
+        game = cardtable.make(name, engine="python", **options)
         rng = random.Random(100 + k)
         for state in states(game, 100 + k, 15):
             twin = compiled.core_state(state)
@@ -106,7 +106,7 @@ def test_the_core_rollout_ends_as_the_python_rollout_from_the_same_draws(name: s
 
 
 def test_a_policy_refuses_too_few_draws_and_a_finished_game() -> None:
-    game = cardtable.make("kryt-navalivat", players=2)
+    game = cardtable.make("kryt-navalivat", engine="python", players=2)
     state = next(states(game, 5, 1))
     twin = compiled.core_state(state)
     assert twin is not None

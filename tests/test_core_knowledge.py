@@ -90,7 +90,7 @@ def same_distribution(a: list[State], b: list[State], players: int) -> float:
 def test_every_sample_is_a_state_the_seat_cannot_tell_from_the_real_one(
     name: str, options: dict[str, Any]
 ) -> None:
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     for index, state in enumerate(situations(game, 25, seed=3)):
         seat = state.to_move
         assert seat is not None
@@ -103,7 +103,7 @@ def test_every_sample_is_a_state_the_seat_cannot_tell_from_the_real_one(
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_the_core_samples_as_the_python_knowledge_does(name: str, options: dict[str, Any]) -> None:
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     players = game.num_players
     for index, state in enumerate(situations(game, 3, seed=11)):
         seat = state.to_move
@@ -118,7 +118,7 @@ def test_the_core_samples_as_the_python_knowledge_does(name: str, options: dict[
 def test_the_distribution_check_catches_a_biased_sampler() -> None:
     """The check has teeth: samples that favour one arrangement (the Python sampler's, but
     every third sample replaced by a copy of the first) fail it."""
-    game = cardtable.make("knockout-whist", players=4)
+    game = cardtable.make("knockout-whist", engine="python", players=4)
     state = situations(game, 1, seed=5)[0]
     seat = state.to_move
     assert seat is not None
@@ -132,7 +132,9 @@ def test_the_distribution_check_catches_a_biased_sampler() -> None:
 
 
 def test_a_view_that_is_no_view_is_refused() -> None:
-    twin = compiled.core_game(cardtable.make("knockout-whist", players=3), always=True)
+    twin = compiled.core_game(
+        cardtable.make("knockout-whist", engine="python", players=3), always=True
+    )
     assert twin is not None
     with pytest.raises(cardtable.InvalidPositionError, match="JSON"):
         twin.sample_positions("{not json", 1, 0)

@@ -67,7 +67,7 @@ def _check_step(
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=[f"{n}-{o}" for n, o in VARIANTS])
 def test_core_observations_equal_the_python_encoder(name: str, options: dict[str, Any]) -> None:
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     twin_game = compiled.core_game(game, always=True)
     assert twin_game is not None
     assert twin_game.observation_size == layout(game).size
@@ -106,7 +106,7 @@ def test_an_observation_shows_nothing_the_seat_cannot_see(
 ) -> None:
     """States sampled from a seat's view (every hidden card dealt anew) give that seat the
     same observation as the real state: the core reads no other seat's hidden cards."""
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     twin_game = compiled.core_game(game, always=True)
     assert twin_game is not None
     rng = random.Random(5)
@@ -139,7 +139,9 @@ def test_an_observation_shows_nothing_the_seat_cannot_see(
 
 @pytest.fixture
 def kow() -> tuple[Any, Any]:
-    twin_game = compiled.core_game(cardtable.make("knockout-whist", players=3), always=True)
+    twin_game = compiled.core_game(
+        cardtable.make("knockout-whist", engine="python", players=3), always=True
+    )
     assert twin_game is not None
     return twin_game, twin_game.new_state(7)
 
@@ -199,7 +201,7 @@ def test_observing_leaves_the_state_as_it_was(kow: tuple[Any, Any]) -> None:
 def test_the_comparison_catches_a_single_changed_entry(change: str) -> None:
     """The helper the equality test uses fails on a copy with one entry changed, naming
     the block: a one-hot entry flipped, or a fraction moved by one float32 ulp."""
-    game = cardtable.make("neuf", players=3)
+    game = cardtable.make("neuf", engine="python", players=3)
     twin_game = compiled.core_game(game, always=True)
     assert twin_game is not None
     state = game.new_state(seed=3)

@@ -50,7 +50,7 @@ def core_search(game: Game, state: State, **budget: Any) -> tuple[Any, ...]:
 def test_a_search_chooses_its_most_visited_legal_action_and_counts_every_iteration(
     name: str, options: dict[str, Any]
 ) -> None:
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     for seed in range(4):
         state = decision(game, seed)
         action, visits, values, iterations, seconds = core_search(
@@ -67,7 +67,7 @@ def test_a_search_chooses_its_most_visited_legal_action_and_counts_every_iterati
 def test_the_same_seed_gives_the_same_search_and_stopping_early_the_same_choice(
     name: str, options: dict[str, Any]
 ) -> None:
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     state = decision(game, 7)
     full = core_search(game, state, iterations=600, seed=3, stop_early=False)
     assert core_search(game, state, iterations=600, seed=3, stop_early=False)[:4] == full[:4]
@@ -78,7 +78,7 @@ def test_the_same_seed_gives_the_same_search_and_stopping_early_the_same_choice(
 
 
 def test_budgets_and_turns_are_checked() -> None:
-    game = cardtable.make("knockout-whist", players=3)
+    game = cardtable.make("knockout-whist", engine="python", players=3)
     state = decision(game, 1)
     with pytest.raises(cardtable.CardtableError, match="give a search budget"):
         core_search(game, state)
@@ -96,7 +96,7 @@ def test_budgets_and_turns_are_checked() -> None:
 
 
 def test_rollouts_and_threads_are_checked() -> None:
-    game = cardtable.make("neuf", players=3)
+    game = cardtable.make("neuf", engine="python", players=3)
     state = decision(game, 2)
     with pytest.raises(InvalidBudgetError, match="rollout must be 'guided' or 'random'"):
         core_search(game, state, iterations=10, rollout="smart")
@@ -114,7 +114,7 @@ def test_threads_share_the_budget_and_repeat_from_the_same_seed(
     """Root parallel search: two trees grown from generators seeded from ``seed`` split
     the iterations between them, and their roots are summed; the same seed and thread
     count give the same search, another thread count other deals."""
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     state = decision(game, 11)
     budget: dict[str, Any] = {"iterations": 501, "seed": 9, "stop_early": False}
     two = core_search(game, state, threads=2, rollout=rollout, **budget)
@@ -130,7 +130,7 @@ def test_a_search_releases_the_gil_while_it_runs() -> None:
     throughout a search of a fixed time in another."""
     import threading
 
-    game = cardtable.make("knockout-whist", players=3)
+    game = cardtable.make("knockout-whist", engine="python", players=3)
     state = decision(game, 3)
     finished = threading.Event()
 
@@ -154,7 +154,7 @@ def test_guided_search_finds_the_winning_beat_and_cover() -> None:
     from cardtable.rules.kryt_navalivat.position import FILL, compose_position
 
     text = compose_position(["QH AD", "7C 8C 9S"], pile=f"{FILL} JH", trumps="D")
-    state = cardtable.make("kryt-navalivat", players=2).state_from_position(text)
+    state = cardtable.make("kryt-navalivat", engine="python", players=2).state_from_position(text)
     bot = make_bot("ismcts:iterations=300", "kryt-navalivat")
     rng = random.Random(5)
     while state.to_move == 0:
@@ -175,7 +175,7 @@ def test_an_ismcts_bot_searches_in_the_engine_chosen(
     from cardtable.bots import make_bot
 
     monkeypatch.setenv("CARDTABLE_CORE", core)
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     state = decision(game, 5)
     seat = state.to_move
     assert seat is not None
@@ -195,7 +195,7 @@ def test_the_engine_is_told_by_the_visit_counts() -> None:
     the engine named."""
     from cardtable.bots import make_bot
 
-    game = cardtable.make("neuf", players=3)
+    game = cardtable.make("neuf", engine="python", players=3)
     state = decision(game, 6)
     seat = state.to_move
     assert seat is not None

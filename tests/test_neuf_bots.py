@@ -8,6 +8,7 @@ Either way, :func:`stacked` lays out a deck from the four 13-card piles.
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def stacked(*piles: str) -> list[str]:
     return [named[i % 4][i // 4] for i in range(52)]
 
 
-def deal(players: int, *piles: str, **options: object) -> State:
+def deal(players: int, *piles: str, **options: Any) -> State:
     dealer = 2 if players == 3 else 3
     game = cardtable.make(GAME, players=players, dealer=dealer, **options)
     return game.new_state(seed=1, decks=[stacked(*piles)])
@@ -59,7 +60,7 @@ def choice(state: State) -> str:
 
 
 def play_game(
-    seed: int, bots: list[Bot], options: dict[str, object], *, json_views: bool = False
+    seed: int, bots: list[Bot], options: dict[str, Any], *, json_views: bool = False
 ) -> State:
     """A whole game; every bot choice is checked against the legal actions first."""
     return play_bots(cardtable.make(GAME, **options), seed, bots, json_views=json_views)

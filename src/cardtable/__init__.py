@@ -16,6 +16,7 @@ import importlib
 import json
 from typing import Any
 
+from cardtable import compiled
 from cardtable.cards import DECK_36, DECK_52, Card, CardSet, Rank, Suit
 from cardtable.core import Action, Game, Record, Result, State, View
 from cardtable.errors import (
@@ -89,9 +90,25 @@ def game_class(name: str) -> type[Game]:
     return cls
 
 
-def make(name: str, **options: Any) -> Game:
-    """A game with its options checked, e.g. ``make("knockout-whist", players=5)``."""
-    return game_class(name)(**options)
+def make(name: str, *, engine: str | None = None, **options: Any) -> Game:
+    """A game with its options checked, e.g. ``make("knockout-whist", players=5)``.
+
+    Its states live in the compiled core when it is built (``engine="core"``); the Python
+    engine, the rules' reference, plays them with ``engine="python"``. Without ``engine``
+    the environment variable ``CARDTABLE_CORE`` chooses (``auto``, ``rust``, ``python``:
+    ``docs/core.md``). Both engines play the same game, action for action."""
+    cls = game_class(name)
+    if engine is None:
+        engine = "core" if compiled.in_use() else "python"
+    if engine == "core":
+        if not compiled.available():
+            raise CardtableError("engine='core' but the compiled core is not built")
+        from cardtable.engines import on_core
+
+        return on_core(cls)(**options)
+    if engine != "python":
+        raise InvalidOptionError(f"engine {engine!r} is not an engine: expected core or python")
+    return cls(**options)
 
 
 def load_record(source: str | dict[str, Any] | Record) -> Record:

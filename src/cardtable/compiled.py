@@ -43,7 +43,6 @@ __all__ = [
     "core_game",
     "core_state",
     "in_use",
-    "playout",
     "playout_returns",
 ]
 
@@ -114,29 +113,16 @@ def core_game(game: Game, *, always: bool = False) -> CoreGame | None:
 
 
 def core_state(state: State) -> CoreState | None:
-    """The core's twin of ``state``, from its position, or ``None`` on the Python path or
-    when the state holds something its position does not (recorded reshuffles still to
-    come, which only a record's replay stacks)."""
+    """The core's twin of ``state`` (a copy a caller may play on), or ``None`` on the
+    Python path or when the state holds something its position does not (recorded
+    reshuffles still to come, which only a record's replay stacks)."""
+    own: CoreState | None = getattr(state, "core", None)
+    if own is not None:
+        return own.copy()
     if getattr(state, "stacked_reshuffles", None):
         return None
     game = core_game(state.game)
     return None if game is None else game.state_from_position(state.position())
-
-
-# What a state keeps of its own when it takes over the end of a core playout: how it began
-# and what it did, which a position does not hold.
-_OWN = frozenset(
-    {
-        "game",
-        "history",
-        "start",
-        "first_dealer",
-        "used_decks",
-        "used_reshuffles",
-        "stacked_reshuffles",
-        "deck",
-    }
-)
 
 
 def playout_returns(state: State, rng: random.Random) -> tuple[float, ...] | None:
@@ -150,28 +136,3 @@ def playout_returns(state: State, rng: random.Random) -> tuple[float, ...] | Non
     returns = twin.returns()
     assert returns is not None  # a playout ends the game
     return tuple(returns)
-
-
-def playout(state: State, rng: random.Random) -> bool:
-    """Plays ``state`` to the end with uniformly random legal actions in the core, if the
-    core is in use; ``False`` (and nothing done) otherwise.
-
-    The state takes over the core's final position; its history gains the actions played,
-    and decks that were stacked and are now dealt move to its used decks, so that its
-    record still replays to the same end (decks dealt from the seed are dealt again from it
-    by a replay, as the record's seed says)."""
-    twin = core_state(state)
-    if twin is None:
-        return False
-    actions = twin.playout(rng.getrandbits(64))
-    end = state.game.state_from_position(twin.position())
-    drawn = getattr(end, "decks_drawn", 0) - getattr(state, "decks_drawn", 0)
-    stacked: list[list[int]] = getattr(state, "stacked_decks", [])
-    if drawn and stacked:
-        state.used_decks.extend(stacked[:drawn])  # type: ignore[attr-defined]
-    slots: tuple[str, ...] = type(end).__slots__
-    for name in slots:
-        if name not in _OWN:
-            setattr(state, name, getattr(end, name))
-    state.history.extend(actions)
-    return True

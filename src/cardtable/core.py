@@ -15,12 +15,12 @@ import secrets
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, Self
 
-from cardtable import compiled
 from cardtable.cards import Card, Suit
 from cardtable.chance import Shuffler, draw
 from cardtable.errors import (
+    CardtableError,
     GameOverError,
     IllegalActionError,
     InvalidActionError,
@@ -32,6 +32,10 @@ from cardtable.errors import (
 )
 from cardtable.options import PACK_52, read_deck
 from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = ["RECORD_VERSION", "Action", "Game", "Knowledge", "Record", "Result", "State", "View"]
 
@@ -174,6 +178,8 @@ class Game(ABC):
     """A game with its options fixed: metadata, action numbering and state factories."""
 
     name: ClassVar[str]
+    state_class: ClassVar[type[State]]
+    """The class of the game's states in the Python engine (the reference)."""
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     pack: ClassVar[tuple[int, ...]] = PACK_52
@@ -292,6 +298,37 @@ class Game(ABC):
                 ) from exc
         return state
 
+    # Many games in one call (docs/core.md, "The fast path") ---------------------------------
+
+    def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]:
+        """Whole games of uniformly random legal actions, game ``i`` dealt as
+        ``new_state(seed=seeds[i])`` deals it: a row of returns per game and the decisions
+        played in all. The compiled core plays them in one call; the Python engine one by
+        one (``playout``, drawing from ``random.Random(seed)``)."""
+        import numpy as np
+
+        rows: list[tuple[float, ...]] = []
+        decisions = 0
+        for seed in seeds:
+            state = self.new_state(seed=seed)
+            state.playout(random.Random(seed))
+            assert state.result is not None  # a playout ends the game
+            rows.append(state.result.returns)
+            decisions += len(state.history)
+        returns = np.array(rows, dtype=np.float64).reshape(len(rows), self.num_players)
+        return returns, decisions
+
+    def search(
+        self, view: View, **budget: Any
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+        """SO-ISMCTS for the seat whose ``view`` this is, in the compiled core (docs/core.md,
+        "Search"): the chosen action, each action's visits and mean value, the iterations
+        run and the seconds taken. The Python engine's search is ``cardtable.bots.ismcts``."""
+        raise CardtableError(
+            "search runs in the compiled core: make the game with engine='core' "
+            "(the Python engine's search is cardtable.bots.ismcts)"
+        )
+
     def knowledge(self, view: View) -> Knowledge:
         """What the seat whose ``view`` this is knows, as a sampler of full states it could
         not tell from the real one (the determinizer of search, DESIGN.md "Bots").
@@ -404,18 +441,33 @@ class State(ABC):
         """Play uniformly random legal actions to the end of the game, unchecked: the
         rollout of search. Every legal action is equally likely at each step.
 
-        The compiled core plays it when it is in use (``cardtable.compiled``); the state
-        then takes over the core's end, with the actions in its history."""
-        if compiled.playout(self, rng):
-            return
+        A state of the compiled core plays it there (``cardtable.engines``)."""
         self.playout_python(rng)
 
     def playout_python(self, rng: random.Random) -> None:
-        """:meth:`playout` in the Python engine, whatever ``CARDTABLE_CORE`` says."""
+        """:meth:`playout` step by step in Python, through :meth:`apply_id`."""
         draw = rng.random
         while self.to_move is not None:
             numbers = self.legal_action_ids()
             self.apply_id(numbers[int(draw() * len(numbers))])
+
+    def playouts(self, count: int, seed: int) -> tuple[npt.NDArray[np.float64], int]:
+        """``count`` uniformly random playouts from this state, leaving it as it is: a row of
+        returns per playout and the decisions played in all (the compiled core plays them
+        in one call; the Python engine one by one, playout ``i`` drawing from
+        ``random.Random(seed + i)``)."""
+        import numpy as np
+
+        rows: list[tuple[float, ...]] = []
+        decisions = 0
+        for i in range(count):
+            trial = self.copy()
+            trial.playout(random.Random(seed + i))
+            assert trial.result is not None  # a playout ends the game
+            rows.append(trial.result.returns)
+            decisions += len(trial.history) - len(self.history)
+        returns = np.array(rows, dtype=np.float64).reshape(count, self.game.num_players)
+        return returns, decisions
 
     def is_legal(self, number: int) -> bool:
         """Whether action ``number`` is legal now; games override it with a direct test."""

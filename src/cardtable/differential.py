@@ -23,6 +23,7 @@ from typing import Any
 import cardtable
 from cardtable import compiled
 from cardtable.core import Game
+from cardtable.engines import engine_of
 
 __all__ = ["VARIANTS", "DivergenceError", "Tally", "compare_game", "compare_games"]
 
@@ -72,6 +73,8 @@ def compare_game(game: Game, seed: int, *, round_trip_every: int = 7) -> int:
     """Plays game ``seed`` in both engines, comparing every step; returns the steps taken.
 
     :class:`DivergenceError` names the first difference."""
+    if engine_of(game) != "python":
+        game = cardtable.make(game.name, engine="python", **game.options)
     twin_game = compiled.core_game(game, always=True)
     assert twin_game is not None  # every game of the package has its twin in the core
     state = game.new_state(seed=seed)
@@ -118,7 +121,7 @@ def compare_game(game: Game, seed: int, *, round_trip_every: int = 7) -> int:
 
 def compare_games(name: str, options: dict[str, Any], seeds: range) -> Tally:
     """:func:`compare_game` over ``seeds`` of one variant."""
-    game = cardtable.make(name, **options)
+    game = cardtable.make(name, engine="python", **options)
     tally = Tally()
     for seed in seeds:
         tally.steps += compare_game(game, seed)

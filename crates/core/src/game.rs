@@ -151,6 +151,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The result's `returns` once the game is over.
     fn returns(&self) -> Option<Returns>;
 
+    /// How many chance events (decks dealt, cards reshuffled) the game has drawn so far: a
+    /// step that changes it drew one, which the Python side may have to draw itself (a
+    /// web table's fair deals) and records.
+    #[inline]
+    fn chance_drawn(&self) -> u64 {
+        0
+    }
+
     /// One uniformly random legal action. Games override it when they can draw without
     /// building the mask.
     #[inline]

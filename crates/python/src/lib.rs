@@ -843,6 +843,16 @@ macro_rules! bind_game {
                 Ok(())
             }
 
+            /// Applies a legal action by number, as `apply` does, and hands back the state
+            /// as it was before the action when the action drew a chance event (a deal or a
+            /// reshuffle), else `None`: the run-time engine (`cardtable.engines`) redraws
+            /// such an event on the Python side when a table deals its own decks.
+            fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<Option<Self>> {
+                let before = self.clone();
+                self.apply(py, action)?;
+                Ok((self.inner.chance_drawn() != before.inner.chance_drawn()).then_some(before))
+            }
+
             /// `seat`'s observation of this state: a new float32 array with the layout of
             /// `cardtable.rl.observation` (what `encode(game, state.view(seat))` gives).
             fn observation<'py>(

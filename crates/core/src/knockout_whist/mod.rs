@@ -124,6 +124,11 @@ impl Game for KnockoutWhist {
     }
 
     #[inline]
+    fn chance_drawn(&self) -> u64 {
+        self.decks_drawn + self.reshuffles_drawn
+    }
+
+    #[inline]
     fn random_action(&self, rng: &mut PlayoutRng) -> usize {
         KnockoutWhist::random_action(self, rng)
     }

@@ -301,6 +301,11 @@ impl Game for Neuf {
     }
 
     #[inline]
+    fn chance_drawn(&self) -> u64 {
+        u64::from(self.decks_drawn)
+    }
+
+    #[inline]
     fn random_action(&self, rng: &mut PlayoutRng) -> usize {
         self.random_legal(rng)
     }

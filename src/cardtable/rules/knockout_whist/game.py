@@ -25,6 +25,9 @@ class KnockoutWhist(Game):
     drawn from the seed when absent, W-11).
     """
 
+    state_class = KnockoutWhistState
+    """The class of this game's states in the Python engine."""
+
     name: ClassVar[str] = "knockout-whist"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 7

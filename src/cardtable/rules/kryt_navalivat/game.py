@@ -39,6 +39,9 @@ class KrytNavalivat(Game):
     :class:`~cardtable.rules.kryt_navalivat.session.Session`.
     """
 
+    state_class = KrytState
+    """The class of this game's states in the Python engine."""
+
     name: ClassVar[str] = "kryt-navalivat"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 6

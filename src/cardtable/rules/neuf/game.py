@@ -29,6 +29,9 @@ class Neuf(Game):
     (NEUF-8.2) and ``tie_avoidance`` (the house rule, NEUF-8.3); the last two need 3 players.
     """
 
+    state_class = NeufState
+    """The class of this game's states in the Python engine."""
+
     name: ClassVar[str] = "neuf"
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 4

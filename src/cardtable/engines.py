@@ -1,0 +1,459 @@
+"""The run-time engine: the games of :func:`cardtable.make` with their states in the compiled
+core, the Python rules layer kept whole as the reference.
+
+A game's Python classes (``cardtable.rules.<game>``) are the readable, executable form of
+SPEC.md and the other side of every differential test. At run time ``make`` returns the same
+game class with its states held in the core (``cardtable._core``): each step is one call
+into the core, and the public protocol is unchanged (:class:`cardtable.core.State`).
+
+A core-backed state keeps of its own only what a position does not hold: how the game began
+(its seed, first dealer, stacked decks and reshuffles, or its start position), its history,
+and its chance events once they are asked for. Everything else a caller reads (a view,
+facts, the result, a refusal's reason, a game's own fields such as ``hands``) is read from
+a *reference*: the Python state rebuilt from the core's position, cached until the next
+step. A game's own fields are read-only on a core-backed state.
+
+Chance has one authority at a time. A state that deals from its seed and stacked decks
+lets the core deal; the decks it dealt are worked out again by the Python engine only when
+a record asks for them (replaying the history once). A state whose decks come from
+somewhere else (a ``shuffler``: the web table's fair deals) or whose reshuffles were
+recorded deals each chance event in the Python engine: the core hands back the state as it
+was before the step, the reference plays the step, and the core takes over its position.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Self, cast
+
+from cardtable import compiled
+from cardtable.chance import Shuffler
+from cardtable.core import Action, Game, Record, Result, State, View
+from cardtable.errors import CardtableError, IllegalActionError
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from cardtable.compiled import CoreGame, CoreState
+    from cardtable.rules.refusals import Refusal
+
+__all__ = ["ENGINES", "CoreBacked", "EngineMismatchError", "engine_of", "on_core", "reference"]
+
+ENGINES = ("core", "python")
+"""The engines :func:`cardtable.make` runs a game on: ``core`` (the compiled core) or
+``python`` (the reference)."""
+
+# What a core-backed state keeps in its own slots: what a position does not hold.
+_OWN = frozenset(
+    {
+        "game",
+        "history",
+        "start",
+        "first_dealer",
+        "used_decks",
+        "used_reshuffles",
+        "stacked_reshuffles",
+        "deck",
+        "to_move",
+    }
+)
+
+
+_UNSET = object()
+
+
+class EngineMismatchError(CardtableError):
+    """The compiled core and the Python reference disagree about a game: a bug in one of
+    them, never a user's mistake. The message names the two positions."""
+
+
+class _Origin:
+    """How a game that began from a seed began, to replay it in the reference."""
+
+    __slots__ = ("dealer", "decks", "reshuffles", "seed")
+
+    def __init__(
+        self, seed: int, dealer: int, decks: list[list[int]], reshuffles: list[list[int]]
+    ) -> None:
+        self.seed = seed
+        self.dealer = dealer
+        self.decks = decks
+        self.reshuffles = reshuffles
+
+
+class CoreBacked(State):
+    """What every core-backed state does; each game's class (:func:`on_core`) adds its
+    Python state class, whose fields it reads from the reference."""
+
+    __slots__ = ()
+
+    # Set by each game's class (slots named in :func:`_state_class`).
+    core: CoreState
+    _reference: State | None
+    _origin: _Origin | None
+    _synced: bool
+    _shuffler: Shuffler | None
+    _reference_class: type[State]
+
+    # Construction ---------------------------------------------------------------------------
+
+    @classmethod
+    def _made(cls, game: Game, core: CoreState) -> Self:
+        state = cls.__new__(cls)
+        state.game = game
+        state.core = core
+        state.to_move = core.to_move
+        state.history = []
+        state._reference = None
+        state._origin = None
+        state._synced = False
+        state._shuffler = None
+        return state
+
+    @classmethod
+    def begun(
+        cls,
+        game: Game,
+        core: CoreState,
+        seed: int,
+        dealer: int,
+        decks: list[list[int]],
+        reshuffles: list[list[int]],
+    ) -> Self:
+        state = cls._made(game, core)
+        state._origin = _Origin(seed, dealer, decks, reshuffles)
+        setattr(state, "start", None)  # noqa: B010 (a slot of the game's state class)
+        if "first_dealer" in cls._own_names():
+            setattr(state, "first_dealer", dealer)  # noqa: B010
+        if reshuffles:
+            # The core cannot carry recorded reshuffles through a position: the reference
+            # deals every chance event of this game.
+            state._sync()
+        return state
+
+    @classmethod
+    def adopting(cls, reference: State, core: CoreState | None = None) -> Self:
+        """The core-backed twin of a reference state, which it keeps as its reference."""
+        game = reference.game
+        if core is None:
+            core = _core_game(game).state_from_position(reference.position())
+        state = cls._made(game, core)
+        state._adopt(reference)
+        return state
+
+    def _adopt(self, reference: State) -> None:
+        for name in self._own_names():
+            if name not in ("game", "to_move"):
+                setattr(self, name, getattr(reference, name))
+        self._synced = True
+        self._reference = reference
+
+    @classmethod
+    @functools.cache
+    def _own_names(cls) -> tuple[str, ...]:
+        return tuple(name for name in _slots(cls._reference_class) if name in _OWN)
+
+    # The reference ----------------------------------------------------------------------------
+
+    @property
+    def reference(self) -> State:
+        """The Python engine's state equal to this one (rebuilt after each step; read it,
+        don't change it)."""
+        ref = self._reference
+        if ref is None:
+            ref = self._rebuilt(self.core)
+            self._reference = ref
+        return ref
+
+    def _rebuilt(self, core: CoreState) -> State:
+        """The reference state of ``core``'s position, with this state's own fields."""
+        ref = _reference_game_call(self.game, "state_from_position", core.position())
+        for name in self._own_names():
+            if name == "game" or name == "to_move":
+                continue
+            # Chance events are unset until the state keeps them (_sync): the position's
+            # own defaults stand in for reading.
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                setattr(ref, name, [*value] if isinstance(value, list) else value)
+        if self._shuffler is not None:
+            ref.shuffler = self._shuffler
+        return ref
+
+    def _sync(self) -> None:
+        """Make this state keep its chance events: replay its history in the reference once
+        (checking that both engines reach the same position); from now on the reference
+        draws every chance event."""
+        if self._synced:
+            return
+        origin = self._origin
+        assert origin is not None  # a state from a position or a reference starts synced
+        ref = _reference_game_call(
+            self.game,
+            "begin",
+            origin.seed,
+            origin.dealer,
+            [list(d) for d in origin.decks],
+            [list(r) for r in origin.reshuffles],
+        )
+        for number in self.history:
+            ref.apply_id(number)
+        mine, theirs = self.core.position(), ref.position()
+        if mine != theirs:
+            raise EngineMismatchError(
+                f"the compiled core reached {mine!r} where the Python engine reached {theirs!r}"
+            )
+        self._adopt(ref)
+        if self._shuffler is not None:
+            ref.shuffler = self._shuffler
+
+    # Chance from elsewhere -------------------------------------------------------------------
+
+    @property
+    def shuffler(self) -> Shuffler | None:
+        return self._shuffler
+
+    @shuffler.setter
+    def shuffler(self, shuffler: Shuffler | None) -> None:
+        self._shuffler = shuffler
+        if shuffler is not None:
+            self._sync()
+        if self._reference is not None:
+            self._reference.shuffler = shuffler
+
+    def stack(self, decks: list[list[int]], reshuffles: list[list[int]]) -> None:
+        self._sync()
+        ref = self.reference
+        ref.stack(decks, reshuffles)
+        self._adopt(ref)
+        self.core = _core_game(self.game).state_from_position(ref.position())
+
+    # The hot path -----------------------------------------------------------------------------
+
+    def legal_action_ids(self) -> list[int]:
+        return self.core.legal_action_ids()
+
+    def is_legal(self, number: int) -> bool:
+        return self.core.is_legal(number)
+
+    def legal_actions(self) -> list[Action]:
+        return list(map(self.game.actions.__getitem__, self.core.legal_action_ids()))
+
+    def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:
+        # The core checks legality as it steps: one call for a legal action; a refused one
+        # goes to the protocol's checks, which raise the refusal in the reference's words.
+        game = self.game
+        number = game.numbers_by_id.get(id(action))
+        if number is None:
+            number = game.number_of(action)
+        mover = self.to_move
+        if mover is None or (seat is not None and seat != mover):
+            return State.apply(self, number, seat=seat)
+        try:
+            before = self.core.step(number)
+        except IllegalActionError:
+            return State.apply(self, number, seat=seat)
+        self._stepped(number, before)
+        return game.actions[number]
+
+    def apply_id(self, number: int) -> None:
+        self._stepped(number, self.core.step(number))
+
+    def _stepped(self, number: int, before: CoreState | None) -> None:
+        """What follows the core's step of ``number`` (``before``: the core's state before
+        it, when the step drew a chance event)."""
+        self._reference = None
+        if before is not None and self._synced:
+            # A chance event: the reference draws it (from the shuffler, the recorded
+            # reshuffles or the seed), and records it.
+            ref = self._rebuilt(before)
+            ref.apply_id(number)
+            self._adopt(ref)
+            self.core = _core_game(self.game).state_from_position(ref.position())
+        else:
+            self.history.append(number)
+        self.to_move = self.core.to_move
+
+    def playout(self, rng: random.Random) -> None:
+        if self._synced and (self._shuffler is not None or self._pending_chance()):
+            self.playout_python(rng)
+            return
+        actions = self.core.playout(rng.getrandbits(64))
+        self.history.extend(actions)
+        self._reference = None
+        self.to_move = self.core.to_move
+
+    def _pending_chance(self) -> bool:
+        """Whether chance events stacked in this state are still to be dealt, which a
+        native playout would deal without recording."""
+        return bool(getattr(self, "stacked_reshuffles", None)) or bool(
+            getattr(self.reference, "stacked_decks", None)
+        )
+
+    def copy(self) -> Self:
+        other = self.__class__.__new__(self.__class__)
+        for name in self._own_names():
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                setattr(other, name, [*value] if isinstance(value, list) else value)
+        other.game = self.game
+        other.core = self.core.copy()
+        other.to_move = self.to_move
+        other._reference = None
+        other._origin = self._origin
+        other._synced = self._synced
+        other._shuffler = None  # as a Python state's copy: whoever sets it sets it again
+        return other
+
+    def position(self) -> str:
+        return self.core.position()
+
+    def playouts(self, count: int, seed: int) -> tuple[npt.NDArray[np.float64], int]:
+        """``count`` uniformly random playouts from this state, leaving it as it is: one
+        row of returns per playout and the decisions played in all."""
+        return self.core.playouts(count, seed)
+
+    def observation(self, seat: int) -> npt.NDArray[np.float32]:
+        """``seat``'s observation vector (``cardtable.rl.observation``'s layout), written
+        by the core."""
+        return self.core.observation(seat)
+
+    # Read from the reference ------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> View:
+        return self.reference.view(seat)
+
+    def facts(self, seat: int) -> tuple[Any, ...]:
+        return self.reference.facts(seat)
+
+    @property
+    def result(self) -> Result | None:
+        return None if self.to_move is not None else self.reference.result
+
+    def refusal(self, number: int) -> Refusal:
+        return self.reference.refusal(number)
+
+    def record(self) -> Record:
+        self._sync()
+        return self.reference.record()
+
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
+        return self.adopting(self.reference.resample_hidden(seat, rng))
+
+
+def _slots(cls: type) -> list[str]:
+    names: list[str] = []
+    for klass in cls.__mro__:
+        for name in getattr(klass, "__dict__", {}).get("__slots__", ()):
+            if name not in names:
+                names.append(name)
+    return names
+
+
+def _read_from_reference(name: str) -> property:
+    def read(self: CoreBacked) -> Any:
+        return getattr(self.reference, name)
+
+    read.__name__ = name
+    return property(read, doc=f"The reference state's ``{name}`` (read-only here).")
+
+
+@functools.cache
+def _state_class(reference_class: type[State]) -> type[CoreBacked]:
+    """The core-backed class of a game's Python state class: a subclass of it (so that
+    ``isinstance`` and the game's typed fields still hold), every field a position holds
+    read from the reference."""
+    namespace: dict[str, Any] = {
+        "__slots__": ("core", "_reference", "_origin", "_synced", "_shuffler"),
+        "__module__": __name__,
+        "__qualname__": f"{reference_class.__name__}OnCore",
+        "_reference_class": reference_class,
+    }
+    for name in _slots(reference_class):
+        if name not in _OWN:
+            namespace[name] = _read_from_reference(name)
+    cls = type(f"{reference_class.__name__}OnCore", (CoreBacked, reference_class), namespace)
+    return cast(type[CoreBacked], cls)
+
+
+def _core_game(game: Game) -> Any:
+    twin = compiled.core_game(game, always=True)
+    assert twin is not None
+    return twin
+
+
+def _reference_game_call(game: Game, method: str, *args: Any) -> State:
+    """Calls the Python engine's ``method`` of ``game`` (not its core-backed override)."""
+    reference_class = cast(_OnCore, game).reference_class
+    bound: Callable[..., State] = getattr(reference_class, method).__get__(game)
+    return bound(*args)
+
+
+class _OnCore(Game):
+    """What every core-backed game class overrides: where its states are made."""
+
+    reference_class: type[Game]
+    """The game's Python class, whose methods are the reference engine's."""
+
+    def begin(
+        self, seed: int, dealer: int, decks: list[list[int]], reshuffles: list[list[int]]
+    ) -> State:
+        if len(decks) > 1 or reshuffles:
+            # Checked (and refused, by the games that deal once) in the reference's words.
+            _reference_game_call(self, "begin", seed, dealer, [*decks], [*reshuffles])
+        # Recorded reshuffles are the reference's to deal and check (CoreBacked.begun).
+        core = _core_game(self).new_state(seed, dealer, decks, [])
+        cls = _state_class(self.reference_class.state_class)
+        return cls.begun(self, core, seed, dealer, decks, reshuffles)
+
+    def state_from_position(self, text: str) -> State:
+        ref = _reference_game_call(self, "state_from_position", text)
+        return _state_class(type(ref)).adopting(ref)
+
+    # The batch calls: many games in one call into the core -----------------------------------
+
+    @property
+    def twin(self) -> CoreGame:
+        """The game in the compiled core (``cardtable._core``, typed by ``_core.pyi``)."""
+        return cast("CoreGame", _core_game(self))
+
+    def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]:
+        """Whole games of uniformly random legal actions, game ``i`` dealt as
+        ``new_state(seed=seeds[i])`` deals it: one row of returns per game and the decisions
+        played in all, in one call that releases the GIL."""
+        return self.twin.random_games(seeds)
+
+    def search(
+        self, view: View, **budget: Any
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+        """SO-ISMCTS in the core for the seat whose ``view`` this is (``docs/core.md``,
+        "Search"): the chosen action, each action's visits and mean value, iterations run
+        and seconds taken. ``budget`` as ``_core.pyi``'s ``search``."""
+        return self.twin.search(json.dumps(view), **budget)
+
+
+@functools.cache
+def on_core(reference_class: type[Game]) -> type[Game]:
+    """The core-backed class of a game's Python class: a subclass of it whose states live
+    in the compiled core."""
+    name = reference_class.__name__
+    namespace = {
+        "__module__": __name__,
+        "__qualname__": f"{name}OnCore",
+        "reference_class": reference_class,
+    }
+    return type(name, (_OnCore, reference_class), namespace)
+
+
+def engine_of(game: Game) -> str:
+    """``"core"`` for a game whose states live in the compiled core, else ``"python"``."""
+    return "core" if isinstance(game, _OnCore) else "python"
+
+
+def reference(state: State) -> State:
+    """The Python engine's state equal to ``state``: ``state`` itself on the Python engine."""
+    return state.reference if isinstance(state, CoreBacked) else state

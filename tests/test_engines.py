@@ -1,0 +1,175 @@
+"""The run-time engine (``cardtable.engines``): games from ``cardtable.make`` keep their
+states in the compiled core, and through the public protocol they are the Python
+reference's games, step for step: legal actions, positions, every seat's view, refusals,
+results and records. Chance from elsewhere (a table's fair deals) and recorded reshuffles
+are dealt as the reference deals them (SPEC §0.4: a record replays exactly)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+import cardtable
+from cardtable.cards import card_text
+from cardtable.chance import shuffled
+from cardtable.core import State
+from cardtable.engines import CoreBacked, engine_of
+from cardtable.errors import CardtableError, IllegalActionError, InvalidOptionError
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("knockout-whist", {"players": 2}),
+    ("knockout-whist", {"players": 5}),
+    ("knockout-whist", {"players": 7}),
+    ("neuf", {"players": 3}),
+    ("neuf", {"players": 4}),
+    ("kryt-navalivat", {"players": 2}),
+    ("kryt-navalivat", {"players": 4}),
+]
+IDS = [f"{name}-{options['players']}" for name, options in VARIANTS]
+
+
+def both(name: str, options: dict[str, Any]) -> tuple[cardtable.Game, cardtable.Game]:
+    return (
+        cardtable.make(name, engine="core", **options),
+        cardtable.make(name, engine="python", **options),
+    )
+
+
+def assert_same(core: State, python: State) -> None:
+    assert isinstance(core, CoreBacked) and not isinstance(python, CoreBacked)
+    assert core.position() == python.position()
+    assert core.to_move == python.to_move
+    assert core.legal_actions() == python.legal_actions()
+    for seat in [None, *range(core.game.num_players)]:
+        assert core.view(seat) == python.view(seat)
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
+def test_a_core_game_is_the_reference_game_step_for_step(
+    name: str, options: dict[str, Any]
+) -> None:
+    core_game, python_game = both(name, options)
+    assert engine_of(core_game) == "core" and engine_of(python_game) == "python"
+    assert isinstance(core_game, type(python_game))  # the game's class still holds
+    for seed in range(3):
+        core, python = core_game.new_state(seed=seed), python_game.new_state(seed=seed)
+        assert isinstance(core, python_game.state_class)
+        rng = random.Random(seed)
+        while not python.is_over:
+            assert_same(core, python)
+            action = rng.choice(python.legal_actions())
+            assert core.apply(action) == python.apply(action)
+        assert_same(core, python)
+        assert core.result == python.result
+        assert core.record().to_dict() == python.record().to_dict()
+        assert cardtable.replay(core.record()).position() == python.position()
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
+def test_a_refused_action_is_refused_for_the_same_reason_and_changes_nothing(
+    name: str, options: dict[str, Any]
+) -> None:
+    core_game, python_game = both(name, options)
+    core, python = core_game.new_state(seed=11), python_game.new_state(seed=11)
+    refused = [n for n in range(python_game.num_distinct_actions) if not python.is_legal(n)]
+    assert refused
+    for number in refused[:: max(1, len(refused) // 12)]:
+        before = core.position()
+        with pytest.raises(IllegalActionError) as theirs:
+            python.apply(number)
+        with pytest.raises(IllegalActionError) as ours:
+            core.apply(number)
+        assert (ours.value.reason, ours.value.details) == (
+            theirs.value.reason,
+            theirs.value.details,
+        )
+        assert str(ours.value) == str(theirs.value)
+        assert core.position() == before
+
+
+def test_a_tables_own_decks_are_dealt_and_recorded_as_the_reference_deals_them() -> None:
+    """The web table's fair deals: every deck and cut reshuffle comes from the shuffler,
+    labelled as the reference labels them, and the record holds them (KOW-5.3 cuts)."""
+    core_game, python_game = both("knockout-whist", {"players": 7, "dealer": 0})
+    asked: dict[str, list[str]] = {"core": [], "python": []}
+
+    def shuffler(engine: str) -> Any:
+        def shuffle(label: str, cards: list[int]) -> list[int]:
+            asked[engine].append(label)
+            return shuffled(99, f"table {label}", cards)
+
+        return shuffle
+
+    first = [card_text(c) for c in shuffled(99, "table hand 1", list(core_game.pack))]
+    core, python = (
+        core_game.new_state(seed=5, decks=[first]),
+        python_game.new_state(seed=5, decks=[first]),
+    )
+    core.shuffler, python.shuffler = shuffler("core"), shuffler("python")
+    rng = random.Random(3)
+    while not python.is_over:
+        action = rng.choice(python.legal_actions())
+        core.apply(action)
+        python.apply(action)
+        assert core.position() == python.position()
+    assert asked["core"] == asked["python"] and asked["core"][0] == "hand 2"
+    assert core.record().to_dict() == python.record().to_dict()
+    # Nothing of the seed was dealt after the first hand: the record is the table's decks.
+    assert cardtable.replay(core.record()).position() == python.position()
+
+
+def test_a_game_field_reads_the_reference_and_cannot_be_written() -> None:
+    state = cardtable.make("knockout-whist", players=3, dealer=0).new_state(seed=2)
+    python = cardtable.make("knockout-whist", engine="python", players=3, dealer=0).new_state(
+        seed=2
+    )
+    assert state.hands == python.hands  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        state.hands = [0, 0, 0]  # type: ignore[attr-defined]
+
+
+def test_a_copy_is_independent_and_a_playout_replays() -> None:
+    game = cardtable.make("neuf", players=3)
+    state = game.new_state(seed=4)
+    copy = state.copy()
+    copy.apply(copy.legal_action_ids()[0])
+    assert copy.position() != state.position() and copy.history != state.history
+    state.playout(random.Random(1))
+    assert state.is_over and state.result is not None
+    assert cardtable.replay(state.record()).position() == state.position()
+
+
+def test_resampled_hidden_cards_keep_the_seats_view() -> None:
+    state = cardtable.make("kryt-navalivat", players=3).new_state(seed=8)
+    for _ in range(10):
+        state.apply(state.legal_action_ids()[0])
+    seat = state.to_move
+    other = state.resample_hidden(seat, random.Random(0))
+    assert isinstance(other, CoreBacked)
+    assert other.view(seat) == state.view(seat)
+
+
+def test_the_engine_is_chosen_by_argument_or_environment() -> None:
+    with pytest.raises(InvalidOptionError, match="engine 'rust-ish' is not an engine"):
+        cardtable.make("neuf", engine="rust-ish")
+    python = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import cardtable; from cardtable.engines import engine_of;"
+            " print(engine_of(cardtable.make('neuf')))",
+        ],
+        env={**os.environ, "CARDTABLE_CORE": "python"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert python.stdout.strip() == "python"
+    assert engine_of(cardtable.make("neuf")) == "core"
+    with pytest.raises(CardtableError):
+        cardtable.make("neuf", engine="python").new_state(seed=1).apply("nonsense")
