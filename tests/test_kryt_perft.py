@@ -3,7 +3,7 @@
 ``perft(state, d)`` is the number of action sequences of exactly ``d`` actions from
 ``state``; a beat is two actions (``beat``, then the same player's ``cover``, KRYT-4.6).
 The counts live in ``tests/fixtures/perft_kryt_navalivat.json``, written by
-``scripts/regenerate_perft_kryt.py``; a change in the generation of legal actions (KRYT-3,
+``scripts/regenerate_perft.py``; a change in the generation of legal actions (KRYT-3,
 KRYT-4, KRYT-5, KRYT-6, KRYT-7, KRYT-8) changes a number here. So that the fixture is not
 merely the engine's own output, the small depths are recounted below by a plain move
 generator written from the SPEC (KRYT-2.3 … KRYT-10), sharing no code with the engine,
