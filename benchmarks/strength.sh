@@ -30,12 +30,12 @@ PYTHON=${PYTHON:-.venv/bin/python}
 PYTHON_T="ismcts:seconds=0.01,engine=python"  # the Python search at a fixed time
 EXPLORE="ismcts:iterations=50000,seconds=0.9,exploration=1.0"  # hard, exploring more
 CAUTIOUS="ismcts:iterations=50000,seconds=0.9,exploration=0.4"  # hard, exploring less
-KRYT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
-KRYT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
-KRYT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
-KRYT_HARD_2K="ismcts:iterations=2000,seconds=0.9"  # queue 13: a twenty-fifth of hard's
-KRYT_EXPERT_2K="pimc:deals=100,seconds=0.9,model=paranoid,iterations=2000"
-KRYT_CHEATER_2K="cheater:iterations=2000"
+KRYT_NAVALIVAT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
+KRYT_NAVALIVAT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
+KRYT_NAVALIVAT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
+KRYT_NAVALIVAT_HARD_2K="ismcts:iterations=2000,seconds=0.9"  # queue 13: a twenty-fifth of hard's
+KRYT_NAVALIVAT_EXPERT_2K="pimc:deals=100,seconds=0.9,model=paranoid,iterations=2000"
+KRYT_NAVALIVAT_CHEATER_2K="cheater:iterations=2000"
 mkdir -p "$RUNS"
 
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
@@ -136,7 +136,7 @@ case ${1:?queue 1 to 15} in
   # iterations a decision instead of 50,000 (about 6 s a game, 1,000 games in about 2
   # core-hours); the solver's budget is play's.
   table kryt-navalivat-2-expert-hard-10000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_HARD" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_HARD" --games 1000 "${rate[@]}"
   ;;
 8)
   # Neuf's expert is hard: hard against the cheater (the solver on the true deal, paranoid).
@@ -146,9 +146,9 @@ case ${1:?queue 1 to 15} in
   # Kryt'-navalivat's cheater: hard's search on the true state, the stock's order in view,
   # and the exact endgame beside it; all three at queue 7's 10,000 iterations.
   table kryt-navalivat-2-hard-cheater-10000 kryt-navalivat -p 2 \
-    --bots "$KRYT_HARD,$KRYT_CHEATER" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_HARD,$KRYT_NAVALIVAT_CHEATER" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-expert-cheater-10000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_CHEATER" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_CHEATER" --games 1000 "${rate[@]}"
   ;;
 10)
   # Knockout Whist, 3 players: hard's search solving each sampled hand exactly once nine
@@ -179,11 +179,11 @@ case ${1:?queue 1 to 15} in
   # on a game that never ended (K-14); the arena now stops a game at 10,000 actions and
   # scores it a draw (--max-actions, KRYT-7.7), and the table resumed under that cap.
   table kryt-navalivat-2-expert-hard-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT_2K,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT_2K,$KRYT_NAVALIVAT_HARD_2K" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-hard-cheater-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_HARD_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_HARD_2K,$KRYT_NAVALIVAT_CHEATER_2K" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-expert-cheater-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT_2K,$KRYT_NAVALIVAT_CHEATER_2K" --games 1000 "${rate[@]}"
   ;;
 14)
   # Kryt'-navalivat's expert may search for up to a second, and hard's 50,000 iterations
@@ -194,16 +194,16 @@ case ${1:?queue 1 to 15} in
   # if its paired interval (expert minus hard, loss rate) lies below 0 when it ends,
   # Kryt'-navalivat's expert plays at 250,000 iterations; otherwise at hard's 50,000.
   table kryt-navalivat-2-expert-10000-hard-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_HARD_2K" --games 1000 "${rate[@]}"
   # The cheater is hard's search with every card in view, at hard's budget here too.
   table kryt-navalivat-2-expert-10000-cheater-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_CHEATER_2K" --games 1000 "${rate[@]}"
   ;;
 15)
   # Queue 14's first table again, both budgets five times larger (a fifth of play's): does
   # five times the search still tell once both bots search more? About 20 s a game.
   table kryt-navalivat-2-expert-50000-hard-10000 kryt-navalivat -p 2 \
-    --bots "pimc:deals=100,seconds=0.9,model=paranoid,iterations=50000,$KRYT_HARD" \
+    --bots "pimc:deals=100,seconds=0.9,model=paranoid,iterations=50000,$KRYT_NAVALIVAT_HARD" \
     --games 1000 "${rate[@]}"
   ;;
 esac

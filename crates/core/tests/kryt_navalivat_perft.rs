@@ -49,7 +49,7 @@ fn start(entry: &Value) -> KrytNavalivat {
 }
 
 #[test]
-fn kryt_perft_counts_match_the_fixture_at_every_depth() {
+fn kryt_navalivat_perft_counts_match_the_fixture_at_every_depth() {
     // KRYT-3, KRYT-4, KRYT-5, KRYT-6, KRYT-7, KRYT-8, KRYT-10: all depths, 12 and 14 the
     // deepest, take well under a second unoptimised.
     for entry in fixture() {

@@ -76,12 +76,12 @@ PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
 def _heuristics() -> dict[str, Callable[[], Bot]]:
     # Imported here so that a game's bot loads only when someone asks for it.
     from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
-    from cardtable.bots.kryt_navalivat import KrytHeuristic
+    from cardtable.bots.kryt_navalivat import KrytNavalivatHeuristic
     from cardtable.bots.neuf import NeufHeuristic
 
     return {
         "knockout-whist": KnockoutWhistHeuristic,
-        "kryt-navalivat": KrytHeuristic,
+        "kryt-navalivat": KrytNavalivatHeuristic,
         "neuf": NeufHeuristic,
     }
 
