@@ -41,14 +41,14 @@ class Bot(Protocol):
 # machine. ``benchmarks/search.py`` times them (docs/bots.md and benchmarks/README.md).
 #
 # ``expert`` is perfect-information Monte Carlo over the core's exact solvers
-# (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100
-# deals each solved with the other seats taken to play against the bot (paranoid), in at most
-# 0.9 s; in Kryt'-navalivat' ``hard``'s search at five times its iterations (250,000) until
-# the stock is empty, and then the exact endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over the end of a
-# deal nor any other method tried has beaten. (``hard``'s search with exact leaves,
-# ``solve=9``, measured no stronger than PIMC in Knockout Whist, and the rule written before
-# its tables ended kept PIMC; in Kryt'-navalivat' five times the search beat ``hard`` by far
-# where the endgame solve alone did not, and a rule written before that table kept it.)
+# (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100 deals
+# each solved with the other seats taken to play against the bot (paranoid), in at most 0.9 s; in
+# Kryt'-navalivat' ``hard``'s search at five times its iterations (250,000) until the stock is
+# empty, and then the exact endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over
+# the end of a deal nor any other method tried has beaten. (``hard``'s search with exact leaves,
+# ``solve=9``, measured no stronger than PIMC in Knockout Whist, and the rule written before its
+# tables ended kept PIMC; in Kryt'-navalivat' five times the search beat ``hard`` by far where the
+# endgame solve alone did not, and a rule written before that table kept it.)
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
