@@ -59,11 +59,11 @@ NEUF_PLAYERS = (3, 4)
 NEUF_OPENSPIEL_TRICKS = 13
 # Kryt'-navalivat' (2-6 players) is a shedding game; OpenSpiel's nearest is crazy_eights
 # (2-15 players), also won by emptying one's hand, played here with its default parameters.
-KRYT_PLAYERS = (2, 3, 4)
-KRYT_OPENSPIEL_GAME = "crazy_eights"
+KRYT_NAVALIVAT_PLAYERS = (2, 3, 4)
+KRYT_NAVALIVAT_OPENSPIEL_GAME = "crazy_eights"
 KNOCKOUT_WHIST = "knockout-whist"
 NEUF = "neuf"
-KRYT = "kryt-navalivat"
+KRYT_NAVALIVAT = "kryt-navalivat"
 # The public loop on the run-time engine (the compiled core) at most 0.3x the same loop over
 # pyspiel, in every pairing. State.playout's target is against OpenSpiel's C++ (core.py).
 CHECKED_TARGET = 0.3
@@ -148,9 +148,9 @@ def neuf(players: int, engine: str | None = None) -> Game:
     return cardtable.make(NEUF, engine=engine, players=players, dealer=0)
 
 
-def kryt(players: int, engine: str | None = None) -> Game:
+def kryt_navalivat(players: int, engine: str | None = None) -> Game:
     """Kryt'-navalivat' with trumps turned (the default mode); one hand is one game."""
-    return cardtable.make(KRYT, engine=engine, players=players, dealer=0)
+    return cardtable.make(KRYT_NAVALIVAT, engine=engine, players=players, dealer=0)
 
 
 def load_open_spiel(players: int) -> Any | None:
@@ -178,19 +178,19 @@ def load_open_spiel_for_neuf(players: int) -> Any | None:
     )
 
 
-def load_open_spiel_for_kryt(players: int) -> Any | None:
+def load_open_spiel_for_kryt_navalivat(players: int) -> Any | None:
     """OpenSpiel's ``crazy_eights`` for ``players``, or ``None`` without pyspiel."""
     try:
         import pyspiel  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return None
-    return pyspiel.load_game(KRYT_OPENSPIEL_GAME, {"players": players})
+    return pyspiel.load_game(KRYT_NAVALIVAT_OPENSPIEL_GAME, {"players": players})
 
 
 def baseline_name(our_game: str, players: int) -> str:
     """The label of the OpenSpiel game that ``our_game`` is compared with."""
-    if our_game == KRYT:
-        return KRYT_OPENSPIEL_GAME
+    if our_game == KRYT_NAVALIVAT:
+        return KRYT_NAVALIVAT_OPENSPIEL_GAME
     if our_game == NEUF:
         if players == 4:
             return "hearts"
@@ -277,7 +277,7 @@ def cases(
     players: Sequence[int],
     open_spiel_players: Sequence[int],
     neuf_players: Sequence[int] = (),
-    kryt_players: Sequence[int] = (),
+    kryt_navalivat_players: Sequence[int] = (),
 ) -> list[Case]:
     out: list[Case] = []
     for n in players:
@@ -293,11 +293,11 @@ def cases(
         if spiel is not None:
             label = baseline_name(NEUF, n)
             out.append(Case("open_spiel", "python loop", n, spiel, play_open_spiel, label))
-    for n in kryt_players:
-        out += _our_cases(KRYT, n, kryt(n), kryt(n, "python"))
-        spiel = load_open_spiel_for_kryt(n)
+    for n in kryt_navalivat_players:
+        out += _our_cases(KRYT_NAVALIVAT, n, kryt_navalivat(n), kryt_navalivat(n, "python"))
+        spiel = load_open_spiel_for_kryt_navalivat(n)
         if spiel is not None:
-            label = baseline_name(KRYT, n)
+            label = baseline_name(KRYT_NAVALIVAT, n)
             out.append(Case("open_spiel", "python loop", n, spiel, play_open_spiel, label))
     return out
 
@@ -310,7 +310,7 @@ def measure(
     players: Sequence[int] = OUR_PLAYERS,
     open_spiel_players: Sequence[int] = OPENSPIEL_PLAYERS,
     neuf_players: Sequence[int] = NEUF_PLAYERS,
-    kryt_players: Sequence[int] = KRYT_PLAYERS,
+    kryt_navalivat_players: Sequence[int] = KRYT_NAVALIVAT_PLAYERS,
 ) -> list[Measurement]:
     """Time ``games`` seeded games, ``runs`` times, on every path.
 
@@ -320,7 +320,7 @@ def measure(
     if games < 1 or runs < 1:
         raise ValueError(f"games and runs must be at least 1, not {games} and {runs}")
     seeds = range(seed, seed + games)
-    chosen = cases(players, open_spiel_players, neuf_players, kryt_players)
+    chosen = cases(players, open_spiel_players, neuf_players, kryt_navalivat_players)
     results: list[Measurement] = []
     for case in chosen:
         play_all(case, range(seed, seed + min(WARMUP_GAMES, games)))
@@ -443,8 +443,8 @@ def render(results: Sequence[Measurement], *, runs: int) -> str:
             f"OpenSpiel through pyspiel and a Python loop: {OPENSPIEL_GAME}(N) is oh_hell with "
             f"num_tricks_fixed=N ({OPENSPIEL_TRICKS} beside Knockout Whist, "
             f"{NEUF_OPENSPIEL_TRICKS} beside 3-player Neuf); hearts (4 players only, with its "
-            f"pass phase) beside 4-player Neuf; {KRYT_OPENSPIEL_GAME} (default parameters) "
-            "beside Kryt'-navalivat'."
+            f"pass phase) beside 4-player Neuf; {KRYT_NAVALIVAT_OPENSPIEL_GAME} "
+            "(default parameters) beside Kryt'-navalivat'."
         )
         lines.append("Ratio = ours / OpenSpiel per action, below 1 is faster.")
         lines.append(

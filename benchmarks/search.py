@@ -29,10 +29,10 @@ Python ``ISMCTSBot`` on ``oh_hell`` (3 players, 7 tricks: Knockout Whist's first
 over the decisions of seeded games, the same iterations a decision. The `hard` level is
 then timed on every position, as a player would wait for it.
 
-Targets (issue "Search at compiled speed"): the core's rate at least 5x OpenSpiel C++'s on
-Knockout Whist at 3 players and at least 2x on Neuf and Kryt'-navalivat', and `hard`
-answering within 1 second per decision in every game, on one core. Machines differ: the
-ratios, measured in the same run, are what travels.
+Targets: the core's rate at least 5x OpenSpiel C++'s on Knockout Whist at 3 players and at
+least 2x on Neuf and Kryt'-navalivat', and `hard` answering within 1 second per decision in
+every game, on one core. Machines differ: the ratios, measured in the same run, are what
+travels.
 """
 
 from __future__ import annotations

@@ -147,7 +147,7 @@ def neuf_row(players: int, hands: int, model: str) -> dict[str, Any]:
     }
 
 
-def kryt_endgame(rng: random.Random, cards: int) -> State | None:
+def kryt_navalivat_endgame(rng: random.Random, cards: int) -> State | None:
     """A 2-player Kryt'-navalivat' hand played by the heuristic bots until the stock is
     empty and the hands hold ``cards`` cards together; ``None`` when the hand skips past
     that count, ends or runs long first."""
@@ -178,7 +178,7 @@ def endgame_row(cards: int, endgames: int) -> dict[str, Any]:
     nodes: list[int] = []
     proven = actions = 0
     while len(times) < endgames:
-        state = kryt_endgame(rng, cards)
+        state = kryt_navalivat_endgame(rng, cards)
         if state is None:
             continue
         position = twin.state_from_position(state.position())
@@ -258,7 +258,7 @@ def measure(
             for model in (MODELS if players == 3 else ("paranoid",))
         ]
     if "kryt-navalivat" in only:
-        report["kryt_endgames"] = [endgame_row(cards, hands) for cards in ENDGAME_CARDS]
+        report["kryt_navalivat_endgames"] = [endgame_row(cards, hands) for cards in ENDGAME_CARDS]
     if "knockout-whist" in only:
         report["expert"] = expert_row(games, expert)
     # Other work on the machine inflates the times (not the nodes): the report says how much.
@@ -301,7 +301,7 @@ def render(report: dict[str, Any]) -> str:
                 f"{1000 * cell['median_seconds']:>9.2f} {1000 * cell['p99_seconds']:>9.2f} "
                 f"{1000 * cell['max_seconds']:>9.2f} {cell['median_nodes']:>10.0f}"
             )
-    if "kryt_endgames" in report:
+    if "kryt_navalivat_endgames" in report:
         lines.append(
             "Kryt'-navalivat': a 2-player endgame solved, stock empty (ms); "
             "proven = actions valued -1 or 1, not 0"
@@ -309,7 +309,7 @@ def render(report: dict[str, Any]) -> str:
         lines.append(
             f"{'cards':>8} {'median':>9} {'p99':>9} {'max':>9} {'nodes':>10} {'proven':>8}"
         )
-        for row in report["kryt_endgames"]:
+        for row in report["kryt_navalivat_endgames"]:
             lines.append(
                 f"{row['cards']:>8} {1000 * row['median_seconds']:>9.2f} "
                 f"{1000 * row['p99_seconds']:>9.2f} {1000 * row['max_seconds']:>9.2f} "

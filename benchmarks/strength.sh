@@ -30,12 +30,12 @@ PYTHON=${PYTHON:-.venv/bin/python}
 PYTHON_T="ismcts:seconds=0.01,engine=python"  # the Python search at a fixed time
 EXPLORE="ismcts:iterations=50000,seconds=0.9,exploration=1.0"  # hard, exploring more
 CAUTIOUS="ismcts:iterations=50000,seconds=0.9,exploration=0.4"  # hard, exploring less
-KRYT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
-KRYT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
-KRYT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
-KRYT_HARD_2K="ismcts:iterations=2000,seconds=0.9"  # queue 13: a twenty-fifth of hard's
-KRYT_EXPERT_2K="pimc:deals=100,seconds=0.9,model=paranoid,iterations=2000"
-KRYT_CHEATER_2K="cheater:iterations=2000"
+KRYT_NAVALIVAT_HARD="ismcts:iterations=10000,seconds=0.9"  # hard at a fifth of its iterations
+KRYT_NAVALIVAT_EXPERT="pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000"  # expert, likewise
+KRYT_NAVALIVAT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
+KRYT_NAVALIVAT_HARD_2K="ismcts:iterations=2000,seconds=0.9"  # queue 13: a twenty-fifth of hard's
+KRYT_NAVALIVAT_EXPERT_2K="pimc:deals=100,seconds=0.9,model=paranoid,iterations=2000"
+KRYT_NAVALIVAT_CHEATER_2K="cheater:iterations=2000"
 mkdir -p "$RUNS"
 
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
@@ -74,9 +74,9 @@ case ${1:?queue 1 to 15} in
   ;;
 2)
   # The new search against the Python one at equal wall-clock time: both search 0.01 s a
-  # decision and nothing else bounds them (their other settings are hard's). Sized for
-  # this machine: a Kryt'-navalivat' game between two searchers runs to about 1,400
-  # actions (14 s at 0.01 s a decision), so that table asks for 300 games, not 1,000.
+  # decision and nothing else bounds them (their other settings are hard's). A
+  # Kryt'-navalivat' game between two searchers runs long, so that table asks for 300
+  # games, not 1,000 (benchmarks/README.md, "Strength", has the sizing).
   table knockout-whist-2-core-python-0.01s knockout-whist -p 2 \
     --bots "ismcts:seconds=0.01,$PYTHON_T" --games 1000 "${rate[@]}"
   table neuf-3-python-core-0.01s-per-deal neuf -p 3 \
@@ -92,9 +92,9 @@ case ${1:?queue 1 to 15} in
   # and is UCB1's exploration constant of 0.7 (OpenSpiel's default too) right at this size?
   table neuf-3-hard-5000-per-deal neuf -p 3 \
     --bots hard,ismcts:iterations=5000,ismcts:iterations=5000 --games 1000 "${score[@]}"
-  # Sized to end with the session: 600 games (200 deals) each, about 15 core-minutes. An
-  # idea table still playing at 18:50 UTC on 2026-12-01 (the session's end) is stopped
-  # there and reported over its whole deals as cut by time, whatever it shows.
+  # Sized to end with the session: 600 games (200 deals) each. An idea table still playing
+  # at the session's end is stopped there and reported over its whole deals as cut by
+  # time, whatever it shows.
   table neuf-3-hard-exploration-1.0-per-deal neuf -p 3 \
     --bots "hard,$EXPLORE,$EXPLORE" --games 600 "${score[@]}"
   table neuf-3-hard-exploration-0.4-per-deal neuf -p 3 \
@@ -109,9 +109,8 @@ case ${1:?queue 1 to 15} in
 4)
   # The expert level (PIMC over the exact solver) against hard, then hard against the
   # cheater (the solver on the true deal, every card in view): Knockout Whist, 3 players.
-  # Sized from the trial tables (docs/bots.md): a game of expert and hard takes about 5 s
-  # of a core (expert at up to 100 deals a decision), so 1,200 games ask for about
-  # 2 core-hours; the rule above stops a table sooner once its intervals separate.
+  # Sized from the trial tables (docs/bots.md; benchmarks/README.md, "Strength"); the rule
+  # above stops a table sooner once its intervals separate.
   table knockout-whist-3-expert-hard knockout-whist -p 3 --bots expert,hard --games 1200 "${rate[@]}"
   table knockout-whist-3-hard-cheater knockout-whist -p 3 --bots hard,cheater --games 1200 "${rate[@]}"
   ;;
@@ -119,10 +118,9 @@ case ${1:?queue 1 to 15} in
   table knockout-whist-3-expert-cheater knockout-whist -p 3 --bots expert,cheater --games 1200 "${rate[@]}"
   ;;
 6)
-  # Neuf: PIMC over the end of a deal against hard, one deal a game scored per deal. The
-  # first table is expert as first built (it was named `expert` then: Neuf's expert is
-  # hard since it measured weaker); the second, max-n over the last five tricks. Both were
-  # stopped by time, their reports made with --report-only.
+  # Neuf: PIMC over the end of a deal against hard, one deal a game scored per deal: the
+  # first table paranoid over the last 24 cards, the second max-n over the last five
+  # tricks. A table stopped by time is reported with --report-only.
   table neuf-3-expert-hard-per-deal neuf -p 3 \
     --bots "pimc:deals=100,seconds=0.9,model=paranoid,cards=24,hard,hard" --games 1000 "${score[@]}"
   table neuf-3-pimc-max-n-15-hard-per-deal neuf -p 3 \
@@ -131,12 +129,11 @@ case ${1:?queue 1 to 15} in
 7)
   # Kryt'-navalivat's expert (hard's search, then the exact endgame once the stock is
   # empty) against hard. Between two searchers a game runs long, the pile passing to and
-  # fro once the stock is empty: 10 games at play's budget took 75 s each on average (133
-  # to 2,805 actions), 1,000 games about 21 core-hours. So both bots search 10,000
-  # iterations a decision instead of 50,000 (about 6 s a game, 1,000 games in about 2
-  # core-hours); the solver's budget is play's.
+  # fro once the stock is empty, so both bots search 10,000 iterations a decision instead
+  # of 50,000, for 1,000 games in a couple of core-hours (benchmarks/README.md,
+  # "Strength"); the solver's budget is play's.
   table kryt-navalivat-2-expert-hard-10000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_HARD" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_HARD" --games 1000 "${rate[@]}"
   ;;
 8)
   # Neuf's expert is hard: hard against the cheater (the solver on the true deal, paranoid).
@@ -146,13 +143,13 @@ case ${1:?queue 1 to 15} in
   # Kryt'-navalivat's cheater: hard's search on the true state, the stock's order in view,
   # and the exact endgame beside it; all three at queue 7's 10,000 iterations.
   table kryt-navalivat-2-hard-cheater-10000 kryt-navalivat -p 2 \
-    --bots "$KRYT_HARD,$KRYT_CHEATER" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_HARD,$KRYT_NAVALIVAT_CHEATER" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-expert-cheater-10000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_CHEATER" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_CHEATER" --games 1000 "${rate[@]}"
   ;;
 10)
   # Knockout Whist, 3 players: hard's search solving each sampled hand exactly once nine
-  # cards are left (solve=9, about 0.09 s a decision against hard's 0.03 s), against hard.
+  # cards are left (solve=9), against hard.
   table knockout-whist-3-solve9-hard knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,hard" --games 1200 "${rate[@]}"
   ;;
@@ -161,49 +158,43 @@ case ${1:?queue 1 to 15} in
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,cheater" --games 1200 "${rate[@]}"
   ;;
 12)
-  # The rule for Knockout Whist's expert, written down at 02:47 UTC on 2026-12-02 while
-  # queues 10 and 12 played: solve=9 replaces PIMC as expert if, when the tables end, its
-  # paired interval against hard (queue 10) lies above 0 and this face-to-face table does
-  # not put PIMC ahead with a paired interval above 0; otherwise expert stays PIMC.
+  # Decides Knockout Whist's expert by a rule written down before the tables ended
+  # (benchmarks/README.md, "Strength"): solve=9 against PIMC, face to face.
   table knockout-whist-3-solve9-pimc knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,solve=9,pimc:deals=100,seconds=0.9,model=paranoid" \
     --games 1200 "${rate[@]}"
   ;;
 13)
   # Queues 7 and 9 again with every search at 2,000 iterations, the solver's budget still
-  # play's. At 10,000 a game takes 17 to 20 s of a core, so queue 7's 1,000 games need about
-  # 5 core-hours; at 2,000 one takes about 1.2 s (8 trial games of expert and hard: 277 to
-  # 1,529 actions), 1,000 games about 20 core-minutes. A weaker search leaves more to the
-  # endgame solve, so this table asks whether the solve adds anything where it has most
-  # room; queue 7 at 10,000 goes on as time allows. After 208 games the first table hung
-  # on a game that never ended (K-14); the arena now stops a game at 10,000 actions and
-  # scores it a draw (--max-actions, KRYT-7.7), and the table resumed under that cap.
+  # play's: a game at 2,000 takes a fraction of one at 10,000 (benchmarks/README.md,
+  # "Strength"). A weaker search leaves more to the endgame solve, so this table asks
+  # whether the solve adds anything where it has most room. A game that never ends (K-14)
+  # is stopped by the arena at 10,000 actions and scored a draw (--max-actions, KRYT-7.7).
   table kryt-navalivat-2-expert-hard-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT_2K,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT_2K,$KRYT_NAVALIVAT_HARD_2K" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-hard-cheater-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_HARD_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_HARD_2K,$KRYT_NAVALIVAT_CHEATER_2K" --games 1000 "${rate[@]}"
   table kryt-navalivat-2-expert-cheater-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT_2K,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT_2K,$KRYT_NAVALIVAT_CHEATER_2K" --games 1000 "${rate[@]}"
   ;;
 14)
-  # Kryt'-navalivat's expert may search for up to a second, and hard's 50,000 iterations
-  # take about 0.06 s a decision (0.1 s at most; `search` on 35 views of three queue 7
-  # games, 1.95 us an iteration): 250,000 take 0.38 s on average and 0.66 s at most. This
+  # Kryt'-navalivat's expert may search for up to a second, time enough for five times
+  # hard's 50,000 iterations (benchmarks/README.md, "Strength", has the timings). This
   # table keeps that ratio at a twenty-fifth of play's budget: expert at 10,000 iterations,
-  # hard at 2,000. The rule, written at 04:38 UTC on 2026-12-02 before the table started:
-  # if its paired interval (expert minus hard, loss rate) lies below 0 when it ends,
-  # Kryt'-navalivat's expert plays at 250,000 iterations; otherwise at hard's 50,000.
+  # hard at 2,000. The rule written before the table started: if its paired interval
+  # (expert minus hard, loss rate) lies below 0 when it ends, Kryt'-navalivat's expert
+  # plays at 250,000 iterations; otherwise at hard's 50,000.
   table kryt-navalivat-2-expert-10000-hard-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_HARD_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_HARD_2K" --games 1000 "${rate[@]}"
   # The cheater is hard's search with every card in view, at hard's budget here too.
   table kryt-navalivat-2-expert-10000-cheater-2000 kryt-navalivat -p 2 \
-    --bots "$KRYT_EXPERT,$KRYT_CHEATER_2K" --games 1000 "${rate[@]}"
+    --bots "$KRYT_NAVALIVAT_EXPERT,$KRYT_NAVALIVAT_CHEATER_2K" --games 1000 "${rate[@]}"
   ;;
 15)
   # Queue 14's first table again, both budgets five times larger (a fifth of play's): does
-  # five times the search still tell once both bots search more? About 20 s a game.
+  # five times the search still tell once both bots search more?
   table kryt-navalivat-2-expert-50000-hard-10000 kryt-navalivat -p 2 \
-    --bots "pimc:deals=100,seconds=0.9,model=paranoid,iterations=50000,$KRYT_HARD" \
+    --bots "pimc:deals=100,seconds=0.9,model=paranoid,iterations=50000,$KRYT_NAVALIVAT_HARD" \
     --games 1000 "${rate[@]}"
   ;;
 esac

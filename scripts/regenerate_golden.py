@@ -45,7 +45,7 @@ TRANSCRIPTS: list[tuple[str, str, dict[str, Any], int]] = [
     ),
 ]
 
-KRYT = "kryt-navalivat"
+KRYT_NAVALIVAT = "kryt-navalivat"
 
 
 def choose(game_name: str, legal: list[Action], step: int, rng: random.Random) -> Action:
@@ -54,7 +54,7 @@ def choose(game_name: str, legal: list[Action], step: int, rng: random.Random) -
     follows. In Kryt'-navalivat' that line goes on for thousands of actions (pick-ups put
     cards back into play and the rules have no move limit, KRYT-7.7), so there it is a line
     drawn at random from the seed that picks up (KRYT-5) only when nothing else is legal."""
-    if game_name == KRYT:
+    if game_name == KRYT_NAVALIVAT:
         return rng.choice([a for a in legal if a.verb != "take"] or legal)
     return legal[0] if step % 2 == 0 else legal[-1]
 

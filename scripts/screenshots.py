@@ -73,7 +73,8 @@ LOBBY = "knockout-whist"
 HANDS = ("knockout-whist", "neuf")
 # Each game with the number of players its pictures show.
 GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
-# A hand of Kryt' played by random moves runs long; a game of it this many actions at most.
+# A hand of Kryt'-navalivat' played by random moves runs long; a game of it this many
+# actions at most.
 LONGEST = 2000
 
 
@@ -128,7 +129,7 @@ def _seated(base: str, game: str, players: int) -> tuple[Seat, str]:
 def mid_game(base: str, game: str, players: int, rng: random.Random) -> str:
     """The link of a person's seat at a table in the middle of a hand, at the person's turn:
     a trick under way (Knockout Whist, Neuf, past Neuf's exchange) or a pile of ten cards or
-    more (Kryt', the hardest case for the layout: it must stay clear of the seats)."""
+    more (Kryt'-navalivat', the hardest case for the layout: it must stay clear of the seats)."""
     seat, link = _seated(base, game, players)
     seat.settle()
 

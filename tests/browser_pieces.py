@@ -257,8 +257,8 @@ class Seat:
         return event
 
     def choose(self, rng: random.Random) -> str:
-        """A random legal action; picking up (Kryt') only when nothing else is legal, or a
-        hand runs long."""
+        """A random legal action; picking up (Kryt'-navalivat') only when nothing else is
+        legal, or a hand runs long."""
         legal: list[str] = self.view["legal_actions"]
         return rng.choice([a for a in legal if a != "take"] or legal)
 

@@ -49,7 +49,7 @@ from cardtable.cli import app
 from terminal_io import run_cli
 
 KOW = "knockout-whist"
-KRYT = "kryt-navalivat"
+KRYT_NAVALIVAT = "kryt-navalivat"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
@@ -108,7 +108,9 @@ def test_a_game_depends_on_its_task_alone() -> None:
 
 @pytest.mark.parametrize("core", ["rust", "python"])
 @pytest.mark.parametrize(
-    ("name", "players"), [(KOW, 3), ("neuf", 3), (KRYT, 2)], ids=[KOW, "neuf", KRYT]
+    ("name", "players"),
+    [(KOW, 3), ("neuf", 3), (KRYT_NAVALIVAT, 2)],
+    ids=[KOW, "neuf", KRYT_NAVALIVAT],
 )
 def test_random_bots_games_play_in_either_engine_and_replay(
     name: str, players: int, core: str, monkeypatch: pytest.MonkeyPatch
@@ -192,10 +194,10 @@ def test_a_paired_difference_is_taken_deal_by_deal() -> None:
 
 
 def test_seat_values_follow_each_games_result() -> None:
-    """KOW: the winner 1; Kryt: the fool 1, a draw nobody; Neuf 4 players: the team's score
-    (NEUF-8.4), the same for both partners."""
+    """KOW: the winner 1; Kryt'-navalivat': the fool 1, a draw nobody; Neuf 4 players: the
+    team's score (NEUF-8.4), the same for both partners."""
     rng = random.Random(3)
-    for name, players in ((KOW, 3), (KRYT, 3), ("neuf", 4)):
+    for name, players in ((KOW, 3), (KRYT_NAVALIVAT, 3), ("neuf", 4)):
         state = cardtable.make(name, players=players).new_state(seed=11)
         state.playout(rng)
         result = state.result
@@ -203,7 +205,7 @@ def test_seat_values_follow_each_games_result() -> None:
         values = seat_values(state)
         if name == KOW:
             assert values == [float(s in result.winners) for s in range(3)]
-        elif name == KRYT:
+        elif name == KRYT_NAVALIVAT:
             fools = [s for s in range(3) if result.winners and s not in result.winners]
             assert values == [float(s in fools) for s in range(3)]
         else:
@@ -480,9 +482,9 @@ def test_reports_parse_and_agree_with_the_games(tmp_path: Path) -> None:
 
 
 def test_the_command_prints_rates_with_intervals(tmp_path: Path) -> None:
-    out = tmp_path / "kryt"
+    out = tmp_path / "kryt-navalivat"
     done = run_cli(
-        "arena", KRYT, "--players", "3", "--bots", "heuristic,random,random",
+        "arena", KRYT_NAVALIVAT, "--players", "3", "--bots", "heuristic,random,random",
         "--games", "6", "--seed", "1", "--out", str(out),
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
@@ -524,7 +526,18 @@ def test_a_game_past_the_cap_is_stopped_and_scored_a_draw(tmp_path: Path, bots: 
     (their games are played out in one call, and played again action by action when that
     passes the cap)."""
     out = tmp_path / "t"
-    args = ["arena", KRYT, "--players", "2", "--bots", bots, "--games", "4", "--seed", "3"]
+    args = [
+        "arena",
+        KRYT_NAVALIVAT,
+        "--players",
+        "2",
+        "--bots",
+        bots,
+        "--games",
+        "4",
+        "--seed",
+        "3",
+    ]
     done = CliRunner().invoke(app, [*args, "--max-actions", "10", "--out", str(out)])
     assert done.exit_code == 0, done.output
     assert "4 of 4 games finished" in done.output

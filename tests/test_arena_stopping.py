@@ -36,7 +36,7 @@ from cardtable.cli import app
 from cardtable.rules.neuf.state import NeufState
 
 KOW = "knockout-whist"
-KRYT = "kryt-navalivat"
+KRYT_NAVALIVAT = "kryt-navalivat"
 
 
 def rows(folder: Path) -> list[dict[str, Any]]:
@@ -176,7 +176,7 @@ def test_the_house_rule_ending_the_first_deal_gives_the_reported_scores() -> Non
     assert state.result is not None and result.returns == state.result.returns
 
 
-@pytest.mark.parametrize(("game", "players"), [(KOW, 3), (KRYT, 2)])
+@pytest.mark.parametrize(("game", "players"), [(KOW, 3), (KRYT_NAVALIVAT, 2)])
 def test_per_deal_is_refused_for_other_games(tmp_path: Path, game: str, players: int) -> None:
     config = ArenaConfig(game, ("easy", "random"), 2, 1, {"players": players}, per_deal=True)
     with pytest.raises(InvalidTournamentError, match="--per-deal is for Neuf only"):
@@ -193,8 +193,8 @@ def test_per_deal_is_refused_for_other_games(tmp_path: Path, game: str, players:
 
 @pytest.mark.parametrize(
     ("game", "margin", "min_deals", "duplicate"),
-    [(KOW, 0.3, 5, True), (KRYT, 0.2, 10, True), (KOW, 0.3, 10, False)],
-    ids=[KOW, KRYT, f"{KOW}-no-duplicate"],
+    [(KOW, 0.3, 5, True), (KRYT_NAVALIVAT, 0.2, 10, True), (KOW, 0.3, 10, False)],
+    ids=[KOW, KRYT_NAVALIVAT, f"{KOW}-no-duplicate"],
 )
 def test_a_lopsided_match_stops_at_the_first_whole_deal_that_separates(
     tmp_path: Path, game: str, margin: float, min_deals: int, duplicate: bool
@@ -331,7 +331,7 @@ def test_the_command_stops_says_so_and_its_resume_command_plays_nothing_more(
     tmp_path: Path,
 ) -> None:
     out = tmp_path / "t"
-    args = ["arena", KRYT, "--players", "2", "--bots", "easy,random", "--games", "60"]
+    args = ["arena", KRYT_NAVALIVAT, "--players", "2", "--bots", "easy,random", "--games", "60"]
     rule = ["--stop-when-separated", "0.2", "--min-deals", "10"]
     done = CliRunner().invoke(app, [*args, *rule, "--seed", "3", "--out", str(out)])
     assert done.exit_code == 0, done.output

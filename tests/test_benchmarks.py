@@ -157,7 +157,12 @@ def test_oh_hell_driver_plays_complete_games_and_counts_decisions_apart_from_cha
 def test_measure_returns_positive_counts_for_every_path_with_open_spiel() -> None:
     """KOW-7: tiny ``measure`` run; both our paths and OpenSpiel measured, counts exact."""
     results = engine.measure(
-        games=2, runs=2, players=(3,), open_spiel_players=(3,), neuf_players=(), kryt_players=()
+        games=2,
+        runs=2,
+        players=(3,),
+        open_spiel_players=(3,),
+        neuf_players=(),
+        kryt_navalivat_players=(),
     )
     by_path = {(m.engine, m.path): m for m in results}
     assert set(by_path) == {
@@ -233,9 +238,9 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     for n in engine.NEUF_PLAYERS:
         assert ("cardtable", "playout", n) in measured
     games = {(m["game"], m["path"], m["players"]) for m in data["measurements"]}
-    for n in engine.KRYT_PLAYERS:
+    for n in engine.KRYT_NAVALIVAT_PLAYERS:
         for path in ("checked", "unchecked", "playout"):
-            assert (engine.KRYT, path, n) in games
+            assert (engine.KRYT_NAVALIVAT, path, n) in games
     for n in engine.OUR_PLAYERS:
         assert ("cardtable", "checked", n) in measured
         assert ("cardtable", "unchecked", n) in measured
@@ -248,12 +253,15 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
         assert {(r["game"], r["path"], r["players"]) for r in data["ratios"]} == {
             (engine.KNOCKOUT_WHIST, p, n) for p in paths for n in engine.OPENSPIEL_PLAYERS
         } | {(engine.NEUF, p, n) for p in paths for n in engine.NEUF_PLAYERS} | {
-            (engine.KRYT, p, n) for p in paths for n in engine.KRYT_PLAYERS
+            (engine.KRYT_NAVALIVAT, p, n) for p in paths for n in engine.KRYT_NAVALIVAT_PLAYERS
         }
         baselines = {(r["game"], r["players"]): r["baseline"] for r in data["ratios"]}
         assert baselines[engine.NEUF, 3] == "oh_hell(13)"
         assert baselines[engine.NEUF, 4] == "hearts"
-        assert all(baselines[engine.KRYT, n] == "crazy_eights" for n in engine.KRYT_PLAYERS)
+        assert all(
+            baselines[engine.KRYT_NAVALIVAT, n] == "crazy_eights"
+            for n in engine.KRYT_NAVALIVAT_PLAYERS
+        )
 
 
 def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
@@ -262,8 +270,10 @@ def test_without_pyspiel_the_report_says_open_spiel_was_not_measured(
     """Without open-spiel the benchmark still measures our engine and says what it skipped."""
     monkeypatch.setattr(engine, "load_open_spiel", lambda players: None)
     monkeypatch.setattr(engine, "load_open_spiel_for_neuf", lambda players: None)
-    monkeypatch.setattr(engine, "load_open_spiel_for_kryt", lambda players: None)
-    results = engine.measure(games=1, runs=1, players=(3,), neuf_players=(3,), kryt_players=(2,))
+    monkeypatch.setattr(engine, "load_open_spiel_for_kryt_navalivat", lambda players: None)
+    results = engine.measure(
+        games=1, runs=1, players=(3,), neuf_players=(3,), kryt_navalivat_players=(2,)
+    )
     assert {m.engine for m in results} == {"cardtable"}
     text = engine.render(results, runs=1)
     assert "OpenSpiel was not measured" in text
@@ -380,7 +390,12 @@ def test_measure_with_neuf_measures_each_baseline() -> None:
     """A tiny Neuf-only ``measure``: our three paths at 3 and 4 players, oh_hell(13) at 3
     and hearts at 4, with the decisions of the very games the loops play."""
     results = engine.measure(
-        games=1, runs=1, players=(), open_spiel_players=(), neuf_players=(3, 4), kryt_players=()
+        games=1,
+        runs=1,
+        players=(),
+        open_spiel_players=(),
+        neuf_players=(3, 4),
+        kryt_navalivat_players=(),
     )
     got = {(m.engine, m.game, m.path, m.players) for m in results}
     assert got == {
@@ -400,7 +415,7 @@ def test_measure_with_neuf_measures_each_baseline() -> None:
 # Kryt'-navalivat' -----------------------------------------------------------------------------
 
 
-def _kryt_unchecked(players: int, seed: int) -> tuple[int, str]:
+def _kryt_navalivat_unchecked(players: int, seed: int) -> tuple[int, str]:
     """An independent random Kryt'-navalivat' hand with the benchmark's seeding and dealer."""
     state = cardtable.make("kryt-navalivat", players=players, dealer=0).new_state(seed=seed)
     rng = random.Random(seed)
@@ -411,9 +426,9 @@ def _kryt_unchecked(players: int, seed: int) -> tuple[int, str]:
     return count, state.position()
 
 
-@pytest.mark.parametrize("players", engine.KRYT_PLAYERS)
+@pytest.mark.parametrize("players", engine.KRYT_NAVALIVAT_PLAYERS)
 @pytest.mark.parametrize("path", ["checked", "unchecked", "playout"])
-def test_kryt7_benchmark_games_end_with_a_fool_or_a_draw_and_count_every_decision(
+def test_kryt_navalivat_7_benchmark_games_end_with_a_fool_or_a_draw_and_count_every_decision(
     players: int, path: str
 ) -> None:
     """KRYT-7.2 / KRYT-7.3 / KRYT-11.8: each benchmark hand is played to its end (the stock
@@ -425,7 +440,7 @@ def test_kryt7_benchmark_games_end_with_a_fool_or_a_draw_and_count_every_decisio
         "unchecked": engine.play_unchecked,
         "playout": engine.play_playout,
     }[path]
-    game = engine.kryt(players)
+    game = engine.kryt_navalivat(players)
     for seed in SEEDS:
         played = play(game, seed)
         state = played.state
@@ -442,19 +457,19 @@ def test_kryt7_benchmark_games_end_with_a_fool_or_a_draw_and_count_every_decisio
         assert played.decisions == len(record.actions) > 0 and played.chance == 0
         assert cardtable.replay(record).position() == state.position()
         if path != "playout":
-            assert (played.decisions, state.position()) == _kryt_unchecked(players, seed)
+            assert (played.decisions, state.position()) == _kryt_navalivat_unchecked(players, seed)
 
 
 @needs_pyspiel
-@pytest.mark.parametrize("players", engine.KRYT_PLAYERS)
+@pytest.mark.parametrize("players", engine.KRYT_NAVALIVAT_PLAYERS)
 def test_crazy_eights_baseline_plays_complete_games_with_uniform_chance(players: int) -> None:
     """Kryt'-navalivat' is set beside crazy_eights at the same player count: complete games,
     decisions and chance events as in OpenSpiel's own history, and every chance node
     uniform, so ``rng.choice`` samples them fairly."""
-    game = engine.load_open_spiel_for_kryt(players)
+    game = engine.load_open_spiel_for_kryt_navalivat(players)
     assert game is not None and game.num_players() == players
     assert str(game).startswith("crazy_eights")
-    assert engine.baseline_name(engine.KRYT, players) == "crazy_eights"
+    assert engine.baseline_name(engine.KRYT_NAVALIVAT, players) == "crazy_eights"
     for seed in SEEDS:
         played = engine.play_open_spiel(game, seed)
         assert played.state.is_terminal()
@@ -462,33 +477,39 @@ def test_crazy_eights_baseline_plays_complete_games_with_uniform_chance(players:
     chance_nodes_of_a_random_game(game, 1)
 
 
-def test_kryt_ratios_use_crazy_eights_and_have_no_target() -> None:
+def test_kryt_navalivat_ratios_use_crazy_eights_and_have_no_target() -> None:
     """Kryt'-navalivat' is divided by crazy_eights at its own player count only; its ratios
     are reported without a target."""
-    ours = engine.Measurement("cardtable", "checked", 2, 1, 200, 0, [2.0], engine.KRYT)
-    other = engine.Measurement("cardtable", "playout", 3, 1, 100, 0, [1.0], engine.KRYT)
+    ours = engine.Measurement("cardtable", "checked", 2, 1, 200, 0, [2.0], engine.KRYT_NAVALIVAT)
+    other = engine.Measurement("cardtable", "playout", 3, 1, 100, 0, [1.0], engine.KRYT_NAVALIVAT)
     eights = engine.Measurement("open_spiel", "python loop", 2, 1, 50, 30, [1.0], "crazy_eights")
     oh7 = engine.Measurement("open_spiel", "python loop", 3, 1, 100, 0, [4.0], "oh_hell(7)")
     found = engine.ratios([ours, other, eights, oh7])
-    assert set(found) == {(engine.KRYT, "checked", 2)}
+    assert set(found) == {(engine.KRYT_NAVALIVAT, "checked", 2)}
     # (2 s / 200) / (1 s / 50) = 0.5
-    assert found[engine.KRYT, "checked", 2].median == pytest.approx(0.5)
-    assert found[engine.KRYT, "checked", 2].target is None
+    assert found[engine.KRYT_NAVALIVAT, "checked", 2].median == pytest.approx(0.5)
+    assert found[engine.KRYT_NAVALIVAT, "checked", 2].target is None
     assert engine.verdicts(found) == [
         "kryt-navalivat checked path, 2 players: 0.50x crazy_eights (runs 0.50-0.50x); no target"
     ]
 
 
 @needs_pyspiel
-def test_measure_with_kryt_measures_crazy_eights_beside_it() -> None:
-    """A tiny Kryt'-only ``measure``: our three paths and crazy_eights at 2 players."""
+def test_measure_with_kryt_navalivat_measures_crazy_eights_beside_it() -> None:
+    """A tiny ``measure`` of Kryt'-navalivat' alone: our three paths and crazy_eights at 2
+    players."""
     results = engine.measure(
-        games=1, runs=1, players=(), open_spiel_players=(), neuf_players=(), kryt_players=(2,)
+        games=1,
+        runs=1,
+        players=(),
+        open_spiel_players=(),
+        neuf_players=(),
+        kryt_navalivat_players=(2,),
     )
     got = {(m.engine, m.game, m.path, m.players) for m in results}
     assert got == {
-        ("cardtable", engine.KRYT, p, 2) for p in ("checked", "unchecked", "playout")
+        ("cardtable", engine.KRYT_NAVALIVAT, p, 2) for p in ("checked", "unchecked", "playout")
     } | {("open_spiel", "crazy_eights", "python loop", 2)}
     unchecked = next(m for m in results if m.path == "unchecked")
-    assert unchecked.decisions == _kryt_unchecked(2, 0)[0]
+    assert unchecked.decisions == _kryt_navalivat_unchecked(2, 0)[0]
     assert len(engine.ratios(results)) == 3

@@ -1,4 +1,4 @@
-"""The compiled core equals the Python engine (issue: the compiled core; ``docs/core.md``).
+"""The compiled core equals the Python engine (``docs/core.md``).
 
 Two hundred random games of every variant (``cardtable.differential.VARIANTS``: every
 player count of every game, every Neuf trump sequence and rule, both Kryt'-navalivat'

@@ -1,4 +1,5 @@
-"""The core's guided rollouts equal the Python ones (issue: search at compiled speed).
+"""The core's guided rollouts equal the Python ones, so that search in the core plays as the
+Python search does.
 
 Each game's rollout policy (``cardtable.bots.<game>_rollout``) draws its randomness one
 uniform number at a time. Given the same numbers, the core's policy must choose the same

@@ -1,5 +1,5 @@
-"""The core's determinizers equal the Python games' ``Knowledge`` (issue: search at
-compiled speed; DESIGN.md "Bots": knowledge, not state).
+"""The core's determinizers equal the Python games' ``Knowledge`` (DESIGN.md "Bots":
+knowledge, not state).
 
 A seat's view crosses as JSON; the core samples full states from it. Every sample must be
 a state the seat cannot tell from the real one: its ``view(seat)``, read back through the

@@ -1,5 +1,5 @@
-"""SO-ISMCTS in the core (issue: search at compiled speed): one call across the boundary
-searches from a seat's view (as JSON) with the core's determinizer, releasing the GIL.
+"""SO-ISMCTS in the core: one call across the boundary searches from a seat's view (as
+JSON) with the core's determinizer, releasing the GIL.
 
 These tests hold the contract that ``cardtable.bots.ismcts.search`` keeps: a legal
 choice, the most visited action, every iteration counted, the same result from the same

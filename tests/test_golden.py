@@ -56,15 +56,15 @@ def test_golden_transcripts_cover_dogs_knocks_and_cuts() -> None:
     assert text.count('"action":null') == len(golden.TRANSCRIPTS)
 
 
-def test_kryt_golden_transcripts_reach_swap_free_turn_draw_and_both_trump_modes() -> None:
+def test_kryt_navalivat_golden_transcripts_reach_swap_free_turn_draw_and_both_trump_modes() -> None:
     """KRYT-6 (the six of trumps swapped), KRYT-4.3 (a free turn), KRYT-7.3 (a drawn hand)
     and KRYT-8 (permanent trumps, spades anti-trumps) are all in the recorded games, and
     each game ends (KRYT-7.2) with the stock empty and at most one seat holding cards."""
-    kryt = [e for e in golden.TRANSCRIPTS if e[1] == "kryt-navalivat"]
-    assert {e[2].get("trump_mode", "turned") for e in kryt} == {"turned", "permanent"}
+    kryt_navalivat = [e for e in golden.TRANSCRIPTS if e[1] == "kryt-navalivat"]
+    assert {e[2].get("trump_mode", "turned") for e in kryt_navalivat} == {"turned", "permanent"}
     lines = [
         json.loads(line)
-        for name, *_ in kryt
+        for name, *_ in kryt_navalivat
         for line in (ROOT / "tests" / "golden" / name).read_text(encoding="utf-8").splitlines()[1:]
     ]
     spectators = [line["views"]["spectator"] for line in lines]
@@ -72,7 +72,7 @@ def test_kryt_golden_transcripts_reach_swap_free_turn_draw_and_both_trump_modes(
     assert any(view["mode"] == "free" for view in spectators)
     assert any(view["anti_trump"] == "S" and view["trump"] == "D" for view in spectators)
     ends = [line["views"]["spectator"] for line in lines if line["action"] is None]
-    assert len(ends) == len(kryt)
+    assert len(ends) == len(kryt_navalivat)
     assert any(view["draw"] and view["loser"] is None for view in ends)
     for view in ends:
         assert view["mode"] == "over" and view["stock"] == 0

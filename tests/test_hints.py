@@ -20,7 +20,7 @@ import cardtable
 from cardtable.core import View
 from cardtable.hints import MARGINS, UNITS, advice, reason_for
 from cardtable.rules.knockout_whist.position import compose_position as kow_position
-from cardtable.rules.kryt_navalivat.position import compose_position as kryt_position
+from cardtable.rules.kryt_navalivat.position import compose_position as kryt_navalivat_position
 from cardtable.server import thinking
 from cardtable.server.thinking import HintBudget, advise
 
@@ -216,41 +216,43 @@ def test_neuf_8_4_a_partners_trick_is_as_good_as_ones_own() -> None:
 # ---------------------------------------------------------------- Kryt'-navalivat'
 
 
-def kryt(hands: list[str], **more: Any) -> View:
-    return view_of("kryt-navalivat", kryt_position(hands, **more), players=len(hands))
+def kryt_navalivat(hands: list[str], **more: Any) -> View:
+    return view_of("kryt-navalivat", kryt_navalivat_position(hands, **more), players=len(hands))
 
 
-def test_kryt_3_1_beat_with_the_lowest_card_that_beats() -> None:
+def test_kryt_navalivat_3_1_beat_with_the_lowest_card_that_beats() -> None:
     """KRYT-3.1: on the 8H (clubs trumps) the 10H, the AH and the 7C all beat; the 10H is
     the lowest of them, and a trump costs more than any heart."""
-    view = kryt(["10H AH 7C 6D", "…"], pile="8H", faceup="9C", stock="QS KS")
+    view = kryt_navalivat(["10H AH 7C 6D", "…"], pile="8H", faceup="9C", stock="QS KS")
     assert "beat 10H" in view["legal_actions"] and "beat 7C" in view["legal_actions"]
     assert why("kryt-navalivat", view, "beat 10H") == ("beat_lowest", {"card": "10H"})
     assert why("kryt-navalivat", view, "beat 7C")[0] == "best_chance"
 
 
-def test_kryt_5_a_pick_up_that_saves_a_trump_or_takes_one_card() -> None:
+def test_kryt_navalivat_5_a_pick_up_that_saves_a_trump_or_takes_one_card() -> None:
     """KRYT-3.1, KRYT-5: only trumps beat the KH, so picking it up keeps them; a non-trump
     top card is picked up alone (one card)."""
-    view = kryt(["7C 8C 6D", "…"], pile="9S KH", faceup="9C", stock="QS KS")
+    view = kryt_navalivat(["7C 8C 6D", "…"], pile="9S KH", faceup="9C", stock="QS KS")
     assert why("kryt-navalivat", view, "take") == ("take_keep_trump", {"card": "7C"})
-    view = kryt(["AH 8C 6D", "…"], pile="9S KH", faceup="9C", stock="QS KS")
+    view = kryt_navalivat(["AH 8C 6D", "…"], pile="9S KH", faceup="9C", stock="QS KS")
     assert why("kryt-navalivat", view, "take") == ("take_few", {"count": 1})
 
 
-def test_kryt_6_1_swap_the_six_for_the_turned_card() -> None:
+def test_kryt_navalivat_6_1_swap_the_six_for_the_turned_card() -> None:
     """KRYT-6.1: the holder of the six of trumps may swap it for the turned card."""
-    view = kryt(["6C 8H 9D", "…"], pile="", faceup="QC", stock="QS KS", turn="lead")
+    view = kryt_navalivat(["6C 8H 9D", "…"], pile="", faceup="QC", stock="QS KS", turn="lead")
     assert "swap" in view["legal_actions"]
     assert why("kryt-navalivat", view, "swap") == ("swap_six", {"card": "QC"})
 
 
-def test_kryt_4_2_cover_with_a_trump_or_the_lowest_card_and_lead_low() -> None:
+def test_kryt_navalivat_4_2_cover_with_a_trump_or_the_lowest_card_and_lead_low() -> None:
     """KRYT-4.2 (a): after a beat, any card covers; KRYT-4.1: any card leads."""
-    view = kryt(["8H 9C 7D", "…"], pile="6S 10S", faceup="6C", stock="QS KS", turn="cover")
+    view = kryt_navalivat(
+        ["8H 9C 7D", "…"], pile="6S 10S", faceup="6C", stock="QS KS", turn="cover"
+    )
     assert why("kryt-navalivat", view, "cover 9C") == ("cover_trump", {"card": "9C"})
     assert why("kryt-navalivat", view, "cover 7D") == ("cover_low", {"card": "7D"})
-    view = kryt(["8H 9C 7D", "…"], faceup="6C", stock="QS KS", turn="lead")
+    view = kryt_navalivat(["8H 9C 7D", "…"], faceup="6C", stock="QS KS", turn="lead")
     assert why("kryt-navalivat", view, "lead 7D") == ("lead_lowest", {"card": "7D"})
     assert why("kryt-navalivat", view, "lead 9C") == ("lead_trump", {"card": "9C"})
 
@@ -314,9 +316,9 @@ def test_neuf_the_hint_counts_points_over_the_quota() -> None:
     assert hint["reason"]["key"] == "hints.why.any"  # every heart is as good
 
 
-def test_kryt_the_hint_is_the_chance_of_not_being_the_fool() -> None:
+def test_kryt_navalivat_the_hint_is_the_chance_of_not_being_the_fool() -> None:
     """KRYT-7.2: the unit is the search's chance of not being the fool, 0 to 1."""
-    view = kryt(["10H AH 7C", "…"], pile="8H", faceup="9C", stock="QS KS 6H")
+    view = kryt_navalivat(["10H AH 7C", "…"], pile="8H", faceup="9C", stock="QS KS 6H")
     hint = advise("kryt-navalivat", view, seed=1)
     assert hint["unit"] == "not_fool"
     for action in hint["actions"]:

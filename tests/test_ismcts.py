@@ -46,7 +46,7 @@ def midgame(name: str, players: int, seed: int, steps: int) -> State:
      (None, float("nan")), (None, float("inf")), (10, 0.0)],
 )  # fmt: skip
 def test_a_budget_must_be_positive(iterations: object, seconds: object) -> None:
-    """Bad input (issue: "a budget of zero or less"): a specific ValueError, nothing run."""
+    """A budget of zero or less is bad input: a specific ValueError, nothing run."""
     state = midgame("kryt-navalivat", 3, 1, 5)
     seat = state.to_move
     assert seat is not None

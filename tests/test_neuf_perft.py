@@ -2,7 +2,7 @@
 
 ``perft(state, d)`` is the number of action sequences of exactly ``d`` actions from
 ``state``; deals happen inside actions and are not counted. The counts live in
-``tests/fixtures/perft_neuf.json``, written by ``scripts/regenerate_perft_neuf.py``; a
+``tests/fixtures/perft_neuf.json``, written by ``scripts/regenerate_perft.py``; a
 change in the generation of legal actions (the exchange NEUF-3, follow-suit NEUF-4.2, the
 leader NEUF-4.1 and NEUF-4.4, the end of the game NEUF-6 and NEUF-8.3) changes a number
 here. The small depths are also derived by hand below, so the fixture is not merely the

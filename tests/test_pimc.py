@@ -37,7 +37,7 @@ from cardtable.errors import (
     InvalidPositionError,
     SolverBudgetError,
 )
-from test_kryt_solver import endgame
+from test_kryt_navalivat_solver import endgame
 
 KNOCKOUT_WHIST = cardtable.make("knockout-whist", players=3)
 
@@ -163,9 +163,13 @@ def test_each_games_expert_is_the_method_that_measured_strongest() -> None:
     assert (kow.deals, kow.seconds, kow.model) == (100, 0.9, "paranoid")
     # Kryt'-navalivat': PIMC, which searches as hard does, at five times its iterations
     # (benchmarks/strength.sh queue 14's rule), until the stock is empty.
-    kryt = make_bot("expert", "kryt-navalivat")
-    assert isinstance(kryt, PimcBot) and kryt.name == "expert" and kryt.cards is None
-    search = kryt.search(cardtable.make("kryt-navalivat"))
+    kryt_navalivat = make_bot("expert", "kryt-navalivat")
+    assert (
+        isinstance(kryt_navalivat, PimcBot)
+        and kryt_navalivat.name == "expert"
+        and kryt_navalivat.cards is None
+    )
+    search = kryt_navalivat.search(cardtable.make("kryt-navalivat"))
     assert isinstance(search, IsmctsBot) and hard.iterations is not None
     assert (search.iterations, search.seconds) == (5 * hard.iterations, hard.seconds)
     assert search.exploration == hard.exploration
@@ -180,15 +184,15 @@ def test_each_games_expert_is_the_method_that_measured_strongest() -> None:
 def test_pimc_iterations_bound_the_search_beside_it_and_nothing_else() -> None:
     """``iterations`` sets the budget of hard's search (the strength tables' smaller budget
     for both bots); the deals and seconds of PIMC stay as given."""
-    kryt = cardtable.make("kryt-navalivat")
+    kryt_navalivat = cardtable.make("kryt-navalivat")
     bot = make_bot("pimc:deals=100,seconds=0.9,model=paranoid,iterations=10000", "kryt-navalivat")
     assert isinstance(bot, PimcBot) and (bot.deals, bot.seconds) == (100, 0.9)
-    search = bot.search(kryt)
+    search = bot.search(kryt_navalivat)
     assert isinstance(search, IsmctsBot) and (search.iterations, search.seconds) == (10000, 0.9)
-    state = kryt.new_state(seed=5)
+    state = kryt_navalivat.new_state(seed=5)
     seat = state.to_move
     assert seat is not None
-    found = search.analyse(kryt, state.view(seat), random.Random(5), stop_early=False)
+    found = search.analyse(kryt_navalivat, state.view(seat), random.Random(5), stop_early=False)
     assert found.iterations == 10000
     for bad in ("0", "-3", "many"):
         with pytest.raises(InvalidBudgetError, match="iterations"):
@@ -249,9 +253,9 @@ def plays_a_whole_game(game: str, seed: int, specs: tuple[str, ...]) -> None:
     assert outcome.status == "ok" and outcome.failure is None
 
 
-def kryt_endgames(count: int) -> list[State]:
-    """2-player Kryt'-navalivat' endgames (``test_kryt_solver.endgame``: the stock empty, at
-    most 18 cards in the hands) with a choice to make."""
+def kryt_navalivat_endgames(count: int) -> list[State]:
+    """2-player Kryt'-navalivat' endgames (``test_kryt_navalivat_solver.endgame``: the stock
+    empty, at most 18 cards in the hands) with a choice to make."""
     found: list[State] = []
     seed = 0
     while len(found) < count:
@@ -263,19 +267,21 @@ def kryt_endgames(count: int) -> list[State]:
 
 
 @pytest.mark.parametrize("spec", ["expert", "cheater"])
-def test_kryts_expert_and_cheater_play_proven_wins_and_avoid_proven_losses(spec: str) -> None:
+def test_kryt_navalivat_expert_and_cheater_play_proven_wins_and_avoid_proven_losses(
+    spec: str,
+) -> None:
     """KRYT-9: with the stock empty both hands are known to both of 2 players, so the
     expert's endgame is the exact solver's within its horizon (the cheater's too, who sees
     the true state), checked against the solver on the true state: a proven win when there
     is one, never a proven loss while another action is not one."""
 
-    kryt = cardtable.make("kryt-navalivat", players=2)
-    twin = compiled.core_game(kryt, always=True)
+    kryt_navalivat = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(kryt_navalivat, always=True)
     assert isinstance(twin, CoreKrytNavalivat)
     bot = make_bot(spec, "kryt-navalivat")
     assert isinstance(bot, PimcBot | CheaterBot)
     tested = 0
-    for number, state in enumerate(kryt_endgames(12)):
+    for number, state in enumerate(kryt_navalivat_endgames(12)):
         seat = state.to_move
         assert seat is not None
         values = dict(twin.state_from_position(state.position()).solve()[0])
@@ -284,7 +290,7 @@ def test_kryts_expert_and_cheater_play_proven_wins_and_avoid_proven_losses(spec:
             action = bot.choose_seeing(state, state.legal_actions(), rng)
         else:
             action = bot.choose(state.view(seat), state.legal_actions(), rng)
-        chosen = kryt.action_to_int(action)
+        chosen = kryt_navalivat.action_to_int(action)
         best = max(values.values())
         if best > 0:
             assert values[chosen] == best
@@ -295,24 +301,26 @@ def test_kryts_expert_and_cheater_play_proven_wins_and_avoid_proven_losses(spec:
     assert tested > 0  # the endgames put at least one of the rules to the test
 
 
-def test_kryts_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
+def test_kryt_navalivat_cheater_searches_the_true_state_while_the_stock_lasts() -> None:
     """KRYT-4: with cards in the stock the cheater is hard's search on the true state, the
     stock's order in view (``search_seeing``): two deals its seat cannot tell apart (the
     same view) get searches of their own; it plays a whole game in the arena."""
-    kryt = cardtable.make("kryt-navalivat", players=2)
-    twin = compiled.core_game(kryt, always=True)
+    kryt_navalivat = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(kryt_navalivat, always=True)
     assert isinstance(twin, CoreKrytNavalivat)
     cheater = make_bot("cheater:iterations=3000", "kryt-navalivat")
     assert isinstance(cheater, CheaterBot) and cheater.iterations == 3000
     told_apart = 0
     for seed in range(4):
-        state = kryt.new_state(seed=seed)
+        state = kryt_navalivat.new_state(seed=seed)
         while len(state.legal_actions()) < 2:
             state.apply(state.legal_actions()[0])
         seat = state.to_move
         assert seat is not None and state.view(seat)["stock"] > 0
         view = json.dumps(state.view(seat))
-        deals = [kryt.state_from_position(p) for p in twin.sample_positions(view, 2, seed)]
+        deals = [
+            kryt_navalivat.state_from_position(p) for p in twin.sample_positions(view, 2, seed)
+        ]
         found = []
         for deal in deals:
             action = cheater.choose_seeing(deal, deal.legal_actions(), random.Random(1))
@@ -345,11 +353,11 @@ def test_an_endgame_too_big_for_the_longest_horizon_keeps_what_a_shorter_one_pro
     """KRYT-9: solve_endgame deepens the horizon while the node budget lasts; an endgame
     within budget gets the solver's own answer (horizon 10), and one past it the answer of
     the longest horizon that fitted, exact as far as it goes."""
-    kryt = cardtable.make("kryt-navalivat", players=2)
-    twin = compiled.core_game(kryt, always=True)
+    kryt_navalivat = cardtable.make("kryt-navalivat", players=2)
+    twin = compiled.core_game(kryt_navalivat, always=True)
     assert isinstance(twin, CoreKrytNavalivat)
     whole = cut = 0
-    for state in kryt_endgames(120):
+    for state in kryt_navalivat_endgames(120):
         core = twin.state_from_position(state.position())
         found = solve_endgame(core, "max-n")
         try:

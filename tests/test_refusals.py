@@ -21,7 +21,7 @@ from cardtable.cards import DECK_52
 from cardtable.core import State
 from cardtable.errors import GameOverError, IllegalActionError, OutOfTurnError
 from cardtable.rules.knockout_whist.position import compose_position as kow_position
-from cardtable.rules.kryt_navalivat.position import compose_position as kryt_position
+from cardtable.rules.kryt_navalivat.position import compose_position as kryt_navalivat_position
 from cardtable.rules.refusals import reasons
 from cardtable.server.tutorial import LESSON_REASONS
 
@@ -104,26 +104,30 @@ def kow_last_trick_dog() -> State:
     return cardtable.make("knockout-whist", players=2).state_from_position(text)
 
 
-def kryt(text: str, trump_mode: str = "turned") -> State:
+def kryt_navalivat(text: str, trump_mode: str = "turned") -> State:
     players = int(text.split()[1].removeprefix("players="))
     game = cardtable.make("kryt-navalivat", players=players, trump_mode=trump_mode)
     return game.state_from_position(text)
 
 
-def kryt_responding() -> State:
+def kryt_navalivat_responding() -> State:
     """Seat 0 answers 10H, clubs trumps, holding 9H (too low), QH, 6C (the six of trumps)."""
-    return kryt(kryt_position(["9H QH 6C", "…"], pile="10H", faceup="KC", stock="7S 8S"))
+    return kryt_navalivat(
+        kryt_navalivat_position(["9H QH 6C", "…"], pile="10H", faceup="KC", stock="7S 8S")
+    )
 
 
-def kryt_covering() -> State:
+def kryt_navalivat_covering() -> State:
     """Seat 0 has beaten 10H with QH and must cover it (KRYT-4.2a)."""
-    state = kryt_responding()
+    state = kryt_navalivat_responding()
     state.apply("beat QH", seat=0)
     return state
 
 
-def kryt_leading() -> State:
-    return kryt(kryt_position(["9H QH 6C", "…"], faceup="KC", stock="7S 8S", turn="lead"))
+def kryt_navalivat_leading() -> State:
+    return kryt_navalivat(
+        kryt_navalivat_position(["9H QH 6C", "…"], faceup="KC", stock="7S 8S", turn="lead")
+    )
 
 
 def over(name: str, **options: Any) -> State:
@@ -237,19 +241,33 @@ CASES: list[Case] = [
         {"card": "9C"},
     ),
     # KRYT-10: one actor at a time; GAME_OVER has no action.
-    ("kryt-navalivat", "not_your_turn", kryt_responding, "take", 1, {"seat": 1, "to_move": 0}),
+    (
+        "kryt-navalivat",
+        "not_your_turn",
+        kryt_navalivat_responding,
+        "take",
+        1,
+        {"seat": 1, "to_move": 0},
+    ),
     ("kryt-navalivat", "game_over", lambda: over("kryt-navalivat"), "take", None, {}),
-    ("kryt-navalivat", "not_legal", lambda: refusing_all(kryt_responding()), "swap", 0, {}),
+    (
+        "kryt-navalivat",
+        "not_legal",
+        lambda: refusing_all(kryt_navalivat_responding()),
+        "swap",
+        0,
+        {},
+    ),
     # KRYT-4.1 / KRYT-4.2: cards come from one's hand.
-    ("kryt-navalivat", "not_in_hand", kryt_responding, "beat AH", 0, {"card": "AH"}),
+    ("kryt-navalivat", "not_in_hand", kryt_navalivat_responding, "beat AH", 0, {"card": "AH"}),
     # KRYT-4.1: on an empty pile the only play is a lead.
-    ("kryt-navalivat", "must_lead", kryt_leading, "beat QH", 0, {"card": "QH"}),
-    ("kryt-navalivat", "nothing_to_pick_up", kryt_leading, "take", 0, {}),
+    ("kryt-navalivat", "must_lead", kryt_navalivat_leading, "beat QH", 0, {"card": "QH"}),
+    ("kryt-navalivat", "nothing_to_pick_up", kryt_navalivat_leading, "take", 0, {}),
     # KRYT-4.2: a card on the pile is beaten or picked up, never led upon.
     (
         "kryt-navalivat",
         "must_beat_or_pick_up",
-        kryt_responding,
+        kryt_navalivat_responding,
         "lead QH",
         0,
         {"card": "QH", "top": "10H"},
@@ -258,18 +276,25 @@ CASES: list[Case] = [
     (
         "kryt-navalivat",
         "cannot_beat",
-        kryt_responding,
+        kryt_navalivat_responding,
         "beat 9H",
         0,
         {"card": "9H", "top": "10H", "trump": "C"},
     ),
     # KRYT-4.2a / KRYT-4.6: the cover comes at once, from the same player.
-    ("kryt-navalivat", "must_cover", kryt_covering, "lead 9H", 0, {"card": "9H", "top": "QH"}),
+    (
+        "kryt-navalivat",
+        "must_cover",
+        kryt_navalivat_covering,
+        "lead 9H",
+        0,
+        {"card": "9H", "top": "QH"},
+    ),
     # KRYT-4.4 / KRYT-4.6: no pick-up (and no draw) between a beat and its cover.
     (
         "kryt-navalivat",
         "no_pick_up_between_beat_and_cover",
-        kryt_covering,
+        kryt_navalivat_covering,
         "take",
         0,
         {"top": "QH"},
@@ -278,7 +303,7 @@ CASES: list[Case] = [
     (
         "kryt-navalivat",
         "cover_only_on_ones_beat",
-        kryt_responding,
+        kryt_navalivat_responding,
         "cover 9H",
         0,
         {"card": "9H", "top": "10H"},
@@ -287,7 +312,9 @@ CASES: list[Case] = [
     (
         "kryt-navalivat",
         "no_swap_with_permanent_trumps",
-        lambda: kryt(kryt_position(["9H QH 6D", "…"], pile="10H", trumps="permanent"), "permanent"),
+        lambda: kryt_navalivat(
+            kryt_navalivat_position(["9H QH 6D", "…"], pile="10H", trumps="permanent"), "permanent"
+        ),
         "swap",
         0,
         {},
@@ -296,7 +323,7 @@ CASES: list[Case] = [
     (
         "kryt-navalivat",
         "no_swap_trump_card_drawn",
-        lambda: kryt(kryt_position(["9H QH 6C", "…"], pile="10H")),
+        lambda: kryt_navalivat(kryt_navalivat_position(["9H QH 6C", "…"], pile="10H")),
         "swap",
         0,
         {},
@@ -305,7 +332,9 @@ CASES: list[Case] = [
     (
         "kryt-navalivat",
         "no_swap_six_turned",
-        lambda: kryt(kryt_position(["9H QH 7C", "…"], pile="10H", faceup="6C", stock="7S")),
+        lambda: kryt_navalivat(
+            kryt_navalivat_position(["9H QH 7C", "…"], pile="10H", faceup="6C", stock="7S")
+        ),
         "swap",
         0,
         {"six": "6C"},
@@ -314,7 +343,9 @@ CASES: list[Case] = [
     (
         "kryt-navalivat",
         "no_swap_without_six",
-        lambda: kryt(kryt_position(["9H QH 7C", "…"], pile="10H", faceup="KC", stock="7S")),
+        lambda: kryt_navalivat(
+            kryt_navalivat_position(["9H QH 7C", "…"], pile="10H", faceup="KC", stock="7S")
+        ),
         "swap",
         0,
         {"six": "6C"},
@@ -366,7 +397,7 @@ def test_a_refusal_survives_pickling() -> None:
     import pickle
 
     with pytest.raises(IllegalActionError) as refused:
-        kryt_responding().apply("beat 9H")
+        kryt_navalivat_responding().apply("beat 9H")
     again = pickle.loads(pickle.dumps(refused.value))
     assert (type(again), str(again), again.reason, again.details) == (
         IllegalActionError,

@@ -72,7 +72,9 @@ def test_a_live_refusal_carries_the_rules_reason_and_its_details(server: ServerP
             socket.close()
 
 
-def test_kryt_says_there_is_nothing_to_pick_up_on_the_first_lead(server: ServerProcess) -> None:
+def test_kryt_navalivat_says_there_is_nothing_to_pick_up_on_the_first_lead(
+    server: ServerProcess,
+) -> None:
     """KRYT-4.1: the hand opens on an empty pile; a pick-up there is refused with its
     reason, and an action that is no action of the game has none."""
     sockets, snapshots = seated(server, "kryt-navalivat", 2)

@@ -214,7 +214,11 @@ def documented_tables() -> dict[str, list[tuple[str, str]]]:
     """The module docstring's block tables: game -> [(block, width expression)]."""
     doc = observation.__doc__ or ""
     tables: dict[str, list[tuple[str, str]]] = {}
-    titles = {"Knockout Whist": "knockout-whist", "Neuf": "neuf", "Kryt'": "kryt-navalivat"}
+    titles = {
+        "Knockout Whist": "knockout-whist",
+        "Neuf": "neuf",
+        "Kryt'-navalivat'": "kryt-navalivat",
+    }
     current: str | None = None
     for line in doc.splitlines():
         for title, name in titles.items():

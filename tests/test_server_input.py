@@ -1,9 +1,9 @@
 """Bad input against a live ``cardtable serve`` (DESIGN "Server and web": bad input never costs
-a connection, a table or the server): each input an audit found to
-drop a socket or give a 500 gets the protocol's documented error instead, the connection
-stays open and the table does not change; a message too large to read is answered before the
-connection closes; every HTTP error has the documented shape; the pages send security
-headers; and a seat left by a socket that joins again elsewhere gets its stand-in.
+a connection, a table or the server): each input that could drop a socket or give a 500
+gets the protocol's documented error instead, the connection stays open and the table does
+not change; a message too large to read is answered before the connection closes; every
+HTTP error has the documented shape; the pages send security headers; and a seat left by a
+socket that joins again elsewhere gets its stand-in.
 
 Nothing is mocked: a real server process, real websockets (``websockets``), real HTTP
 (``httpx``) and a real database (SQLite, and PostgreSQL where it is installed).

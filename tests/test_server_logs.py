@@ -1,8 +1,7 @@
-"""The server's logs (issue: "a health endpoint and structured logs"; bad input "the server
-logs it"), in the form ``--log-format`` chooses: piped to a file or a service's journal
-every line `cardtable serve` writes is one JSON object, and a refused message is logged
-with its table and error code; at a terminal (a pseudo-terminal here, as a person's) it
-writes the address and a short line per event, without uvicorn's chatter."""
+"""The server's logs, in the form ``--log-format`` chooses: piped to a file or a service's
+journal every line `cardtable serve` writes is one JSON object, and a refused message is
+logged with its table and error code; at a terminal (a pseudo-terminal here, as a person's)
+it writes the address and a short line per event, without uvicorn's chatter."""
 
 from __future__ import annotations
 

@@ -83,11 +83,11 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         sound = open_table(client, "knockout-whist", humans(2))
         neuf = open_table(client, "neuf", [*humans(1), BOT, BOT], {"tie_avoidance": True})
         # Only dealt: easy bots can take a Kryt'-navalivat' hand to thousands of moves.
-        kryt = open_table(client, "kryt-navalivat", [*humans(1), BOT])
+        kryt_navalivat = open_table(client, "kryt-navalivat", [*humans(1), BOT])
         play_out(client, broken, games=2)
         play_out(client, neuf)
         described = client.get(f"/api/tables/{sound['table']}").json()
-    tables = [o["table"] for o in (broken, sound, neuf, kryt)]
+    tables = [o["table"] for o in (broken, sound, neuf, kryt_navalivat)]
     return {
         "database": database,
         "broken": broken["table"],

@@ -115,7 +115,7 @@ def test_an_action_that_completes_a_trick_says_who_took_it(
     assert over["final"] == finals and "hand" not in over["final"]
 
 
-def test_kryt_actions_take_no_trick() -> None:
+def test_kryt_navalivat_actions_take_no_trick() -> None:
     """Kryt'-navalivat' is not played in tricks: none of its actions says who took one."""
     table, _finals = _play_games("kryt-navalivat", 3, 1, seed=4)
     assert not [e for e in table.events if "won" in e]

@@ -27,7 +27,7 @@ def test_the_report_has_every_row_and_model() -> None:
     three = rows[list(bench.PLAYERS).index(3)]
     assert three["paranoid"]["median_nodes"] < three["max-n"]["median_nodes"]
     # Kryt'-navalivat's endgames: a row per size of endgame, each solved and timed.
-    endgames = report["kryt_endgames"]
+    endgames = report["kryt_navalivat_endgames"]
     assert [row["cards"] for row in endgames] == list(bench.ENDGAME_CARDS)
     for row in endgames:
         assert row["endgames"] == 2
@@ -57,7 +57,7 @@ def test_percentiles_take_the_nearest_rank() -> None:
 
 def test_one_games_rows_alone() -> None:
     report = bench.measure(hands=2, games=1, only=("kryt-navalivat",))
-    assert "kryt_endgames" in report
+    assert "kryt_navalivat_endgames" in report
     assert not {"knockout_whist", "neuf", "expert"} & report.keys()
     text = bench.render(report)
     assert "Kryt'-navalivat'" in text and "Knockout Whist" not in text

@@ -143,10 +143,12 @@ def test_the_course_covers_the_rules_asked_for() -> None:
     } <= set(tutorial_of("kryt-navalivat").topics)  # fmt: skip
 
 
-def test_kryt_tutorial_ends_in_a_draw_and_kow_learner_is_back() -> None:
+def test_kryt_navalivat_tutorial_ends_in_a_draw_and_kow_learner_is_back() -> None:
     # KRYT-7.3: the learner's last card covered and beaten by the bot's only card.
-    kryt = tutorial_of("kryt-navalivat").state_at(len(tutorial_of("kryt-navalivat").steps))
-    assert kryt.is_over and kryt.view(None)["draw"] is True
+    kryt_navalivat = tutorial_of("kryt-navalivat").state_at(
+        len(tutorial_of("kryt-navalivat").steps)
+    )
+    assert kryt_navalivat.is_over and kryt_navalivat.view(None)["draw"] is True
     # KOW-6.5: the dog who won a trick is active in hand 3.
     kow = tutorial_of("knockout-whist")
     assert kow.state_at(len(kow.steps)).view(0)["statuses"] == ["active", "active"]

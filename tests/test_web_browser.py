@@ -64,7 +64,7 @@ def click_a_move(page: Page, rng: random.Random) -> str:
         assert card is not None
         button.click()
         menu = page.locator("#card-menu:not([hidden]) button[data-action]")
-        # A card with several actions (Kryt' beat and lead) opens a menu; take its first.
+        # A card with several actions (Kryt'-navalivat' beat and lead) opens a menu; take its first.
         if menu.count():
             menu.first.click()
         return card
@@ -1197,7 +1197,7 @@ def test_an_offline_seat_is_not_see_through(web_base: str, chromium: Browser) ->
         assert background.startswith("rgb(") and not background.startswith("rgba("), background
 
 
-def test_kryts_known_dots_have_a_key(web_base: str, chromium: Browser) -> None:
+def test_kryt_navalivat_known_dots_have_a_key(web_base: str, chromium: Browser) -> None:
     """KRYT-9: cards picked up are known to everyone, and the hand marks them with a dot; a
     key under the hand says what the dot means."""
     opened = open_table(web_base, "kryt-navalivat", [{"kind": "human", "name": "Ana"}, *bots(1)])

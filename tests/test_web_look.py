@@ -221,7 +221,9 @@ def test_a_played_card_travels_a_won_trick_is_gathered_and_a_hand_is_dealt(
         assert page.evaluate("window.__motions.some((m) => m.startsWith('deal: card back ghost'))")
 
 
-def test_a_kryt_pick_up_goes_from_the_pile_to_the_hand(web_base: str, chromium: Browser) -> None:
+def test_a_kryt_navalivat_pick_up_goes_from_the_pile_to_the_hand(
+    web_base: str, chromium: Browser
+) -> None:
     """Kryt'-navalivat' with motion on: the cards a pick-up takes fly from the pile into the
     hand that takes them."""
     rng = random.Random(11)
@@ -329,7 +331,7 @@ INTERACTIVE = """
 """
 
 
-def kryt_with_a_long_hand(base: str, rng: random.Random) -> str:
+def kryt_navalivat_with_a_long_hand(base: str, rng: random.Random) -> str:
     """A Kryt'-navalivat' table for three whose first seat has picked up until it holds at
     least 12 cards (played from Python, then left for the page)."""
     opened = open_table(base, "kryt-navalivat", [{"kind": "human", "name": "Ana"}, *bots(2)])
@@ -375,16 +377,16 @@ def test_a_phone_shows_cards_a_finger_can_tap_in_english_and_persian(
     web_base: str, chromium: Browser
 ) -> None:
     """At 375x667, in English and Persian: Knockout Whist's seven cards, Neuf's thirteen and a
-    long Kryt' hand are each at least 44 pixels wide and high as buttons, no two things one
-    can tap overlap, nothing is cut at the sides; seven cards, which fit, do not overlap at
-    all (the fan is only for hands that need it)."""
+    long Kryt'-navalivat' hand are each at least 44 pixels wide and high as buttons, no two
+    things one can tap overlap, nothing is cut at the sides; seven cards, which fit, do not
+    overlap at all (the fan is only for hands that need it)."""
     rng = random.Random(9)
     kow = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(3)])
     neuf = open_table(web_base, "neuf", [{"kind": "human", "name": "Ana"}, *bots(2)])
     tables = {
         "knockout-whist": invite(web_base, kow, 0),
         "neuf": invite(web_base, neuf, 0),
-        "kryt-navalivat": kryt_with_a_long_hand(web_base, rng),
+        "kryt-navalivat": kryt_navalivat_with_a_long_hand(web_base, rng),
     }
     problems: list[str] = []
     for lang in ("en", "fa"):

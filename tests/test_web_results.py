@@ -150,7 +150,7 @@ def test_a_knockout_whist_results_screen_counts_each_hands_tricks(
         expect(page.locator("#replay-bar")).to_be_visible()
 
 
-def test_a_kryt_results_screen_names_the_fool(web_base: str, chromium: Browser) -> None:
+def test_a_kryt_navalivat_results_screen_names_the_fool(web_base: str, chromium: Browser) -> None:
     opened, link = finished(web_base, "kryt-navalivat", 3, seed=2)
     [result] = httpx.get(f"{web_base}/api/tables/{opened['table']}").json()["results"]
     with context(chromium, lang="fa") as made:

@@ -1,5 +1,5 @@
 //! Kryt'-navalivat' worked examples (EXAMPLES.md, Part 2: KRYT-EX-1 … KRYT-EX-9) replayed
-//! through the core, as `tests/test_kryt_examples.py` replays them through the Python
+//! through the core, as `tests/test_kryt_navalivat_examples.py` replays them through the Python
 //! engine: KRYT-EX-1 from its stacked deck, the others from constructed `kryt/1` positions
 //! in which the cards a scenario leaves unplaced fill the place marked `…`, in pack order.
 //! Expected facts come from EXAMPLES.md and SPEC.md §2. A beat is two actions (KRYT-4.6):
@@ -179,7 +179,7 @@ fn ex_1_after(steps: usize) -> KrytNavalivat {
 }
 
 #[test]
-fn kryt_ex_1_the_deal_gives_the_listed_hands_trump_card_and_stock() {
+fn kryt_navalivat_ex_1_the_deal_gives_the_listed_hands_trump_card_and_stock() {
     // KRYT-EX-1 step 0, KRYT-2.3-2.5, K-15: dealer C deals A, B, C three rounds; 8C is
     // turned, so clubs are trumps; the stock is 27 with the turned card; A moves first.
     let state = ex_1_state();
@@ -190,7 +190,7 @@ fn kryt_ex_1_the_deal_gives_the_listed_hands_trump_card_and_stock() {
 }
 
 #[test]
-fn kryt_ex_1_the_three_player_example_step_by_step() {
+fn kryt_navalivat_ex_1_the_three_player_example_step_by_step() {
     // KRYT-EX-1 steps 1-9: hands, pile, stock count and next player after every turn; the
     // legal actions the scenario lists; no draw between a beat and its cover (K-1).
     let mut state = ex_1_state();
@@ -212,7 +212,7 @@ fn kryt_ex_1_the_three_player_example_step_by_step() {
 }
 
 #[test]
-fn kryt_ex_1_step_6_c_may_beat_with_kc_and_any_cover_but_picks_up() {
+fn kryt_navalivat_ex_1_step_6_c_may_beat_with_kc_and_any_cover_but_picks_up() {
     // KRYT-EX-1 step 6, K-5: C could BEAT(KC, x) for each of his other cards, and picking
     // up the beatable 9S is legal too.
     let mut state = ex_1_after(5);
@@ -226,7 +226,7 @@ fn kryt_ex_1_step_6_c_may_beat_with_kc_and_any_cover_but_picks_up() {
 }
 
 #[test]
-fn kryt_ex_1_step_8_three_cards_move_and_step_9_draws_one() {
+fn kryt_navalivat_ex_1_step_8_three_cards_move_and_step_9_draws_one() {
     // KRYT-EX-1 steps 8-9: the non-ace trump 7C on top makes B take exactly 3 cards
     // (KRYT-5); C, holding four, plays two and draws only one (KRYT-4.4).
     let mut state = ex_1_after(7);
@@ -244,7 +244,7 @@ fn kryt_ex_1_step_8_three_cards_move_and_step_9_draws_one() {
 }
 
 #[test]
-fn kryt_ex_1_after_step_9_a_can_only_pick_up_the_9s() {
+fn kryt_navalivat_ex_1_after_step_9_a_can_only_pick_up_the_9s() {
     // KRYT-EX-1 final check: A (JH QH KH) faces 9S with trumps clubs: PICK_UP only.
     let state = ex_1_after(9);
     assert_eq!(state.to_move(), Some(A));
@@ -257,7 +257,7 @@ fn cards_of(text: &str) -> Vec<u8> {
 }
 
 #[test]
-fn kryt_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_any_trump() {
+fn kryt_navalivat_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_any_trump() {
     // KRYT-EX-2, KRYT-7.3, K-7: A beats 9H with JH and covers with 8C; B's only card KC
     // beats 8C, so the hand is drawn at once, with no action from B.
     for trumps in ["C", "D", "H", "S"] {
@@ -292,7 +292,7 @@ fn ex_3_state() -> KrytNavalivat {
 }
 
 #[test]
-fn kryt_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() {
+fn kryt_navalivat_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() {
     // KRYT-EX-3, KRYT-7.3: A BEAT(JH, 8C); B's legal actions are BEAT(KC) with no cover
     // and PICK_UP; B beats with his last card and is out; A is the fool, although AC
     // beats KC.
@@ -314,7 +314,7 @@ fn kryt_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() {
 }
 
 #[test]
-fn kryt_ex_4_determinate_part_for_any_cards_below_9h() {
+fn kryt_navalivat_ex_4_determinate_part_for_any_cards_below_9h() {
     // KRYT-EX-4 steps 1-2 (K-12), which hold whatever lies below 9H: A BEAT(JH, AC); B
     // can only pick up (KC is lower, no diamond); B takes 1 card; A faces his own JH and
     // can only pick up (8C is neither a higher heart nor a trump).
@@ -331,7 +331,7 @@ fn kryt_ex_4_determinate_part_for_any_cards_below_9h() {
 }
 
 #[test]
-fn kryt_ex_5_how_many_cards_a_pick_up_takes() {
+fn kryt_navalivat_ex_5_how_many_cards_a_pick_up_takes() {
     // KRYT-EX-5, KRYT-5, KRYT-8.3: the cards taken go to the taker's hand, in public; the
     // next player faces the new top card, or leads on an empty pile (KRYT-4.5).
     let rows = [
@@ -374,7 +374,7 @@ fn kryt_ex_5_how_many_cards_a_pick_up_takes() {
 }
 
 #[test]
-fn kryt_ex_6_three_players_the_next_player_gets_the_free_card() {
+fn kryt_navalivat_ex_6_three_players_the_next_player_gets_the_free_card() {
     // KRYT-EX-6, KRYT-4.3, K-6: A beats the cover JH with his only card QH and is out; B
     // and C remain, so B is not obliged to beat: lead 7S, lead 8S or pick up; C responds.
     let pile_text = format!("{FILL} JH");
@@ -392,7 +392,7 @@ fn kryt_ex_6_three_players_the_next_player_gets_the_free_card() {
 }
 
 #[test]
-fn kryt_ex_6_two_players_no_free_card_b_is_the_fool_at_once() {
+fn kryt_navalivat_ex_6_two_players_no_free_card_b_is_the_fool_at_once() {
     // KRYT-EX-6, KRYT-4.3, KRYT-7.3: with one other player left there is no FREE mode: A
     // goes out by beating, so B loses at once.
     let pile_text = format!("{FILL} JH");
@@ -418,7 +418,7 @@ fn ex_7_state(held: &str, faceup: &str, trumps: &str) -> KrytNavalivat {
 }
 
 #[test]
-fn kryt_ex_7_swap_the_six_lead_and_the_six_is_drawn_last() {
+fn kryt_navalivat_ex_7_swap_the_six_lead_and_the_six_is_drawn_last() {
     // KRYT-EX-7 steps 1-3, KRYT-6.1, K-9, KRYT-2.5: the swap puts 10S in A's hand and 6S
     // under the stock, stock count and trumps unchanged, still A's turn; the lead draws one
     // face-down card; the last card drawn from the stock is the 6S.
@@ -449,7 +449,7 @@ fn kryt_ex_7_swap_the_six_lead_and_the_six_is_drawn_last() {
 }
 
 #[test]
-fn kryt_ex_7_i_no_swap_for_a_player_without_the_six() {
+fn kryt_navalivat_ex_7_i_no_swap_for_a_player_without_the_six() {
     // KRYT-EX-7 (i): B holds no 6S, so SWAP6 is not legal on his turn.
     let mut state = ex_7_state("6S 7H 8D", "10S", "S");
     play(&mut state, "lead 7H");
@@ -459,7 +459,7 @@ fn kryt_ex_7_i_no_swap_for_a_player_without_the_six() {
 }
 
 #[test]
-fn kryt_ex_7_ii_no_swap_once_the_turned_card_is_drawn() {
+fn kryt_navalivat_ex_7_ii_no_swap_once_the_turned_card_is_drawn() {
     // KRYT-EX-7 (ii), KRYT-6.2, K-9: A keeps the 6S while drawing the stock; the swap
     // stays legal while the turned card is there, even as the stock's only card, and is
     // gone once A has drawn it.
@@ -485,7 +485,7 @@ fn kryt_ex_7_ii_no_swap_once_the_turned_card_is_drawn() {
 }
 
 #[test]
-fn kryt_ex_7_iii_no_swap_when_the_turned_card_is_the_six() {
+fn kryt_navalivat_ex_7_iii_no_swap_when_the_turned_card_is_the_six() {
     // KRYT-EX-7 (iii), KRYT-6.2: with the 6S itself turned, no swap is legal for anyone.
     let state = ex_7_state("10S 7H 8D", "6S", "S");
     assert!(!is_legal(&state, "swap"));
@@ -493,7 +493,7 @@ fn kryt_ex_7_iii_no_swap_when_the_turned_card_is_the_six() {
 }
 
 #[test]
-fn kryt_ex_7_iv_no_swap_in_the_permanent_trump_variant() {
+fn kryt_navalivat_ex_7_iv_no_swap_in_the_permanent_trump_variant() {
     // KRYT-EX-7 (iv), KRYT-8.1: nothing is turned, so the 6D has nothing to be swapped for.
     let state = ex_7_state("6D 7H 8D", "", "permanent");
     assert_eq!(state.stock_count(), 5);
@@ -502,7 +502,7 @@ fn kryt_ex_7_iv_no_swap_in_the_permanent_trump_variant() {
 }
 
 #[test]
-fn kryt_ex_7_v_no_swap_between_beat_and_cover() {
+fn kryt_navalivat_ex_7_v_no_swap_between_beat_and_cover() {
     // KRYT-EX-7 (v), K-9, KRYT-4.6: the swap comes before the main action; between the
     // beating card and its cover only a cover is legal.
     let mut state = Compose::new(&["6S 8H 8D", FILL])
@@ -518,7 +518,7 @@ fn kryt_ex_7_v_no_swap_between_beat_and_cover() {
 }
 
 #[test]
-fn kryt_ex_8_permanent_trump_beat_table() {
+fn kryt_navalivat_ex_8_permanent_trump_beat_table() {
     // KRYT-EX-8, KRYT-8.2: diamonds trump plain suits, never spades; only a higher spade
     // beats a spade; AS and AD are beaten by nothing. Checked on the beat relation and on
     // the legal actions of a constructed permanent-mode state.
@@ -572,7 +572,7 @@ fn kryt_ex_8_permanent_trump_beat_table() {
 }
 
 #[test]
-fn kryt_ex_8_deal_check_three_each_nothing_turned_stock_of_30() {
+fn kryt_navalivat_ex_8_deal_check_three_each_nothing_turned_stock_of_30() {
     // KRYT-EX-8 deal check, KRYT-8.1: 2 players get 3 cards each, no card is turned, the
     // stock is the other 30 cards and the first draw takes the 7th card of the deck.
     let mut deck = pack();
@@ -590,7 +590,7 @@ fn kryt_ex_8_deal_check_three_each_nothing_turned_stock_of_30() {
 }
 
 #[test]
-fn kryt_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() {
+fn kryt_navalivat_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() {
     // KRYT-EX-8, KRYT-8.3: AD on top, the pick-up takes the whole pile.
     let mut state = Compose::new(&["JC QC KC", "JH QH KH"])
         .pile("6H 7S 9S 8D AD")
@@ -604,7 +604,7 @@ fn kryt_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() {
 }
 
 #[test]
-fn kryt_ex_9_the_honourable_win_ace_of_trumps_as_the_last_card() {
+fn kryt_navalivat_ex_9_the_honourable_win_ace_of_trumps_as_the_last_card() {
     // KRYT-EX-9, KRYT-7.6, K-13: A beats B's cover JH with QH and covers with AD, his last
     // card; B holds 3 cards and is the fool at once, with no ceremonial pick-up; the pile
     // holds the other 33 cards, so B's 3 + the pile = 36 (KRYT-11.1).

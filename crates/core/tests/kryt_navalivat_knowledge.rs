@@ -1,4 +1,4 @@
-//! The Kryt'-navalivat' determinizer (`Knowledge`, the port of `KrytKnowledge`): a seat's
+//! The Kryt'-navalivat' determinizer (`Knowledge`, the port of `KrytNavalivatKnowledge`): a seat's
 //! view read into what it knows (KRYT-9), and full states sampled from it that the seat
 //! cannot tell from the real one. What a seat sees, by KRYT-9 and K-10: its own hand, the
 //! whole pile, the turned card while it lies under the stock (KRYT-2.5), every count, and

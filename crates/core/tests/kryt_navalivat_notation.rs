@@ -1,7 +1,7 @@
 //! The `kryt/1` position notation in the core (docs/kryt-navalivat.md, SPEC §0.4 (1)):
 //! round trips on states reached by random play (proptest), the documented field order,
 //! and positions that describe no reachable state refused naming their field, as
-//! `tests/test_kryt_notation.py` checks the Python engine.
+//! `tests/test_kryt_navalivat_notation.py` checks the Python engine.
 
 mod kryt_navalivat_common;
 
@@ -49,7 +49,7 @@ proptest! {
     /// SPEC §0.4 (1): a position read back is the same state: the same text, legal
     /// actions and seat to move; both copies stay equal under the same actions.
     #[test]
-    fn kryt_position_round_trips_at_random_points(
+    fn kryt_navalivat_position_round_trips_at_random_points(
         players in 2usize..=6,
         permanent: bool,
         seed in any::<i64>(),
@@ -75,7 +75,7 @@ proptest! {
 }
 
 #[test]
-fn kryt_position_round_trips_at_the_end_of_random_games() {
+fn kryt_navalivat_position_round_trips_at_the_end_of_random_games() {
     // KRYT-7.2 / KRYT-7.3: ended hands (a fool or a draw) read back too.
     for (players, mode, seed) in games() {
         let mut state: KrytNavalivat = new_game(&options(players, mode), i128::from(seed));
@@ -94,7 +94,7 @@ fn ex_1_after_lead() -> String {
 }
 
 #[test]
-fn kryt_position_names_every_field_of_ex_1_after_a_lead() {
+fn kryt_navalivat_position_names_every_field_of_ex_1_after_a_lead() {
     // The documented field order and values for KRYT-EX-1 after A's lead (A drew QS).
     let text = ex_1_after_lead();
     assert!(text.starts_with("kryt/1 "));
@@ -359,7 +359,7 @@ fn bad_positions() -> Vec<(&'static str, TrumpMode, String, String)> {
 }
 
 #[test]
-fn kryt_invalid_positions_are_refused_naming_the_field() {
+fn kryt_navalivat_invalid_positions_are_refused_naming_the_field() {
     // Positions that are not `kryt/1` or describe no reachable state are refused, the
     // message naming the field (KRYT-11.1 the pack once; KRYT-2.4 the turned card is a
     // trump; KRYT-2.5 it lies under any face-down stock; KRYT-8.1 none turned; KRYT-4.1 a
@@ -374,7 +374,7 @@ fn kryt_invalid_positions_are_refused_naming_the_field() {
 }
 
 #[test]
-fn kryt_the_bad_positions_are_one_change_from_good_ones() {
+fn kryt_navalivat_the_bad_positions_are_one_change_from_good_ones() {
     // The positions the cases above start from are themselves valid, and read back as
     // written.
     let jh = format!("{FILL} JH");
@@ -409,7 +409,7 @@ fn kryt_the_bad_positions_are_one_change_from_good_ones() {
 }
 
 #[test]
-fn kryt_2_5_a_turned_mode_stock_without_its_turned_card_is_refused() {
+fn kryt_navalivat_2_5_a_turned_mode_stock_without_its_turned_card_is_refused() {
     // KRYT-2.5 / K-3: in the turned mode the turned card is drawn last, so face-down cards
     // never remain once it is gone.
     let text = Compose::new(&["7H 8H 9H", FILL])
@@ -423,7 +423,7 @@ fn kryt_2_5_a_turned_mode_stock_without_its_turned_card_is_refused() {
 }
 
 #[test]
-fn kryt_a_permanent_position_needs_a_permanent_game_and_the_other_way_round() {
+fn kryt_navalivat_a_permanent_position_needs_a_permanent_game_and_the_other_way_round() {
     // KRYT-8.1: `trumps=permanent` only in a game that plays permanent trumps, a suit
     // only in one that turns its trumps.
     let permanent = Compose::new(&["JD QD KD", "JC QC KC"])

@@ -1,5 +1,5 @@
 //! Perft counts for Kryt'-navalivat': `tests/fixtures/perft_kryt_navalivat.json` (written by
-//! `scripts/regenerate_perft_kryt.py` from the Python engine) reproduced by the core at every
+//! `scripts/regenerate_perft.py` from the Python engine) reproduced by the core at every
 //! depth. A beat is two actions (KRYT-4.6); the fixture's starts cover both trump modes
 //! (KRYT-8), 2 and 3 players (KRYT-2.3), an open swap (KRYT-6) and a free turn with the end
 //! of the hand in reach (KRYT-4.3, KRYT-7.2, KRYT-7.3).
@@ -49,7 +49,7 @@ fn start(entry: &Value) -> KrytNavalivat {
 }
 
 #[test]
-fn kryt_perft_counts_match_the_fixture_at_every_depth() {
+fn kryt_navalivat_perft_counts_match_the_fixture_at_every_depth() {
     // KRYT-3, KRYT-4, KRYT-5, KRYT-6, KRYT-7, KRYT-8, KRYT-10: all depths, 12 and 14 the
     // deepest, take well under a second unoptimised.
     for entry in fixture() {

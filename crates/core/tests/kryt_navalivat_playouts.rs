@@ -29,7 +29,7 @@ fn assert_returns(returns: &[f64]) {
 }
 
 #[test]
-fn kryt_7_7_random_games_end_with_python_s_returns() {
+fn kryt_navalivat_7_7_random_games_end_with_python_s_returns() {
     // `random_games`: one uniformly random game per seed, dealt as `new_state(seed=…)`.
     for players in 2..=6 {
         for mode in [TrumpMode::Turned, TrumpMode::Permanent] {
@@ -45,7 +45,7 @@ fn kryt_7_7_random_games_end_with_python_s_returns() {
 }
 
 #[test]
-fn kryt_7_7_uniform_random_play_ends_well_within_the_cap() {
+fn kryt_navalivat_7_7_uniform_random_play_ends_well_within_the_cap() {
     // Every game of uniformly random actions ends before the harness cap, from the deal
     // and from points along the way (`playouts_from`).
     for players in 2..=6 {
@@ -73,7 +73,7 @@ fn kryt_7_7_uniform_random_play_ends_well_within_the_cap() {
 }
 
 #[test]
-fn kryt_random_actions_are_legal_and_cover_every_legal_action() {
+fn kryt_navalivat_random_actions_are_legal_and_cover_every_legal_action() {
     // `random_action` draws among the legal actions only, each of them in time.
     let mut state: KrytNavalivat = new_game(&options(3, TrumpMode::Turned), 4);
     let mut rng = PlayoutRng::seed_from_u64(4);
@@ -134,7 +134,7 @@ fn check_invariants(before: &KrytNavalivat, action: usize, after: &KrytNavalivat
 }
 
 #[test]
-fn kryt_11_invariants_hold_after_every_action_of_random_games() {
+fn kryt_navalivat_11_invariants_hold_after_every_action_of_random_games() {
     for (players, mode, seed) in games() {
         let mut state: KrytNavalivat = new_game(&options(players, mode), seed.into());
         let mut rng = PlayoutRng::seed_from_u64(seed);

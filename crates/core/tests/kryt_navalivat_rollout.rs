@@ -28,7 +28,7 @@ fn chosen(action: &str, used: usize) -> (String, usize) {
 }
 
 #[test]
-fn kryt_4_2_a_response_beats_with_the_weakest_beating_card() {
+fn kryt_navalivat_4_2_a_response_beats_with_the_weakest_beating_card() {
     // Clubs are trumps: 9H and 6C beat 8H, and 9H is the weaker (a plain nine against a
     // trump). One draw decides between the beat and the rare pick-up by choice.
     let state = Compose::new(&["7H 9H 6C", FILL]).pile("8H").state();
@@ -38,13 +38,13 @@ fn kryt_4_2_a_response_beats_with_the_weakest_beating_card() {
 }
 
 #[test]
-fn kryt_4_2_with_nothing_that_beats_the_response_is_a_pick_up_without_a_draw() {
+fn kryt_navalivat_4_2_with_nothing_that_beats_the_response_is_a_pick_up_without_a_draw() {
     let state = Compose::new(&["7H 6S", FILL]).pile("8H").state();
     assert_eq!(choose(&state, &[]), chosen("take", 0));
 }
 
 #[test]
-fn kryt_8_2_the_permanent_trumps_beat_with_the_weakest_diamond() {
+fn kryt_navalivat_8_2_the_permanent_trumps_beat_with_the_weakest_diamond() {
     // Diamonds permanent: 6D beats the heart, 10H too; the plain ten is weaker. On a spade
     // only a higher spade beats.
     let state = Compose::new(&["10H 6D AD", FILL])
@@ -72,7 +72,7 @@ fn a_lead_is_the_weakest_card_or_now_and_then_a_random_one_in_pack_order() {
 }
 
 #[test]
-fn kryt_4_2a_a_cover_is_the_weakest_card_or_now_and_then_a_random_one() {
+fn kryt_navalivat_4_2a_a_cover_is_the_weakest_card_or_now_and_then_a_random_one() {
     let state = Compose::new(&["KH 6S", FILL])
         .pile("7H 8H")
         .turn("cover")
@@ -82,7 +82,7 @@ fn kryt_4_2a_a_cover_is_the_weakest_card_or_now_and_then_a_random_one() {
 }
 
 #[test]
-fn kryt_6_the_six_of_trumps_is_swapped_at_once_without_a_draw() {
+fn kryt_navalivat_6_the_six_of_trumps_is_swapped_at_once_without_a_draw() {
     for turn in ["lead", "respond"] {
         let pile = if turn == "lead" { "" } else { "6H" };
         let state = Compose::new(&["6C 7H 8S", "8H 9H 9S"])
@@ -96,7 +96,7 @@ fn kryt_6_the_six_of_trumps_is_swapped_at_once_without_a_draw() {
 }
 
 #[test]
-fn kryt_4_3_the_free_turn_beats_when_it_can_else_leads_the_weakest_without_a_draw() {
+fn kryt_navalivat_4_3_the_free_turn_beats_when_it_can_else_leads_the_weakest_without_a_draw() {
     let pile_text = format!("{FILL} JH");
     let mut state = Compose::new(&["QH", "KH 7S", "9D 10D"])
         .pile(&pile_text)
@@ -163,7 +163,7 @@ fn the_policy_s_action_is_legal_along_random_games_of_every_variant() {
 }
 
 #[test]
-fn kryt_7_guided_rollouts_end_the_hand_zero_sum_from_the_deal_and_midgame() {
+fn kryt_navalivat_7_guided_rollouts_end_the_hand_zero_sum_from_the_deal_and_midgame() {
     for (players, mode) in variants() {
         for seed in 0..40u64 {
             let mut rng = PlayoutRng::seed_from_u64(seed);

@@ -1,5 +1,5 @@
 //! Kryt'-navalivat' rules in the core, unit by unit (SPEC §2, KRYT-1 … KRYT-11, decisions
-//! K-1 … K-15), as `tests/test_kryt_rules.py` checks the Python engine. Seats A, B, C, D
+//! K-1 … K-15), as `tests/test_kryt_navalivat_rules.py` checks the Python engine. Seats A, B, C, D
 //! are 0 … 3. Expected facts are restated from SPEC.md, not read from the engine: the beat
 //! relation and the pick-up counts are written out again in plain terms on card text, and
 //! draws are recomputed from the stock before each turn.
@@ -72,7 +72,7 @@ fn card(text: &str) -> u8 {
 }
 
 #[test]
-fn kryt_3_1_and_8_2_beats_agrees_with_the_rule_for_every_pair() {
+fn kryt_navalivat_3_1_and_8_2_beats_agrees_with_the_rule_for_every_pair() {
     // KRYT-3.1 (each trump suit) and KRYT-8.2 (diamonds trumps, spades anti-trumps): the
     // relation and its look-up table agree with the plain rule on all 36 x 36 pairs;
     // KRYT-3.2 / KRYT-8.2: the ace of trumps (and AS, permanent) is beaten by nothing.
@@ -111,7 +111,7 @@ fn kryt_3_1_and_8_2_beats_agrees_with_the_rule_for_every_pair() {
 }
 
 #[test]
-fn kryt_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top() {
+fn kryt_navalivat_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top() {
     // KRYT-4.2a, KRYT-10: in RESPOND mode the legal beats are exactly the held cards that
     // beat the top card, plus PICK_UP, for every top card (A holds all the rest but one).
     for (trumps, trump) in [("H", 'H'), ("permanent", 'D')] {
@@ -135,7 +135,7 @@ fn kryt_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top() {
 }
 
 #[test]
-fn kryt_5_and_8_3_take_count_for_every_top_card_and_pile_size() {
+fn kryt_navalivat_5_and_8_3_take_count_for_every_top_card_and_pile_size() {
     // KRYT-5 / KRYT-8.3 (K-11: AS takes 1 card) for piles of 1 to 8 cards.
     for (_, trump) in modes() {
         let t = SUITS.find(trump).unwrap() as u8;
@@ -152,7 +152,7 @@ fn kryt_5_and_8_3_take_count_for_every_top_card_and_pile_size() {
 }
 
 #[test]
-fn kryt_5_a_pick_up_moves_the_cards_the_rule_counts() {
+fn kryt_navalivat_5_a_pick_up_moves_the_cards_the_rule_counts() {
     // KRYT-5: clubs trumps; a non-ace trump on top takes min(3, pile), the ace all; the
     // cards go to the taker's hand, the rest stays in order and the next player faces its
     // top card, or leads on an empty pile (KRYT-4.5).
@@ -181,7 +181,7 @@ fn kryt_5_a_pick_up_moves_the_cards_the_rule_counts() {
 }
 
 #[test]
-fn kryt_2_3_to_2_5_the_deal_from_a_stacked_deck() {
+fn kryt_navalivat_2_3_to_2_5_the_deal_from_a_stacked_deck() {
     // KRYT-2.3 / K-15: three rounds, one card at a time, clockwise from the dealer's left;
     // KRYT-2.4 / K-3: the next card is turned and names trumps; KRYT-2.5: the stock is the
     // rest, 36 - 3N cards with the turned card. KRYT-8.1: the permanent mode turns
@@ -225,7 +225,7 @@ fn kryt_2_3_to_2_5_the_deal_from_a_stacked_deck() {
 }
 
 #[test]
-fn kryt_2_1_without_a_dealer_option_the_seed_picks_one_every_seat_possible() {
+fn kryt_navalivat_2_1_without_a_dealer_option_the_seed_picks_one_every_seat_possible() {
     // KRYT-2.1: anyone may deal the first hand; the seed decides it (`draw(seed, "dealer",
     // n)`, as `resolved_dealer`), reproducibly.
     let options = options(3, TrumpMode::Turned);
@@ -259,7 +259,7 @@ fn expected_draw(before: &KrytNavalivat, size: usize) -> Vec<String> {
 }
 
 #[test]
-fn kryt_4_4_k_1_draws_after_the_whole_turn_only_the_actor_up_to_three() {
+fn kryt_navalivat_4_4_k_1_draws_after_the_whole_turn_only_the_actor_up_to_three() {
     // KRYT-4.4, K-1, KRYT-11.3: no draw between a beat and its cover; at the end of a turn
     // only the actor draws, from the top, up to 3 cards and never above, the turned card
     // last (KRYT-2.5); a pick-up leaves 4 or more, so draws nothing; the swap draws nothing.
@@ -316,7 +316,7 @@ fn replayed_action(before: &KrytNavalivat, after: &KrytNavalivat) -> String {
 }
 
 #[test]
-fn kryt_7_1_a_player_out_of_cards_is_skipped() {
+fn kryt_navalivat_7_1_a_player_out_of_cards_is_skipped() {
     // KRYT-7.1, KRYT-4.5, KRYT-11.6: B has gone out; A leads his last card and goes out
     // too; play passes over A and B, who never act again, while C and D play on.
     let mut state = Compose::new(&["7H", "", "8S 9S", FILL])
@@ -336,7 +336,7 @@ fn kryt_7_1_a_player_out_of_cards_is_skipped() {
 }
 
 #[test]
-fn kryt_4_3_no_free_mode_with_one_other_player_left() {
+fn kryt_navalivat_4_3_no_free_mode_with_one_other_player_left() {
     // KRYT-4.3: B is already out; A beats with his last card, leaving only C: no FREE
     // mode, the hand is over and C is the fool (KRYT-7.3).
     let pile_text = format!("{FILL} JH");
@@ -346,7 +346,7 @@ fn kryt_4_3_no_free_mode_with_one_other_player_left() {
 }
 
 #[test]
-fn kryt_4_3_k_6_free_mode_allows_lead_beat_and_cover_or_pick_up() {
+fn kryt_navalivat_4_3_k_6_free_mode_allows_lead_beat_and_cover_or_pick_up() {
     // K-6: in FREE mode the player may lead any card, beat (then cover) or pick up.
     let pile_text = format!("{FILL} JH");
     let mut state = Compose::new(&["QH", "KH 7S", "9D 10D"])
@@ -371,7 +371,7 @@ fn set_of(items: &[&str]) -> BTreeSet<String> {
 }
 
 #[test]
-fn kryt_4_3_free_mode_only_with_the_stock_empty_and_two_others_holding() {
+fn kryt_navalivat_4_3_free_mode_only_with_the_stock_empty_and_two_others_holding() {
     // KRYT-4.3: in random play FREE mode comes only after a beat with the last card, with
     // the stock empty and at least two other players still holding cards; no swap in it.
     // KRYT-7.7: every game ends well within the harness cap.
@@ -407,7 +407,7 @@ type DrawCase = (
 );
 
 #[test]
-fn kryt_7_3_k_7_draw_rule() {
+fn kryt_navalivat_7_3_k_7_draw_rule() {
     // KRYT-7.3 / K-7 in each branch: a draw only when P's last card was a lead (a free
     // lead included) or a cover, and L holds exactly one card, which beats it; otherwise L
     // loses. Trumps diamonds, stock empty; settled at once, with no action from L.
@@ -483,7 +483,7 @@ fn kryt_7_3_k_7_draw_rule() {
 }
 
 #[test]
-fn kryt_7_3_a_lead_of_the_last_card_leaves_l_the_fool() {
+fn kryt_navalivat_7_3_a_lead_of_the_last_card_leaves_l_the_fool() {
     // KRYT-7.3, lead branch: A leads his last card on an empty pile; B, the only player
     // left, is the fool (with the stock empty he holds the other 35 cards).
     let mut state = Compose::new(&["6C", FILL]).turn("lead").state();
@@ -493,7 +493,7 @@ fn kryt_7_3_a_lead_of_the_last_card_leaves_l_the_fool() {
 }
 
 #[test]
-fn kryt_7_2_result_of_a_loss_with_three_players() {
+fn kryt_navalivat_7_2_result_of_a_loss_with_three_players() {
     // KRYT-7.2, SPEC §0.4 (5): the fool -1, the others share +1; the returns sum to zero.
     let pile_text = format!("{FILL} JH");
     let mut state = Compose::new(&["QH", "7S", "6S"])
@@ -507,7 +507,7 @@ fn kryt_7_2_result_of_a_loss_with_three_players() {
 }
 
 #[test]
-fn kryt_7_3_result_of_a_draw_is_zero_for_everyone() {
+fn kryt_navalivat_7_3_result_of_a_draw_is_zero_for_everyone() {
     // KRYT-7.3: a draw has no winner and no fool: zero returns.
     let pile_text = format!("{FILL} JH");
     let mut state = Compose::new(&["QH", "7S", "8S"])
@@ -521,7 +521,7 @@ fn kryt_7_3_result_of_a_draw_is_zero_for_everyone() {
 }
 
 #[test]
-fn kryt_7_2_the_share_of_each_winner_is_one_over_n_minus_one() {
+fn kryt_navalivat_7_2_the_share_of_each_winner_is_one_over_n_minus_one() {
     // KRYT-7.2 with 4 players: -1 to the fool, 1/3 to each other seat (Python's
     // `1.0 / (n - 1)`, the same float).
     let pile_text = format!("{FILL} JH");
@@ -536,7 +536,7 @@ fn kryt_7_2_the_share_of_each_winner_is_one_over_n_minus_one() {
 }
 
 #[test]
-fn kryt_4_6_after_a_beat_only_a_cover_is_legal() {
+fn kryt_navalivat_4_6_after_a_beat_only_a_cover_is_legal() {
     // KRYT-4.2a, K-4, K-9: after `beat 6S` with cards left the cover is compulsory; a take,
     // a lead, another beat or a swap is not legal then; a cover is legal only then.
     let mut state = Compose::new(&["7H 8H 6S", FILL])
@@ -556,7 +556,7 @@ fn kryt_4_6_after_a_beat_only_a_cover_is_legal() {
 }
 
 #[test]
-fn kryt_4_1_on_an_empty_pile_only_leads_and_the_swap() {
+fn kryt_navalivat_4_1_on_an_empty_pile_only_leads_and_the_swap() {
     // KRYT-4.1, KRYT-6: on an empty pile the actions are leads, and the swap for the
     // holder of the six of trumps; nothing to pick up.
     let state = dealt(3, C, TrumpMode::Turned, &ex_1_deck(), 1);
@@ -565,7 +565,7 @@ fn kryt_4_1_on_an_empty_pile_only_leads_and_the_swap() {
 }
 
 #[test]
-fn kryt_10_all_110_actions_are_numbered_densely_both_ways() {
+fn kryt_navalivat_10_all_110_actions_are_numbered_densely_both_ways() {
     // KRYT-10, docs/kryt-navalivat.md: 0-35 lead, 36-71 beat, 72-107 cover (card number
     // suit * 9 + rank - 6, suits C D H S), 108 take, 109 swap.
     assert_eq!(KrytNavalivat::NUM_ACTIONS, 110);
@@ -602,7 +602,7 @@ fn kryt_10_all_110_actions_are_numbered_densely_both_ways() {
 }
 
 #[test]
-fn kryt_1_1_k_2_and_8_options_read_and_refused_as_python() {
+fn kryt_navalivat_1_1_k_2_and_8_options_read_and_refused_as_python() {
     // K-2: 2 to 6 players (default 2); KRYT-8: trump_mode turned (default) or permanent;
     // KRYT-2.1: a dealer is a seat or None; unknown names are refused.
     use OptionValue::{Bool, Int, None as Nothing, Str};
@@ -645,7 +645,7 @@ fn kryt_1_1_k_2_and_8_options_read_and_refused_as_python() {
 }
 
 #[test]
-fn kryt_1_2_bad_stacked_decks_are_refused() {
+fn kryt_navalivat_1_2_bad_stacked_decks_are_refused() {
     // KRYT-1.2: a stacked deck is the 36-card pack once; a game is one hand, one deck.
     let options = options(2, TrumpMode::Turned);
     let pack: Vec<u8> = pack().iter().map(|c| card(c)).collect();

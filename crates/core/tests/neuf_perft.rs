@@ -1,5 +1,5 @@
 //! Perft counts for Neuf in the core: every count of `tests/fixtures/perft_neuf.json`
-//! (written by `scripts/regenerate_perft_neuf.py` from the Python engine) recomputed at
+//! (written by `scripts/regenerate_perft.py` from the Python engine) recomputed at
 //! every depth. A change in the generation of legal actions (the exchange NEUF-3,
 //! follow-suit NEUF-4.2, the leader NEUF-4.1 and NEUF-4.4, the end of the game NEUF-6 and
 //! NEUF-8.3) changes a number here.

@@ -87,7 +87,7 @@ fn neuf_budgets_are_spent_and_shared_between_threads() {
 }
 
 #[test]
-fn kryt_budgets_are_spent_and_shared_between_threads() {
+fn kryt_navalivat_budgets_are_spent_and_shared_between_threads() {
     let options = KrytNavalivat::options(&players(2)).unwrap();
     for seed in 0..3 {
         let state: KrytNavalivat = decision(&options, seed);

@@ -37,19 +37,18 @@ class Bot(Protocol):
 # with the game's guided rollouts, on one thread, stopping once no iteration left could change
 # the choice. ``medium`` spends ten times the iterations the Python ``medium`` spent, in less
 # time; ``hard`` about 25 times those of the Python ``hard`` (2,000, the spec ``PYTHON_HARD``
-# keeps for comparison), under 0.1 s a decision on a 2-core machine, and never longer than
-# 0.9 s (the cap binds only on a very slow machine). ``benchmarks/search.py`` times them.
+# keeps for comparison), and never longer than 0.9 s, a cap meant to bind only on a very slow
+# machine. ``benchmarks/search.py`` times them (docs/bots.md and benchmarks/README.md).
 #
 # ``expert`` is perfect-information Monte Carlo over the core's exact solvers
-# (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100
-# deals each solved with the other seats taken to play against the bot (paranoid), in at most
-# 0.9 s; in Kryt'-navalivat' ``hard``'s search at five times its iterations (250,000, about
-# 0.4 s a decision, where ``hard``'s take 0.06 s) until the stock is empty, and then the
-# exact endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over the end of a
-# deal nor any other method tried has beaten. (``hard``'s search with exact leaves,
-# ``solve=9``, measured no stronger than PIMC in Knockout Whist, and the rule written before
-# its tables ended kept PIMC; in Kryt'-navalivat' five times the search beat ``hard`` by far
-# where the endgame solve alone did not, and a rule written before that table kept it.)
+# (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100 deals
+# each solved with the other seats taken to play against the bot (paranoid), in at most 0.9 s; in
+# Kryt'-navalivat' ``hard``'s search at five times its iterations (250,000) until the stock is
+# empty, and then the exact endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over
+# the end of a deal nor any other method tried has beaten. (``hard``'s search with exact leaves,
+# ``solve=9``, measured no stronger than PIMC in Knockout Whist, and the rule written before its
+# tables ended kept PIMC; in Kryt'-navalivat' five times the search beat ``hard`` by far where the
+# endgame solve alone did not, and a rule written before that table kept it.)
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
@@ -76,12 +75,12 @@ PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
 def _heuristics() -> dict[str, Callable[[], Bot]]:
     # Imported here so that a game's bot loads only when someone asks for it.
     from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
-    from cardtable.bots.kryt_navalivat import KrytHeuristic
+    from cardtable.bots.kryt_navalivat import KrytNavalivatHeuristic
     from cardtable.bots.neuf import NeufHeuristic
 
     return {
         "knockout-whist": KnockoutWhistHeuristic,
-        "kryt-navalivat": KrytHeuristic,
+        "kryt-navalivat": KrytNavalivatHeuristic,
         "neuf": NeufHeuristic,
     }
 

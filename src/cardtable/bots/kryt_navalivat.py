@@ -47,7 +47,7 @@ from cardtable.bots.reading import card_index, rank_of, suit_of
 from cardtable.cards import Card
 from cardtable.core import Action, View
 
-__all__ = ["KrytHeuristic", "card_power"]
+__all__ = ["KrytNavalivatHeuristic", "card_power"]
 
 SUITS = "CDHS"
 _SIX, _ACE = 4, 12  # rank offsets (rank - 2) of the 36-card pack's lowest and highest
@@ -326,7 +326,7 @@ class _Table:
         return worth + self.facing(nxt, rest, None, (), _DEPTH)
 
 
-class KrytHeuristic:
+class KrytNavalivatHeuristic:
     """Sheds cheaply, keeps trumps for the end, and covers with what the next player
     cannot beat; see the module notes."""
 

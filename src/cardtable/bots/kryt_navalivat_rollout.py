@@ -29,7 +29,7 @@ from cardtable.rules.kryt_navalivat.state import (
     NUMBER,
     SWAP,
     TAKE,
-    KrytState,
+    KrytNavalivatState,
 )
 from cardtable.rules.tricks import BIT
 
@@ -52,7 +52,7 @@ same cards as bits of their places weakest first; and the card number at each pl
 _ORDERS: dict[tuple[int, int], Order] = {}
 
 
-def _weakest_first(state: KrytState) -> Order:
+def _weakest_first(state: KrytNavalivatState) -> Order:
     """The pack's strength order under the hand's beating table: a card's strength is the
     cards it beats less the cards that beat it (ties: the lower rank first)."""
     order = _ORDERS.get((state.trump, state.anti))
@@ -86,7 +86,7 @@ def _any(mask: int, rng: random.Random) -> int:
     return cards[int(rng.random() * len(cards))]
 
 
-def guided_action(state: KrytState, rng: random.Random) -> int:
+def guided_action(state: KrytNavalivatState, rng: random.Random) -> int:
     """The playout's action number for the player to move (the game is not over)."""
     p = state.to_move
     assert p is not None
@@ -116,13 +116,13 @@ def guided_action(state: KrytState, rng: random.Random) -> int:
     return TAKE
 
 
-def _may_swap(state: KrytState, hand: int) -> bool:
+def _may_swap(state: KrytNavalivatState, hand: int) -> bool:
     """KRYT-6.2: the six of trumps in hand, and a turned card that is not the six."""
     six = 13 * state.trump + SIX
     return state.faceup != six and bool(hand >> six & 1)
 
 
-def rollout(state: KrytState, rng: random.Random) -> tuple[float, ...]:
+def rollout(state: KrytNavalivatState, rng: random.Random) -> tuple[float, ...]:
     """Search's rollout: :func:`guided_playout` to the end of the hand (a game is one
     hand), and its result's returns."""
     guided_playout(state, rng)
@@ -131,7 +131,7 @@ def rollout(state: KrytState, rng: random.Random) -> tuple[float, ...]:
     return result.returns
 
 
-def guided_playout(state: KrytState, rng: random.Random) -> None:
+def guided_playout(state: KrytNavalivatState, rng: random.Random) -> None:
     """Play ``state`` to the end of the hand with :func:`guided_action` for every seat."""
     apply = state.apply_id
     while state.to_move is not None:

@@ -114,7 +114,7 @@ from cardtable.core import Game, View
 from cardtable.errors import InvalidActionError
 from cardtable.rules.knockout_whist.state import Facts as KnockoutWhistFacts
 from cardtable.rules.kryt_navalivat.state import NUMBER as NUMBER_36
-from cardtable.rules.kryt_navalivat.state import Facts as KrytFacts
+from cardtable.rules.kryt_navalivat.state import Facts as KrytNavalivatFacts
 from cardtable.rules.neuf.state import Facts as NeufFacts
 
 __all__ = ["Layout", "action_mask", "action_number", "encode", "encode_facts", "layout"]
@@ -156,7 +156,7 @@ NEUF_TRUMPS = ("C", "D", "H", "S", "NT")
 KOW_PHASES = ("trump", "play", "over")
 KOW_STATUSES = ("active", "dog", "out")
 NEUF_PHASES = ("exchange", "play", "over")
-KRYT_MODES = ("lead", "respond", "cover", "free", "over")
+KRYT_NAVALIVAT_MODES = ("lead", "respond", "cover", "free", "over")
 
 
 def _pack_36(mask: int) -> int:
@@ -225,7 +225,7 @@ def _layout_neuf(n: int, pack: int) -> Layout:
     )
 
 
-def _layout_kryt(n: int, pack: int) -> Layout:
+def _layout_kryt_navalivat(n: int, pack: int) -> Layout:
     return _build(
         [
             ("hand", pack),
@@ -237,7 +237,7 @@ def _layout_kryt(n: int, pack: int) -> Layout:
             ("trump_card", pack),
             ("trump", 4),
             ("anti_trump", 4),
-            ("mode", len(KRYT_MODES)),
+            ("mode", len(KRYT_NAVALIVAT_MODES)),
             ("to_move", n),
             ("dealer", n),
             ("out", n),
@@ -268,7 +268,11 @@ class _Encoder:
                 self._knockout_whist_facts,
             ),
             "neuf": (_layout_neuf, self._neuf, self._neuf_facts),
-            "kryt-navalivat": (_layout_kryt, self._kryt, self._kryt_facts),
+            "kryt-navalivat": (
+                _layout_kryt_navalivat,
+                self._kryt_navalivat,
+                self._kryt_navalivat_facts,
+            ),
         }
         if game.name not in builders:
             raise ValueError(f"no observation layout for the game {game.name!r}")
@@ -390,7 +394,7 @@ class _Encoder:
         self._per_seat(out, "tricks_won", view["tricks_won"], me, 13)
         return out
 
-    def _kryt(self, view: View) -> Vector:
+    def _kryt_navalivat(self, view: View) -> Vector:
         me = self._observer(view)
         out = np.zeros(self.layout.size, dtype=np.float32)
         at, n, pack, card = self.at, self.players, self.pack_size, self.card
@@ -410,7 +414,7 @@ class _Encoder:
         out[at["trump"] + SUITS.index(view["trump"])] = 1.0
         if view["anti_trump"] is not None:
             out[at["anti_trump"] + SUITS.index(view["anti_trump"])] = 1.0
-        out[at["mode"] + KRYT_MODES.index(view["mode"])] = 1.0
+        out[at["mode"] + KRYT_NAVALIVAT_MODES.index(view["mode"])] = 1.0
         self._seat(out, "to_move", view["to_move"], me)
         self._seat(out, "dealer", view["dealer"], me)
         for seat in view["out"]:
@@ -508,7 +512,7 @@ class _Encoder:
         self._counts(out, me, facts.hand_sizes, facts.tricks_won, 13)
         return out
 
-    def _kryt_facts(self, facts: KrytFacts) -> Vector:
+    def _kryt_navalivat_facts(self, facts: KrytNavalivatFacts) -> Vector:
         # One unpacking, not nineteen attribute look-ups: this runs at every agent step.
         (me, hand, known_rows, pile, pile_size, top, take, beneath, turned, trump, anti, mode,
          to_move, dealer, out_seats, loser, draw, stock, hand_sizes) = facts  # fmt: skip

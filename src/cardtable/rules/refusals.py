@@ -38,11 +38,11 @@ class Refusal(NamedTuple):
 def reasons() -> dict[str, type[StrEnum]]:
     """Each game's name and its enum of reason codes."""
     from cardtable.rules.knockout_whist.refusals import KnockoutWhistReason
-    from cardtable.rules.kryt_navalivat.refusals import KrytReason
+    from cardtable.rules.kryt_navalivat.refusals import KrytNavalivatReason
     from cardtable.rules.neuf.refusals import NeufReason
 
     return {
         "knockout-whist": KnockoutWhistReason,
-        "kryt-navalivat": KrytReason,
+        "kryt-navalivat": KrytNavalivatReason,
         "neuf": NeufReason,
     }

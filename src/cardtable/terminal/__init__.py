@@ -72,7 +72,7 @@ def screen_for(game_name: str) -> GameScreen:
 
         return NeufScreen()
     if game_name == "kryt-navalivat":
-        from cardtable.terminal.kryt_navalivat import KrytScreen
+        from cardtable.terminal.kryt_navalivat import KrytNavalivatScreen
 
-        return KrytScreen()
+        return KrytNavalivatScreen()
     raise UnknownGameError(f"there is no terminal table for {game_name!r} yet")

@@ -23,7 +23,7 @@ from cardtable.errors import InvalidCardError
 from cardtable.rules.kryt_navalivat.beating import ACE, NO_SUIT, beats
 from cardtable.terminal.cards import card_markup, hand_markup, suit_markup
 
-__all__ = ["KrytScreen", "pile_markup", "take_markup"]
+__all__ = ["KrytNavalivatScreen", "pile_markup", "take_markup"]
 
 # ``help``: this game's actions, as they are typed.
 COMMANDS = (
@@ -76,7 +76,7 @@ def take_markup(view: View) -> str | None:
     return f"A pick-up now takes {_plural(len(taken), 'card')}: {_cards(taken)}; {after}"
 
 
-class KrytScreen:
+class KrytNavalivatScreen:
     """The :class:`cardtable.terminal.GameScreen` of Kryt'-navalivat'."""
 
     commands = COMMANDS

@@ -59,7 +59,7 @@ function neufPiles(deck, view) {
 }
 
 /** Kryt'-navalivat' (KRYT-2.3, KRYT-2.4): the deck positions of each seat's three cards. */
-function krytHands(view) {
+function krytNavalivatHands(view) {
   const n = view.players;
   const hands = Array.from({ length: n }, () => []);
   for (let i = 0; i < 3 * n; i++) hands[(view.dealer + 1 + i) % n].push(i);
@@ -68,17 +68,17 @@ function krytHands(view) {
 
 /** Kryt'-navalivat': the card under the stock. It is the turned card, position 3N of the
  * deck (KRYT-2.4, KRYT-2.5), or the six of trumps once a player swapped it in (KRYT-6.1). */
-function krytUnder(deck, players, swapped) {
+function krytNavalivatUnder(deck, players, swapped) {
   const turned = deck[3 * players];
   return swapped ? Math.floor(turned / 13) * 13 + 4 : turned;
 }
 
 /** Kryt'-navalivat': the card the k-th draw (from 0) takes from a stock that began with
  * `start` cards: from the top in deck order, the card under it last (KRYT-4.4). */
-function krytDraw(deck, players, turned, swapped, start, k) {
+function krytNavalivatDraw(deck, players, turned, swapped, start, k) {
   const dealt = 3 * players;
   if (!turned) return deck[dealt + k];
-  return k < start - 1 ? deck[dealt + 1 + k] : krytUnder(deck, players, swapped);
+  return k < start - 1 ? deck[dealt + 1 + k] : krytNavalivatUnder(deck, players, swapped);
 }
 
 // The watch -------------------------------------------------------------------------------
@@ -312,11 +312,11 @@ export class FairWatch {
       let wrong = [];
       if (obs.kind === "deal" && kind === "knockout-whist") wrong = this.#whist(obs, deck, reshuffles, derive, shuffled);
       else if (obs.kind === "deal" && kind === "neuf") wrong = this.#neuf(obs, deck);
-      else if (obs.kind === "deal") wrong = this.#kryt(obs, deck);
+      else if (obs.kind === "deal") wrong = this.#krytNavalivat(obs, deck);
       else if (obs.kind === "drawn") wrong = this.#drawn(obs, deck);
       else if (obs.kind === "cuts") wrong = this.#cuts(obs, deck.slice(obs.remainder), reshuffles, derive, shuffled);
-      else if (obs.kind === "under") wrong = cardIndex(obs.card) === krytUnder(deck, obs.players, obs.swapped) ? [] : ["turned"];
-      else if (obs.kind === "swap") wrong = same(indices(obs.got), [krytUnder(deck, obs.players, false)]) ? [] : ["swap"];
+      else if (obs.kind === "under") wrong = cardIndex(obs.card) === krytNavalivatUnder(deck, obs.players, obs.swapped) ? [] : ["turned"];
+      else if (obs.kind === "swap") wrong = same(indices(obs.got), [krytNavalivatUnder(deck, obs.players, false)]) ? [] : ["swap"];
       for (const what of wrong) problems.push([what, obs.hand]);
     }
     reshuffles.forEach((d, number) => {
@@ -392,14 +392,14 @@ export class FairWatch {
 
   /** Kryt'-navalivat': the seat's three cards, and the turned card under the stock: the deck's,
    * or the six of trumps once swapped in (KRYT-6.1). */
-  #kryt(obs, deck) {
+  #krytNavalivat(obs, deck) {
     const wrong = [];
     const view = obs.view;
-    const hands = krytHands(view);
+    const hands = krytNavalivatHands(view);
     if (obs.asDealt && obs.seat !== null && !same(sorted(hands[obs.seat].map((p) => deck[p])), sorted(indices(view.hand)))) {
       wrong.push("hand");
     }
-    if (view.trump_mode === "turned" && view.trump_card && cardIndex(view.trump_card) !== krytUnder(deck, view.players, obs.swapped)) {
+    if (view.trump_mode === "turned" && view.trump_card && cardIndex(view.trump_card) !== krytNavalivatUnder(deck, view.players, obs.swapped)) {
       wrong.push("turned");
     }
     return wrong;
@@ -412,7 +412,7 @@ export class FairWatch {
     if (!obs.mine) return [];
     const start = 36 - 3 * obs.players;
     const taken = [];
-    for (let k = start - obs.before; k < start - obs.after; k++) taken.push(krytDraw(deck, obs.players, obs.turned, obs.swapped, start, k));
+    for (let k = start - obs.before; k < start - obs.after; k++) taken.push(krytNavalivatDraw(deck, obs.players, obs.turned, obs.swapped, start, k));
     return same(sorted(indices(obs.cards)), sorted(taken)) ? [] : ["drawn"];
   }
 }

@@ -38,7 +38,7 @@ function seatRect(seat) {
 }
 
 /** Where things are before the event is drawn: the card leaving a hand or seat, the part
- * of the Kryt' pile a pick-up takes, the stock. */
+ * of the Kryt'-navalivat' pile a pick-up takes, the stock. */
 export function capture(ev, mySeat) {
   const seen = { from: null, pile: [], stock: null };
   if (ev.kind !== "action") return seen;

@@ -62,9 +62,9 @@ import { initSound, cueSounds } from "./sound.js";
 import { initReview, askReview, onReviewMessage, renderReview } from "./review.js";
 import kow from "./knockout_whist.js";
 import neuf from "./neuf.js";
-import kryt from "./kryt.js";
+import krytNavalivat from "./kryt_navalivat.js";
 
-const GAMES = { "knockout-whist": kow, neuf, "kryt-navalivat": kryt };
+const GAMES = { "knockout-whist": kow, neuf, "kryt-navalivat": krytNavalivat };
 const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
 // The actions that put something in a trick (Knockout Whist, Neuf).
 const TRICK_VERBS = new Set(["play", "knock"]);

@@ -57,11 +57,11 @@ use crate::game::{ActionMask, Returns, MAX_PLAYERS};
 /// A seat's utility per trick taken, beside its return.
 pub const TRICK_BONUS: f64 = 1e-3;
 
-/// The cards in all hands at most which the tricks model searches exactly. Max-n cannot
-/// prune, and a deal of more takes from a tenth of a second (four players, 28 cards) to
-/// minutes (five, 35); above it every seat plays the guided rollout policy's card until
-/// the hand is down to this many, and the rest is searched. One deal of 26 takes about
-/// 20 ms at most (five players).
+/// The cards in all hands at most which the tricks model searches exactly: max-n cannot
+/// prune, so its time grows steeply with the cards, and this many keeps one deal well
+/// inside a decision's budget of a hundred deals (docs/bots.md has the timings). Above it
+/// every seat plays the guided rollout policy's card until the hand is down to this many,
+/// and the rest is searched.
 pub const TRICKS_EXACT_CARDS: u32 = 26;
 
 /// How the seats other than the one to move are assumed to play.

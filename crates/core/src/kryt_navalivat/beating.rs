@@ -164,7 +164,7 @@ mod tests {
     }
 
     #[test]
-    fn kryt_3_2_only_the_ace_of_trumps_is_unbeatable_when_turned() {
+    fn kryt_navalivat_3_2_only_the_ace_of_trumps_is_unbeatable_when_turned() {
         for trump in 0..4 {
             let table = beaters_for(trump, NO_SUIT);
             let unbeatable: Vec<Card> = PACK_36
@@ -177,7 +177,7 @@ mod tests {
     }
 
     #[test]
-    fn kryt_8_2_ad_and_as_are_unbeatable_when_permanent() {
+    fn kryt_navalivat_8_2_ad_and_as_are_unbeatable_when_permanent() {
         let table = beaters_for(PERMANENT_TRUMP, PERMANENT_ANTI);
         let unbeatable: Vec<Card> = PACK_36
             .iter()

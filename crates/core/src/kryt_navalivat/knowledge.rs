@@ -1,5 +1,5 @@
 //! What a seat knows of a hand, as a sampler of full states: the port of
-//! `cardtable.rules.kryt_navalivat.knowledge.KrytKnowledge` (DESIGN.md "Bots").
+//! `cardtable.rules.kryt_navalivat.knowledge.KrytNavalivatKnowledge` (DESIGN.md "Bots").
 //!
 //! By KRYT-9 and K-10 a seat sees its own hand, the whole pile, the turned trump card while
 //! it lies under the stock, every count, and the cards each seat is publicly known to hold
@@ -20,7 +20,7 @@ use crate::notation::PositionError;
 use rand::{Rng, RngCore, SeedableRng};
 use serde_json::{json, Map, Value};
 
-/// A seat's view's keys in the order `KrytState.view` writes them, so that a view that is
+/// A seat's view's keys in the order `KrytNavalivatState.view` writes them, so that a view that is
 /// wrong in several fields is refused for the first, as Python refuses it.
 const VIEW_KEYS: [&str; 21] = [
     "game",
@@ -171,7 +171,7 @@ fn mode_name(mode: TrumpMode) -> &'static str {
 }
 
 impl KrytNavalivat {
-    /// KRYT-9: what `seat` sees (everybody's view for `None`), as `KrytState.view` writes
+    /// KRYT-9: what `seat` sees (everybody's view for `None`), as `KrytNavalivatState.view` writes
     /// it: the public facts, and a seat's own hand and legal actions.
     pub fn view(&self, seat: Option<usize>) -> Value {
         let n = self.players as usize;
@@ -227,7 +227,7 @@ impl KrytNavalivat {
 }
 
 impl Knowledge {
-    /// Reads a seat's view with `KrytKnowledge.__init__`'s checks: anything but a seat's
+    /// Reads a seat's view with `KrytNavalivatKnowledge.__init__`'s checks: anything but a seat's
     /// view of a hand of this game, or a view whose cards and counts do not make up the
     /// pack, is refused, naming what is wrong.
     pub fn new(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {

@@ -1,5 +1,5 @@
 //! Kryt'-navalivat' in the core: one hand (SPEC §2, KRYT-1 … KRYT-11, decisions K-1 …
-//! K-15), step for step as `cardtable.rules.kryt_navalivat.state.KrytState`.
+//! K-15), step for step as `cardtable.rules.kryt_navalivat.state.KrytNavalivatState`.
 //!
 //! A beat is two actions, `beat <card>` then the same player's `cover <card>` (KRYT-4.6);
 //! drawing, going out and the end of the hand happen after the turn, in KRYT-10's order.

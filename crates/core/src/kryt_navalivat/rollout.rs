@@ -238,7 +238,7 @@ mod tests {
     }
 
     #[test]
-    fn kryt_3_plain_sixes_are_weakest_and_the_ace_of_trumps_strongest() {
+    fn kryt_navalivat_3_plain_sixes_are_weakest_and_the_ace_of_trumps_strongest() {
         // Clubs turned: the sixes of diamonds, hearts and spades are beaten by the most
         // cards and beat the fewest; the ace of clubs beats every plain card.
         let places = &PLACES[rule_set(0, NO_SUIT)];

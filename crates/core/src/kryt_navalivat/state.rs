@@ -1,6 +1,6 @@
 //! The state machine of SPEC §2: the deal (KRYT-2), the legal actions of each turn mode
 //! (KRYT-4, KRYT-10), and the end of a turn: drawing, going out, the end of the hand and
-//! the next turn (KRYT-4.4, KRYT-4.5, KRYT-7), as `KrytState` does them.
+//! the next turn (KRYT-4.4, KRYT-4.5, KRYT-7), as `KrytNavalivatState` does them.
 
 use super::beating::{
     beaters_for, card_of, number_of, numbers, take_count, Beaters, NO_SUIT, PACK_36, PACK_36_SET,

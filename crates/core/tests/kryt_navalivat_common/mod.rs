@@ -1,4 +1,4 @@
-//! What the Kryt'-navalivat' tests share (as `tests/kryt_pieces.py` on the Python side):
+//! What the Kryt'-navalivat' tests share (as `tests/kryt_navalivat_pieces.py` on the Python side):
 //! readable card lists, constructed states in the `kryt/1` notation through [`Compose`]
 //! (Python's `compose_position`), actions by their text, and short looks at a state.
 

@@ -2,6 +2,6 @@
 
 from cardtable.rules.kryt_navalivat.game import KrytNavalivat
 from cardtable.rules.kryt_navalivat.session import Session
-from cardtable.rules.kryt_navalivat.state import KrytState
+from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
 
-__all__ = ["KrytNavalivat", "KrytState", "Session"]
+__all__ = ["KrytNavalivat", "KrytNavalivatState", "Session"]

@@ -19,11 +19,11 @@ from cardtable.rules.kryt_navalivat.state import (
     NUMBER,
     SWAP,
     TAKE,
-    KrytState,
+    KrytNavalivatState,
 )
 
 if TYPE_CHECKING:
-    from cardtable.rules.kryt_navalivat.knowledge import KrytKnowledge
+    from cardtable.rules.kryt_navalivat.knowledge import KrytNavalivatKnowledge
 
 TRUMP_MODES = ("turned", "permanent")
 _VERBS = {"lead": LEAD, "beat": BEAT, "cover": COVER}
@@ -39,7 +39,7 @@ class KrytNavalivat(Game):
     :class:`~cardtable.rules.kryt_navalivat.session.Session`.
     """
 
-    state_class = KrytState
+    state_class = KrytNavalivatState
     """The class of this game's states in the Python engine."""
 
     name: ClassVar[str] = "kryt-navalivat"
@@ -89,32 +89,34 @@ class KrytNavalivat(Game):
 
     def new_state(
         self, seed: int | None = None, decks: Sequence[Sequence[str | Card]] | None = None
-    ) -> KrytState:
+    ) -> KrytNavalivatState:
         state = super().new_state(seed, decks)
-        assert isinstance(state, KrytState)  # narrows the type for callers
+        assert isinstance(state, KrytNavalivatState)  # narrows the type for callers
         return state
 
     def begin(
         self, seed: int, dealer: int, decks: list[list[int]], reshuffles: list[list[int]]
-    ) -> KrytState:
+    ) -> KrytNavalivatState:
         if len(decks) > 1 or reshuffles:
             raise InvalidDeckError(
                 "a kryt-navalivat game is one hand and deals one deck; play hands in a row "
                 "with a Session"
             )
-        return KrytState.begin(self, seed=seed, dealer=dealer, deck=decks[0] if decks else None)
+        return KrytNavalivatState.begin(
+            self, seed=seed, dealer=dealer, deck=decks[0] if decks else None
+        )
 
-    def state_from_position(self, text: str) -> KrytState:
+    def state_from_position(self, text: str) -> KrytNavalivatState:
         from cardtable.rules.kryt_navalivat.position import parse_position
 
         return parse_position(self, text)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
-        assert isinstance(before, KrytState) and isinstance(after, KrytState)
+        assert isinstance(before, KrytNavalivatState) and isinstance(after, KrytNavalivatState)
         check_transition(before, number, after)
 
-    def knowledge(self, view: View) -> KrytKnowledge:
+    def knowledge(self, view: View) -> KrytNavalivatKnowledge:
         """KRYT-9: the seat's knowledge as a sampler of full states (``knowledge.py``)."""
-        from cardtable.rules.kryt_navalivat.knowledge import KrytKnowledge
+        from cardtable.rules.kryt_navalivat.knowledge import KrytNavalivatKnowledge
 
-        return KrytKnowledge(self, view)
+        return KrytNavalivatKnowledge(self, view)

@@ -15,7 +15,7 @@ state of a game, of a position or of a re-deal.
 from __future__ import annotations
 
 from cardtable.rules.checks import broken, cards_of
-from cardtable.rules.kryt_navalivat.state import KrytState
+from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
 
 __all__ = ["beats", "check_state", "check_transition", "legal_ids", "taken"]
 
@@ -87,15 +87,15 @@ def _card_name(card: int) -> str:
     return card_text(card)
 
 
-def _stock_left(state: KrytState) -> bool:
+def _stock_left(state: KrytNavalivatState) -> bool:
     return bool(state.stock) or state.faceup >= 0
 
 
-def _six(state: KrytState) -> int:
+def _six(state: KrytNavalivatState) -> int:
     return 13 * state.trump + _SIX
 
 
-def legal_ids(state: KrytState) -> list[int]:
+def legal_ids(state: KrytNavalivatState) -> list[int]:
     """KRYT-10's legal actions for the seat to move, worked out from the rules."""
     p = state.to_move
     if p is None or state.mode == _OVER:
@@ -116,7 +116,7 @@ def legal_ids(state: KrytState) -> list[int]:
     return ids
 
 
-def _check_deal(state: KrytState) -> None:
+def _check_deal(state: KrytNavalivatState) -> None:
     """KRYT-2.3 to KRYT-2.5 and KRYT-4: a new game is the deck dealt by the rules."""
     deck = state.deck
     assert deck is not None
@@ -142,7 +142,7 @@ def _check_deal(state: KrytState) -> None:
         raise broken("KRYT-9", "nobody's cards are known at the deal")
 
 
-def check_state(state: KrytState) -> None:
+def check_state(state: KrytNavalivatState) -> None:
     """Raise ``AssertionError`` naming the KRYT-11 rule that ``state`` breaks, looking at
     the state alone (and, for a new game, at the deck it was dealt from)."""
     n = state.players
@@ -197,7 +197,7 @@ def check_state(state: KrytState) -> None:
     _check_legal(state)
 
 
-def _check_legal(state: KrytState) -> None:
+def _check_legal(state: KrytNavalivatState) -> None:
     actual = state.legal_action_ids()
     want = legal_ids(state)
     if actual != want:
@@ -210,7 +210,7 @@ def _check_legal(state: KrytState) -> None:
         )
 
 
-def _check_result(state: KrytState, last: int, *, draw: bool) -> None:
+def _check_result(state: KrytNavalivatState, last: int, *, draw: bool) -> None:
     """KRYT-7.2, KRYT-7.3 and SPEC §0.4 (5): the loser, or nobody after a draw."""
     if draw:
         if state.loser is not None or not state.drawn:
@@ -228,7 +228,7 @@ def _check_result(state: KrytState, last: int, *, draw: bool) -> None:
         raise broken("KRYT-7.2", f"the result {result} does not place seat {last} last")
 
 
-def check_transition(before: KrytState, number: int, after: KrytState) -> None:
+def check_transition(before: KrytNavalivatState, number: int, after: KrytNavalivatState) -> None:
     """Raise ``AssertionError`` naming the KRYT-11 rule that ``before -> after`` breaks.
 
     ``before`` has been checked already (as the previous action's ``after``), so only the
@@ -318,7 +318,7 @@ def check_transition(before: KrytState, number: int, after: KrytState) -> None:
     _check_end_of_turn(before, after, p, kind, hands, known)
 
 
-def _check_swap(before: KrytState, after: KrytState, p: int) -> None:
+def _check_swap(before: KrytNavalivatState, after: KrytNavalivatState, p: int) -> None:
     """KRYT-6: the six of trumps for the turned card, on one's own turn, before the main
     action; the turn goes on."""
     six = _six(before)
@@ -346,7 +346,12 @@ def _check_swap(before: KrytState, after: KrytState, p: int) -> None:
 
 
 def _check_end_of_turn(
-    before: KrytState, after: KrytState, p: int, kind: int, hands: list[int], known: list[int]
+    before: KrytNavalivatState,
+    after: KrytNavalivatState,
+    p: int,
+    kind: int,
+    hands: list[int],
+    known: list[int],
 ) -> None:
     """KRYT-10's end of turn: the draw, going out, the end of the hand, the next turn."""
     stock = before.stock
@@ -423,7 +428,7 @@ def _check_end_of_turn(
         raise broken("KRYT-11.8", "the hand is not over but has a result")
 
 
-def _check_end(after: KrytState, last: int, *, put_to_beat: bool) -> None:
+def _check_end(after: KrytNavalivatState, last: int, *, put_to_beat: bool) -> None:
     """KRYT-7.2, KRYT-7.3 (K-7): ``last`` alone holds cards once the stock is empty."""
     if after.mode != _OVER or after.to_move is not None:
         raise broken(

@@ -7,7 +7,7 @@ those it picked up from the pile and the turned card it took by the six swap (KR
 drew last (KRYT-2.5). Nothing else is revealed: a pick-up is always allowed (KRYT-4.2b),
 so a seat that takes instead of beating shows no void. Every other card, the *unseen*
 ones, may lie in any other hand's unknown places or anywhere in the face-down stock, and
-:meth:`KrytKnowledge.sample` deals them there uniformly at random.
+:meth:`KrytNavalivatKnowledge.sample` deals them there uniformly at random.
 
 The view is read once, into a *template* state holding everything fixed; a sample copies
 it, shuffles the unseen cards and fills the hands and the stock with them.
@@ -30,13 +30,13 @@ from cardtable.rules.kryt_navalivat.beating import (
     PERMANENT_TRUMP,
 )
 from cardtable.rules.kryt_navalivat.position import format_position, parse_position
-from cardtable.rules.kryt_navalivat.state import MODES, NUMBER, KrytState, beaters_for
+from cardtable.rules.kryt_navalivat.state import MODES, NUMBER, KrytNavalivatState, beaters_for
 from cardtable.rules.tricks import BIT, CLOCKWISE
 
 if TYPE_CHECKING:
     from cardtable.rules.kryt_navalivat.game import KrytNavalivat
 
-__all__ = ["KrytKnowledge"]
+__all__ = ["KrytNavalivatKnowledge"]
 
 _TEXT = tuple(card_text(c) for c in range(52))
 _BIT = BIT.__getitem__
@@ -89,7 +89,7 @@ def _count(value: Any, what: str) -> int:
     return value
 
 
-class KrytKnowledge:
+class KrytNavalivatKnowledge:
     """A seat's knowledge of a Kryt'-navalivat' hand, read from its view alone (KRYT-9).
 
     :meth:`sample` returns a full state whose ``view(seat)`` is the view given: the seat's
@@ -137,11 +137,11 @@ class KrytKnowledge:
                     f"({value!r})"
                 )
 
-    def _read(self, game: KrytNavalivat, view: Mapping[str, Any], seat: int) -> KrytState:
+    def _read(self, game: KrytNavalivat, view: Mapping[str, Any], seat: int) -> KrytNavalivatState:
         """The template: every fixed part of the state; the other hands hold their known
         cards only and the stock is empty. Also the unseen cards and where they go."""
         n = game.num_players
-        state = KrytState.__new__(KrytState)
+        state = KrytNavalivatState.__new__(KrytNavalivatState)
         state.game = game
         state.players = n
         state.clockwise = CLOCKWISE[n]
@@ -228,7 +228,7 @@ class KrytKnowledge:
         self._middle = " " + " ".join(fields[hands + 1 : stock]) + " stock="
         self._tail = " " + " ".join(fields[stock + 1 : seed]) + " seed="
 
-    def sample(self, rng: random.Random) -> KrytState:
+    def sample(self, rng: random.Random) -> KrytNavalivatState:
         state = self._template.copy()
         pool = self._pool[:]
         # Fisher-Yates with the indices taken from one big random number: a uniform

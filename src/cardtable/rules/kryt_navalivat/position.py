@@ -36,7 +36,7 @@ from cardtable.rules.kryt_navalivat.state import (
     LEADING,
     MODES,
     OVER,
-    KrytState,
+    KrytNavalivatState,
     beaters_for,
 )
 from cardtable.rules.notation import Fields, cards_field
@@ -52,7 +52,7 @@ FIELDS = (
 )  # fmt: skip
 
 
-def format_position(state: KrytState) -> str:
+def format_position(state: KrytNavalivatState) -> str:
     permanent = state.game.options["trump_mode"] == "permanent"
     if state.mode != OVER:
         result = "-"
@@ -75,13 +75,13 @@ def format_position(state: KrytState) -> str:
     return HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
 
 
-def parse_position(game: KrytNavalivat, text: str) -> KrytState:
+def parse_position(game: KrytNavalivat, text: str) -> KrytNavalivatState:
     r = Fields(text, HEADER, "kryt-navalivat", FIELDS, ())
     n = r.number("players", 2, 6)
     if n != game.num_players:
         raise r.fail("players", f"this game has {game.num_players} players")
     permanent = game.options["trump_mode"] == "permanent"
-    state = KrytState.__new__(KrytState)
+    state = KrytNavalivatState.__new__(KrytNavalivatState)
     state.game = game
     state.players = n
     state.clockwise = CLOCKWISE[n]
@@ -145,7 +145,7 @@ def _masks(r: Fields, key: str, n: int) -> list[int]:
     return masks
 
 
-def _check_turn(state: KrytState, r: Fields) -> None:
+def _check_turn(state: KrytNavalivatState, r: Fields) -> None:
     """The turn, the mover and the result agree with the cards (KRYT-4, KRYT-7, KRYT-10)."""
     stock_left = bool(state.stock) or state.faceup >= 0
     sizes = [h.bit_count() for h in state.hands]

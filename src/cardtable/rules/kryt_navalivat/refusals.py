@@ -11,14 +11,14 @@ from cardtable.rules.kryt_navalivat.beating import NO_SUIT, PACK_36
 from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
 
 if TYPE_CHECKING:
-    from cardtable.rules.kryt_navalivat.state import KrytState
+    from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
 
-__all__ = ["KrytReason", "refusal"]
+__all__ = ["KrytNavalivatReason", "refusal"]
 
 SUITS = "CDHS"
 
 
-class KrytReason(StrEnum):
+class KrytNavalivatReason(StrEnum):
     """Kryt'-navalivat''s reason codes, each with the rule it enforces."""
 
     NOT_YOUR_TURN = NOT_YOUR_TURN  # KRYT-10: the seat to move acts, nobody else
@@ -38,7 +38,7 @@ class KrytReason(StrEnum):
     NO_SWAP_WITHOUT_SIX = "no_swap_without_six"  # KRYT-6.1: only the six's holder swaps
 
 
-def refusal(state: KrytState, number: int) -> Refusal:
+def refusal(state: KrytNavalivatState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
     from cardtable.rules.kryt_navalivat.state import (
         BEAT,
@@ -53,41 +53,41 @@ def refusal(state: KrytState, number: int) -> Refusal:
 
     seat = state.to_move
     if seat is None:
-        return Refusal(KrytReason.GAME_OVER, {})
+        return Refusal(KrytNavalivatReason.GAME_OVER, {})
     mode = state.mode
     top: dict[str, str | int] = {"top": card_text(state.pile[-1])} if state.pile else {}
     if number == SWAP:
         six = state.six_of_trumps
         if state.anti != NO_SUIT:
-            return Refusal(KrytReason.NO_SWAP_WITH_PERMANENT_TRUMPS, {})
+            return Refusal(KrytNavalivatReason.NO_SWAP_WITH_PERMANENT_TRUMPS, {})
         if state.faceup < 0:
-            return Refusal(KrytReason.NO_SWAP_TRUMP_CARD_DRAWN, {})
+            return Refusal(KrytNavalivatReason.NO_SWAP_TRUMP_CARD_DRAWN, {})
         if state.faceup == six:
-            return Refusal(KrytReason.NO_SWAP_SIX_TURNED, {"six": card_text(six)})
+            return Refusal(KrytNavalivatReason.NO_SWAP_SIX_TURNED, {"six": card_text(six)})
         if not state.hands[seat] >> six & 1:
-            return Refusal(KrytReason.NO_SWAP_WITHOUT_SIX, {"six": card_text(six)})
+            return Refusal(KrytNavalivatReason.NO_SWAP_WITHOUT_SIX, {"six": card_text(six)})
         if mode != COVERING:
-            return Refusal(KrytReason.NOT_LEGAL, {})
-        return Refusal(KrytReason.MUST_COVER, top)
+            return Refusal(KrytNavalivatReason.NOT_LEGAL, {})
+        return Refusal(KrytNavalivatReason.MUST_COVER, top)
     if number == TAKE:
         if mode == LEADING:
-            return Refusal(KrytReason.NOTHING_TO_PICK_UP, {})
-        return Refusal(KrytReason.NO_PICK_UP_BETWEEN_BEAT_AND_COVER, top)
+            return Refusal(KrytNavalivatReason.NOTHING_TO_PICK_UP, {})
+        return Refusal(KrytNavalivatReason.NO_PICK_UP_BETWEEN_BEAT_AND_COVER, top)
     card = PACK_36[number % 36]
     named: dict[str, str | int] = {"card": card_text(card)}
     if not state.hands[seat] >> card & 1:
-        return Refusal(KrytReason.NOT_IN_HAND, named)
+        return Refusal(KrytNavalivatReason.NOT_IN_HAND, named)
     if number >= COVER:
-        return Refusal(KrytReason.COVER_ONLY_ON_ONES_BEAT, named | top)
+        return Refusal(KrytNavalivatReason.COVER_ONLY_ON_ONES_BEAT, named | top)
     if mode == COVERING:
-        return Refusal(KrytReason.MUST_COVER, named | top)
+        return Refusal(KrytNavalivatReason.MUST_COVER, named | top)
     if number < BEAT:
-        return Refusal(KrytReason.MUST_BEAT_OR_PICK_UP, named | top)
+        return Refusal(KrytNavalivatReason.MUST_BEAT_OR_PICK_UP, named | top)
     if mode == LEADING:
-        return Refusal(KrytReason.MUST_LEAD, named)
+        return Refusal(KrytNavalivatReason.MUST_LEAD, named)
     if mode not in (RESPONDING, FREE) or not state.pile:
-        return Refusal(KrytReason.NOT_LEGAL, named)
+        return Refusal(KrytNavalivatReason.NOT_LEGAL, named)
     beaten: dict[str, str | int] = {"trump": SUITS[state.trump]}
     if state.anti != NO_SUIT:
         beaten["anti_trump"] = SUITS[state.anti]
-    return Refusal(KrytReason.CANNOT_BEAT, named | top | beaten)
+    return Refusal(KrytNavalivatReason.CANNOT_BEAT, named | top | beaten)

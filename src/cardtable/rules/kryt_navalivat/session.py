@@ -21,7 +21,7 @@ from cardtable.chance import draw
 from cardtable.core import Game, Record
 from cardtable.errors import InvalidRecordError
 from cardtable.rules.kryt_navalivat.game import KrytNavalivat
-from cardtable.rules.kryt_navalivat.state import KrytState
+from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
 
 __all__ = ["SESSION_FORMAT", "SESSION_VERSION", "Session"]
 
@@ -47,13 +47,13 @@ class Session:
         self.options: dict[str, Any] = {"players": players, "trump_mode": trump_mode}
         self.first_dealer = first.resolved_dealer(self.seed)
         self.stacked = [list(d) for d in decks]
-        self.hands: list[KrytState] = []
+        self.hands: list[KrytNavalivatState] = []
         self.losses = [0] * players
         self.draws = 0
         self._deal(self.first_dealer)
 
     @property
-    def state(self) -> KrytState:
+    def state(self) -> KrytNavalivatState:
         return self.hands[-1]
 
     @property
@@ -62,7 +62,7 @@ class Session:
         last = self.state
         return last.dealer if last.loser is None else last.loser
 
-    def next_hand(self) -> KrytState:
+    def next_hand(self) -> KrytNavalivatState:
         """Deal the next hand; the one in progress must be over."""
         if not self.state.is_over:
             raise InvalidRecordError(
@@ -159,6 +159,6 @@ class Session:
                 else:
                     session.losses[last.loser] += 1
             hand = KrytNavalivat(**record.options).replay(record)
-            assert isinstance(hand, KrytState)
+            assert isinstance(hand, KrytNavalivatState)
             session.hands.append(hand)
         return session

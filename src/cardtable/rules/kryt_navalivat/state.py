@@ -98,7 +98,7 @@ def beaters_for(trump: int, anti: int) -> tuple[int, ...]:
 
 
 class Facts(NamedTuple):
-    """What one seat's view says, as numbers (:meth:`KrytState.facts`): card sets are
+    """What one seat's view says, as numbers (:meth:`KrytNavalivatState.facts`): card sets are
     bitmasks of card indices, seats are absolute, ``-1`` stands for "none"."""
 
     seat: int
@@ -125,7 +125,7 @@ class Facts(NamedTuple):
     hand_sizes: tuple[int, ...]
 
 
-class KrytState(State):
+class KrytNavalivatState(State):
     """A hand of Kryt'-navalivat' in progress. Build it with ``game.new_state()``."""
 
     __slots__ = (

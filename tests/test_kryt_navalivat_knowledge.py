@@ -36,7 +36,7 @@ from cardtable.rules.kryt_navalivat.state import (
     OVER,
     SWAP,
     TAKE,
-    KrytState,
+    KrytNavalivatState,
 )
 from cardtable.testing import check_replay, check_result
 
@@ -58,7 +58,7 @@ class Snapshot:
     worked out from the game's own history."""
 
     label: str
-    state: KrytState
+    state: KrytNavalivatState
     known: list[set[int]]
 
 
@@ -141,7 +141,7 @@ def test_samples_are_consistent_with_the_view(name: str, shot: Snapshot) -> None
         assert knowledge.seat == seat
         for i in range(SAMPLES):
             sample = knowledge.sample(rng)
-            assert isinstance(sample, KrytState)
+            assert isinstance(sample, KrytNavalivatState)
             assert sample.view(seat) == view
             if seat == real.to_move:
                 assert sample.legal_action_ids() == real.legal_action_ids()
@@ -157,7 +157,9 @@ def test_samples_are_consistent_with_the_view(name: str, shot: Snapshot) -> None
                 check_replay(sample, views=False)
 
 
-def unseen_places(state: KrytState, seat: int, sample: KrytState) -> dict[int, str]:
+def unseen_places(
+    state: KrytNavalivatState, seat: int, sample: KrytNavalivatState
+) -> dict[int, str]:
     """Where each card ``seat`` cannot see lies in ``sample``: a seat number or the stock."""
     places = {}
     for c in sample.stock:

@@ -14,7 +14,7 @@ import pytest
 import cardtable
 from bot_games import play_bots
 from cardtable.bots import Bot, RandomBot, make_bot
-from cardtable.bots.kryt_navalivat import KrytHeuristic, card_power
+from cardtable.bots.kryt_navalivat import KrytNavalivatHeuristic, card_power
 from cardtable.bots.reading import card_index
 from cardtable.cards import Card
 from cardtable.core import State
@@ -63,7 +63,9 @@ def position(
 def choice(state: State) -> str:
     seat = state.to_move
     assert seat is not None
-    action = KrytHeuristic().choose(state.view(seat), state.legal_actions(), random.Random(0))
+    action = KrytNavalivatHeuristic().choose(
+        state.view(seat), state.legal_actions(), random.Random(0)
+    )
     assert action in state.legal_actions()
     return str(action)
 
@@ -79,10 +81,10 @@ def play_game(
 # The registry, legality, determinism -----------------------------------------------------
 
 
-def test_make_bot_builds_the_kryt_heuristic() -> None:
-    """DESIGN.md "Bots": heuristic and the level easy are the Kryt heuristic here."""
-    assert isinstance(make_bot("heuristic", GAME), KrytHeuristic)
-    assert isinstance(make_bot("easy", GAME), KrytHeuristic)
+def test_make_bot_builds_the_kryt_navalivat_heuristic() -> None:
+    """DESIGN.md "Bots": heuristic and the level easy are the Kryt'-navalivat' heuristic here."""
+    assert isinstance(make_bot("heuristic", GAME), KrytNavalivatHeuristic)
+    assert isinstance(make_bot("easy", GAME), KrytNavalivatHeuristic)
     assert make_bot("heuristic", GAME).name == "heuristic"
 
 

@@ -18,7 +18,7 @@ import pytest
 import cardtable
 from cardtable.cards import Card
 from cardtable.errors import InvalidRecordError
-from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytState, Session
+from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytNavalivatState, Session
 from cardtable.rules.kryt_navalivat.beating import (
     NO_SUIT,
     PERMANENT_ANTI,
@@ -26,7 +26,7 @@ from cardtable.rules.kryt_navalivat.beating import (
     take_count,
 )
 from cardtable.rules.kryt_navalivat.state import beaters_for
-from kryt_pieces import (
+from kryt_navalivat_pieces import (
     FILL,
     GAMES,
     PACK,
@@ -74,7 +74,7 @@ def plain_take(pile_size: int, top: str, trump: str) -> int:
 
 
 @pytest.mark.parametrize(("trump_mode", "trump"), MODES)
-def test_kryt_3_1_and_8_2_beats_agrees_with_the_rule_for_every_pair(
+def test_kryt_navalivat_3_1_and_8_2_beats_agrees_with_the_rule_for_every_pair(
     trump_mode: str, trump: str
 ) -> None:
     """KRYT-3.1 (each trump suit) and KRYT-8.2 (diamonds trumps, spades anti-trumps): the
@@ -93,7 +93,7 @@ def test_kryt_3_1_and_8_2_beats_agrees_with_the_rule_for_every_pair(
 
 
 @pytest.mark.parametrize(("trump_mode", "trump"), [("turned", "H"), ("permanent", "D")])
-def test_kryt_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top(
+def test_kryt_navalivat_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top(
     trump_mode: str, trump: str
 ) -> None:
     """KRYT-4.2a, KRYT-10: in RESPOND mode the legal beats are exactly the held cards that
@@ -114,7 +114,7 @@ def test_kryt_4_2_the_legal_beats_are_the_cards_held_that_beat_the_top(
 
 
 @pytest.mark.parametrize(("trump_mode", "trump"), MODES)
-def test_kryt_5_and_8_3_take_count_for_every_top_card_and_pile_size(
+def test_kryt_navalivat_5_and_8_3_take_count_for_every_top_card_and_pile_size(
     trump_mode: str, trump: str
 ) -> None:
     """KRYT-5 / KRYT-8.3 (K-11: AS takes 1 card) for piles of 1 to 8 cards."""
@@ -125,7 +125,7 @@ def test_kryt_5_and_8_3_take_count_for_every_top_card_and_pile_size(
 
 
 @pytest.mark.parametrize(("top", "size"), [("9C", 1), ("9C", 2), ("9C", 3), ("9C", 4), ("AC", 6)])
-def test_kryt_5_a_pick_up_moves_the_cards_the_rule_counts(top: str, size: int) -> None:
+def test_kryt_navalivat_5_a_pick_up_moves_the_cards_the_rule_counts(top: str, size: int) -> None:
     """KRYT-5: clubs trumps; a non-ace trump on top takes min(3, pile), the ace all; the cards
     go to the taker's hand, the rest stays in order and the next player faces its top."""
     below = ["6H", "7H", "8H", "9H", "10H"][: size - 1]
@@ -147,7 +147,9 @@ def test_kryt_5_a_pick_up_moves_the_cards_the_rule_counts(top: str, size: int) -
 
 @pytest.mark.parametrize("players", range(2, 7))
 @pytest.mark.parametrize("trump_mode", ["turned", "permanent"])
-def test_kryt_2_3_to_2_5_the_deal_from_a_stacked_deck(players: int, trump_mode: str) -> None:
+def test_kryt_navalivat_2_3_to_2_5_the_deal_from_a_stacked_deck(
+    players: int, trump_mode: str
+) -> None:
     """KRYT-2.3 / K-15: three rounds, one card at a time, clockwise from the dealer's left;
     KRYT-2.4 / K-3: the next card is turned and names trumps; KRYT-2.5: the stock is the
     rest, 36 - 3N cards with the turned card. KRYT-8.1: the permanent mode turns nothing,
@@ -177,7 +179,9 @@ def test_kryt_2_3_to_2_5_the_deal_from_a_stacked_deck(players: int, trump_mode: 
         assert (state.to_move, state.mode, public["pile"]) == ((dealer + 1) % players, "lead", [])
 
 
-def test_kryt_2_1_without_a_dealer_option_the_seed_picks_one_every_seat_possible() -> None:
+def test_kryt_navalivat_2_1_without_a_dealer_option_the_seed_picks_one_every_seat_possible() -> (
+    None
+):
     """KRYT-2.1: anyone may deal the first hand; the seed decides it, reproducibly."""
     game = KrytNavalivat(players=3)
     dealers = {game.new_state(seed=s).dealer for s in range(30)}
@@ -188,7 +192,7 @@ def test_kryt_2_1_without_a_dealer_option_the_seed_picks_one_every_seat_possible
 # KRYT-4.4, K-1: drawing after the turn --------------------------------------------------------
 
 
-def expected_draw(before: KrytState, size: int) -> list[str]:
+def expected_draw(before: KrytNavalivatState, size: int) -> list[str]:
     """KRYT-4.4: from the top of the face-down stock while fewer than 3 are held, the
     turned card when nothing else is left."""
     source = stock_cards(before) + ([before.view(None)["trump_card"]] if before.faceup >= 0 else [])
@@ -196,7 +200,7 @@ def expected_draw(before: KrytState, size: int) -> list[str]:
 
 
 @pytest.mark.parametrize(("players", "trump_mode", "seed"), GAMES)
-def test_kryt_4_4_k_1_draws_after_the_whole_turn_only_the_actor_up_to_three(
+def test_kryt_navalivat_4_4_k_1_draws_after_the_whole_turn_only_the_actor_up_to_three(
     players: int, trump_mode: str, seed: int
 ) -> None:
     """KRYT-4.4, K-1, KRYT-11.3: no draw between a beat and its cover; at the end of a turn
@@ -232,7 +236,7 @@ def test_kryt_4_4_k_1_draws_after_the_whole_turn_only_the_actor_up_to_three(
 # KRYT-7.1, KRYT-4.5: going out and skipping empty seats -------------------------------------
 
 
-def test_kryt_7_1_a_player_out_of_cards_is_skipped() -> None:
+def test_kryt_navalivat_7_1_a_player_out_of_cards_is_skipped() -> None:
     """KRYT-7.1, KRYT-4.5, KRYT-11.6: B has gone out; A leads his last card and goes out
     too; play passes over A and B, who never act again, while C and D play on."""
     text = compose_position(["7H", "", "8S 9S", FILL], turn="lead", trumps="C")
@@ -251,7 +255,7 @@ def test_kryt_7_1_a_player_out_of_cards_is_skipped() -> None:
 # KRYT-4.3, K-6: FREE mode ----------------------------------------------------------------------
 
 
-def test_kryt_4_3_no_free_mode_with_one_other_player_left() -> None:
+def test_kryt_navalivat_4_3_no_free_mode_with_one_other_player_left() -> None:
     """KRYT-4.3: B is already out; A beats with his last card, leaving only C: no FREE mode,
     the hand is over and C is the fool (KRYT-7.3)."""
     state = position_state(compose_position(["QH", "", "7S 8S"], pile=f"{FILL} JH"))
@@ -259,7 +263,7 @@ def test_kryt_4_3_no_free_mode_with_one_other_player_left() -> None:
     assert state.is_over and state.loser == C and state.mode == "over"
 
 
-def test_kryt_4_3_k_6_free_mode_allows_lead_beat_and_cover_or_pick_up() -> None:
+def test_kryt_navalivat_4_3_k_6_free_mode_allows_lead_beat_and_cover_or_pick_up() -> None:
     """K-6: in FREE mode the player may lead any card, beat (then cover) or pick up."""
     state = position_state(compose_position(["QH", "KH 7S", "9D 10D"], pile=f"{FILL} JH"))
     state.apply("beat QH")
@@ -268,7 +272,7 @@ def test_kryt_4_3_k_6_free_mode_allows_lead_beat_and_cover_or_pick_up() -> None:
     assert (state.to_move, state.mode, legal(state)) == (B, "cover", {"cover 7S"})
 
 
-def test_kryt_4_3_free_mode_only_with_the_stock_empty_and_two_others_holding() -> None:
+def test_kryt_navalivat_4_3_free_mode_only_with_the_stock_empty_and_two_others_holding() -> None:
     """KRYT-4.3: in random play FREE mode comes only after a beat with the last card, with
     the stock empty and at least two other players still holding cards; no swap in it.
     KRYT-7.7: every game ends well within the harness cap."""
@@ -306,7 +310,7 @@ DRAW_RULE = [
 @pytest.mark.parametrize(
     ("why", "hands", "top", "script", "expected"), DRAW_RULE, ids=[r[0] for r in DRAW_RULE]
 )
-def test_kryt_7_3_k_7_draw_rule(
+def test_kryt_navalivat_7_3_k_7_draw_rule(
     why: str, hands: list[str], top: str, script: list[str], expected: Any
 ) -> None:
     """KRYT-7.3 / K-7 in each branch: a draw only when P's last card was a lead (a free lead
@@ -323,7 +327,7 @@ def test_kryt_7_3_k_7_draw_rule(
         assert not state.drawn and state.loser == expected
 
 
-def test_kryt_7_3_a_lead_of_the_last_card_leaves_l_the_fool() -> None:
+def test_kryt_navalivat_7_3_a_lead_of_the_last_card_leaves_l_the_fool() -> None:
     """KRYT-7.3, lead branch: A leads his last card on an empty pile; B, the only player
     left, is the fool. (A plain lead happens on an empty pile, so with the stock empty L
     holds the other 35 cards: the one-card draw cannot arise from it, only from a free lead
@@ -336,7 +340,7 @@ def test_kryt_7_3_a_lead_of_the_last_card_leaves_l_the_fool() -> None:
 # Results ----------------------------------------------------------------------------------------
 
 
-def test_kryt_7_2_result_of_a_loss_with_three_players() -> None:
+def test_kryt_navalivat_7_2_result_of_a_loss_with_three_players() -> None:
     """KRYT-7.2, SPEC §0.4 (5): the fool alone in last place; the others win together and
     the returns sum to zero."""
     state = position_state(compose_position(["QH", "7S", "6S"], pile=f"{FILL} JH", trumps="D"))
@@ -348,7 +352,7 @@ def test_kryt_7_2_result_of_a_loss_with_three_players() -> None:
     assert result.returns == (0.5, 0.5, -1.0) and result.summary
 
 
-def test_kryt_7_3_result_of_a_draw_shares_one_place() -> None:
+def test_kryt_navalivat_7_3_result_of_a_draw_shares_one_place() -> None:
     """KRYT-7.3: a draw has no winner and no fool: one shared place, zero returns."""
     state = position_state(compose_position(["QH", "7S", "8S"], pile=f"{FILL} JH", trumps="D"))
     state.apply("beat QH")
@@ -359,7 +363,7 @@ def test_kryt_7_3_result_of_a_draw_shares_one_place() -> None:
     assert state.view(None)["draw"] is True and state.view(None)["loser"] is None
 
 
-def test_kryt_result_is_none_while_the_hand_goes_on() -> None:
+def test_kryt_navalivat_result_is_none_while_the_hand_goes_on() -> None:
     state = KrytNavalivat(players=2).new_state(seed=1)
     assert state.result is None and not state.is_over
 
@@ -367,7 +371,7 @@ def test_kryt_result_is_none_while_the_hand_goes_on() -> None:
 # Sessions: KRYT-2.1, KRYT-7.5, K-8 --------------------------------------------------------
 
 
-def find_draw(state: KrytState, depth: int) -> list[int] | None:
+def find_draw(state: KrytNavalivatState, depth: int) -> list[int] | None:
     """Actions from ``state`` to a drawn end within ``depth`` actions, if there are any."""
     if state.is_over:
         return [] if state.drawn else None
@@ -382,7 +386,7 @@ def find_draw(state: KrytState, depth: int) -> list[int] | None:
     return None
 
 
-def play_to_a_draw(state: KrytState) -> None:
+def play_to_a_draw(state: KrytNavalivatState) -> None:
     """Play ``state`` to a draw: random play, then a short search once few cards are held."""
     for attempt in range(200):
         rng = random.Random(attempt)
@@ -399,14 +403,16 @@ def play_to_a_draw(state: KrytState) -> None:
     raise AssertionError("no drawn line found")
 
 
-def play_to_a_loss(state: KrytState, seed: int) -> None:
+def play_to_a_loss(state: KrytNavalivatState, seed: int) -> None:
     rng = random.Random(seed)
     while not state.is_over:
         state.apply(rng.choice(state.legal_action_ids()))
     assert state.loser is not None
 
 
-def test_kryt_2_1_k_8_session_the_fool_deals_next_and_after_a_draw_the_same_dealer() -> None:
+def test_kryt_navalivat_2_1_k_8_session_the_fool_deals_next_and_after_a_draw_the_same_dealer() -> (
+    None
+):
     """KRYT-2.1: the fool deals the next hand; KRYT-7.5 / K-8: after a draw the dealer of
     the drawn hand deals again; the tally counts each seat's losses and the draws."""
     session = Session(players=2, dealer=A, seed=11)
@@ -439,7 +445,7 @@ def played_session() -> Session:
     return session
 
 
-def test_kryt_session_json_round_trip_replays_the_same_positions() -> None:
+def test_kryt_navalivat_session_json_round_trip_replays_the_same_positions() -> None:
     """A saved session (``cardtable-session``) loads back to the same hands, positions,
     tally and next dealer; the unfinished last hand goes on the same way."""
     session = played_session()
@@ -485,7 +491,7 @@ def _tampered() -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize(("why", "text"), _tampered(), ids=[w for w, _ in _tampered()])
-def test_kryt_session_bad_files_are_refused(why: str, text: str) -> None:
+def test_kryt_navalivat_session_bad_files_are_refused(why: str, text: str) -> None:
     """A session file that is not JSON, not a session, of another version or game, or whose
     hands do not replay or were not dealt by the right seat: InvalidRecordError."""
     with pytest.raises(InvalidRecordError):
@@ -509,7 +515,9 @@ def cards_in(value: Any) -> set[str]:
     return set()
 
 
-def test_kryt_9_views_show_the_whole_pile_what_a_take_would_move_and_known_cards() -> None:
+def test_kryt_navalivat_9_views_show_the_whole_pile_what_a_take_would_move_and_known_cards() -> (
+    None
+):
     """KRYT-9 / K-10 on KRYT-EX-1's deal: every view holds the whole pile in order and the
     cards a pick-up would take; cards picked up are known to all, until played."""
     game = KrytNavalivat(players=3, dealer=C)
@@ -536,7 +544,7 @@ def test_kryt_9_views_show_the_whole_pile_what_a_take_would_move_and_known_cards
     assert state.view(A)["known"][C] == []
 
 
-def test_kryt_9_drawn_cards_and_the_stock_order_never_show_to_others() -> None:
+def test_kryt_navalivat_9_drawn_cards_and_the_stock_order_never_show_to_others() -> None:
     """KRYT-9: after A's lead on KRYT-EX-1's deal, A drew QS: only A's view shows it; no
     view but the holder's shows a card of a hand that is not known, and no view shows a
     face-down stock card; the spectator sees no hand at all."""
@@ -559,7 +567,7 @@ def test_kryt_9_drawn_cards_and_the_stock_order_never_show_to_others() -> None:
 
 
 @pytest.mark.parametrize(("players", "trump_mode", "seed"), GAMES[::2])
-def test_kryt_9_changing_what_a_seat_cannot_know_leaves_its_view_alone(
+def test_kryt_navalivat_9_changing_what_a_seat_cannot_know_leaves_its_view_alone(
     players: int, trump_mode: str, seed: int
 ) -> None:
     """SPEC §0.4 (4), KRYT-11.9: swap an unknown card of another seat with a face-down stock
@@ -596,7 +604,7 @@ def test_kryt_9_changing_what_a_seat_cannot_know_leaves_its_view_alone(
 
 
 @pytest.mark.parametrize(("players", "trump_mode", "seed"), GAMES[1::2])
-def test_kryt_record_replays_to_the_same_positions(
+def test_kryt_navalivat_record_replays_to_the_same_positions(
     players: int, trump_mode: str, seed: int
 ) -> None:
     """SPEC §0.4 (3): ``record()`` as JSON, read by ``cardtable.replay``, rebuilds the same
@@ -618,7 +626,7 @@ def test_kryt_record_replays_to_the_same_positions(
     assert cardtable.replay(record.to_json()).position() == start.position()
 
 
-def test_kryt_4_6_k_1_nothing_to_pick_up_between_a_beat_and_its_cover() -> None:
+def test_kryt_navalivat_4_6_k_1_nothing_to_pick_up_between_a_beat_and_its_cover() -> None:
     """KRYT-4.6, K-1: between the beating card and its cover only a cover is legal, so the
     view's ``would_take`` is empty then, and shows the pick-up again once the cover is on."""
     state = position_state(

@@ -3,7 +3,7 @@
 ``perft(state, d)`` is the number of action sequences of exactly ``d`` actions from
 ``state``; a beat is two actions (``beat``, then the same player's ``cover``, KRYT-4.6).
 The counts live in ``tests/fixtures/perft_kryt_navalivat.json``, written by
-``scripts/regenerate_perft_kryt.py``; a change in the generation of legal actions (KRYT-3,
+``scripts/regenerate_perft.py``; a change in the generation of legal actions (KRYT-3,
 KRYT-4, KRYT-5, KRYT-6, KRYT-7, KRYT-8) changes a number here. So that the fixture is not
 merely the engine's own output, the small depths are recounted below by a plain move
 generator written from the SPEC (KRYT-2.3 … KRYT-10), sharing no code with the engine,
@@ -206,14 +206,16 @@ def plain_start(entry: dict[str, Any]) -> Plain:
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry["name"] for entry in ENTRIES])
-def test_kryt_perft_counts_match_the_fixture(entry: dict[str, Any]) -> None:
+def test_kryt_navalivat_perft_counts_match_the_fixture(entry: dict[str, Any]) -> None:
     """Every stored count, recomputed (KRYT-3, KRYT-4, KRYT-5, KRYT-6, KRYT-10)."""
     counts = perft(start(entry), len(entry["counts"]))
     assert {str(d): n for d, n in enumerate(counts, 1)} == entry["counts"]
 
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=[entry["name"] for entry in ENTRIES])
-def test_kryt_perft_small_depths_match_a_plain_move_generator(entry: dict[str, Any]) -> None:
+def test_kryt_navalivat_perft_small_depths_match_a_plain_move_generator(
+    entry: dict[str, Any],
+) -> None:
     """KRYT-2.3 to KRYT-10, recounted by the generator above: the deal, beating with both
     trump modes, the cover, pick-up sizes, the swap, draws after the whole turn (K-1),
     going out, the free turn and the end of the hand."""
@@ -221,7 +223,7 @@ def test_kryt_perft_small_depths_match_a_plain_move_generator(entry: dict[str, A
     assert plain_perft(plain_start(entry), depth) == stored(entry["name"], depth)
 
 
-def test_kryt_perft_plain_deal_agrees_with_the_engines_deal() -> None:
+def test_kryt_navalivat_perft_plain_deal_agrees_with_the_engines_deal() -> None:
     """KRYT-2.3 / KRYT-2.4 / KRYT-8.1: the plain deal gives the hands, turned card and
     stock the engine shows, so the generator starts where the engine does."""
     for entry in ENTRIES:
@@ -235,7 +237,7 @@ def test_kryt_perft_plain_deal_agrees_with_the_engines_deal() -> None:
             assert sorted(hand) == sorted(start(entry).view(seat)["hand"])
 
 
-def test_kryt_perft_fixture_covers_both_modes_player_counts_swap_and_free_turn() -> None:
+def test_kryt_navalivat_perft_fixture_covers_both_modes_player_counts_swap_and_free_turn() -> None:
     """The fixture deals to 2 and 3 players in both trump modes (KRYT-8), and starts where
     a swap is open (KRYT-6) and in a free turn (KRYT-4.3); in the endgame some lines end
     the hand (KRYT-7.2), which a plain count of the ends shows."""
@@ -255,7 +257,7 @@ def test_kryt_perft_fixture_covers_both_modes_player_counts_swap_and_free_turn()
     assert ended > 0
 
 
-def test_kryt_perft_swap_position_by_hand() -> None:
+def test_kryt_navalivat_perft_swap_position_by_hand() -> None:
     """Hearts trumps, QH turned, 8D and JS face down; seat 0 (6H 9S KD) faces 8S, seat 1
     holds 7C 10C AS, and the pile below the 8S ends QS KS.
 
@@ -270,7 +272,7 @@ def test_kryt_perft_swap_position_by_hand() -> None:
     assert stored(name, 2) == [4, 9]
 
 
-def test_kryt_perft_free_turn_by_hand() -> None:
+def test_kryt_navalivat_perft_free_turn_by_hand() -> None:
     """Clubs trumps, the stock empty, seat 0 out after beating JD with QD, its last card;
     seat 1 (7H KC 8S) has the free turn, seat 2 holds 9D AH.
 
@@ -293,7 +295,7 @@ def test_kryt_perft_free_turn_by_hand() -> None:
         ("three-players-free-turn-endgame", 8),
     ],
 )
-def test_kryt_perft_checked_path_agrees(name: str, depth: int) -> None:
+def test_kryt_navalivat_perft_checked_path_agrees(name: str, depth: int) -> None:
     """The checked ``legal_actions()``/``apply()`` path counts what the unchecked one does
     (§0.4 (2): the listed actions are exactly those ``apply`` accepts)."""
     assert checked_perft(start(BY_NAME[name]), depth) == BY_NAME[name]["counts"][str(depth)]

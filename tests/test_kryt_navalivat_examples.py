@@ -18,8 +18,8 @@ from cardtable.cards import Card
 from cardtable.errors import GameOverError
 from cardtable.rules.kryt_navalivat import KrytNavalivat, Session
 from cardtable.rules.kryt_navalivat.beating import PERMANENT_ANTI, PERMANENT_TRUMP, beats
-from cardtable.rules.kryt_navalivat.state import KrytState
-from kryt_pieces import (
+from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
+from kryt_navalivat_pieces import (
     EX_1_DECK,
     FILL,
     PACK,
@@ -113,12 +113,12 @@ EX_1_LEGAL = {
 }
 
 
-def ex_1_state() -> KrytState:
+def ex_1_state() -> KrytNavalivatState:
     game = KrytNavalivat(players=3, dealer=C)
     return game.new_state(seed=1, decks=[EX_1_DECK.replace("|", " ").split()])
 
 
-def assert_step(state: KrytState, step: int) -> None:
+def assert_step(state: KrytNavalivatState, step: int) -> None:
     _, a, b, c, pile_text, stock, seat, mode = EX_1_STEPS[step]
     assert [hand(state, s) for s in (A, B, C)] == [set(cards(x)) for x in (a, b, c)], step
     assert pile(state) == cards(pile_text), step
@@ -127,7 +127,7 @@ def assert_step(state: KrytState, step: int) -> None:
     assert_conserved(state)
 
 
-def test_kryt_ex_1_the_deal_gives_the_listed_hands_trump_card_and_stock() -> None:
+def test_kryt_navalivat_ex_1_the_deal_gives_the_listed_hands_trump_card_and_stock() -> None:
     """KRYT-EX-1 step 0, KRYT-2.3-2.5, K-15: dealer C deals A, B, C three rounds; 8C is
     turned, so clubs are trumps; the stock is 27 with the turned card; A moves first."""
     state = ex_1_state()
@@ -137,7 +137,7 @@ def test_kryt_ex_1_the_deal_gives_the_listed_hands_trump_card_and_stock() -> Non
     assert legal(state) == EX_1_LEGAL[1]
 
 
-def test_kryt_ex_1_the_three_player_example_step_by_step() -> None:
+def test_kryt_navalivat_ex_1_the_three_player_example_step_by_step() -> None:
     """KRYT-EX-1 steps 1-9: hands, pile, stock count and next player after every turn; the
     legal actions the scenario lists; no draw between a beat and its cover (K-1)."""
     state = ex_1_state()
@@ -156,7 +156,7 @@ def test_kryt_ex_1_the_three_player_example_step_by_step() -> None:
         assert_step(state, step)
 
 
-def test_kryt_ex_1_step_6_c_may_beat_with_kc_and_any_cover_but_picks_up() -> None:
+def test_kryt_navalivat_ex_1_step_6_c_may_beat_with_kc_and_any_cover_but_picks_up() -> None:
     """KRYT-EX-1 step 6, K-5: C could BEAT(KC, x) for each of his other cards, and picking up
     the beatable 9S is legal too."""
     state = ex_1_state()
@@ -171,7 +171,7 @@ def test_kryt_ex_1_step_6_c_may_beat_with_kc_and_any_cover_but_picks_up() -> Non
     assert hand(state, C) == {"KC", "9H", "10H", "9S"}
 
 
-def test_kryt_ex_1_step_8_three_cards_move_and_step_9_draws_one() -> None:
+def test_kryt_navalivat_ex_1_step_8_three_cards_move_and_step_9_draws_one() -> None:
     """KRYT-EX-1 steps 8-9: the non-ace trump 7C on top makes B take exactly 3 cards
     (KRYT-5); C, holding four, plays two and draws only one (KRYT-4.4)."""
     state = ex_1_state()
@@ -190,7 +190,7 @@ def test_kryt_ex_1_step_8_three_cards_move_and_step_9_draws_one() -> None:
     assert len(hand(state, C)) == 3
 
 
-def test_kryt_ex_1_after_step_9_a_can_only_pick_up_the_9s() -> None:
+def test_kryt_navalivat_ex_1_after_step_9_a_can_only_pick_up_the_9s() -> None:
     """KRYT-EX-1 final check: A (JH QH KH) faces 9S with trumps clubs: PICK_UP only."""
     state = ex_1_state()
     for actions, *_ in EX_1_STEPS[1:]:
@@ -204,7 +204,7 @@ def test_kryt_ex_1_after_step_9_a_can_only_pick_up_the_9s() -> None:
 
 
 @pytest.mark.parametrize("trumps", ["C", "D", "H", "S"])
-def test_kryt_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_any_trump(
+def test_kryt_navalivat_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_any_trump(
     trumps: str,
 ) -> None:
     """KRYT-EX-2, KRYT-7.3, K-7: A beats 9H with JH and covers with 8C; B's only card KC
@@ -224,14 +224,14 @@ def test_kryt_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_any_trump(
     refused(state, "beat KC", GameOverError)
 
 
-def with_hand(session: Session, state: KrytState) -> Session:
+def with_hand(session: Session, state: KrytNavalivatState) -> Session:
     """``session`` with ``state`` in place of its dealt hand: a constructed hand's result
     decides the next dealer (KRYT-2.1, KRYT-7.5)."""
     session.hands[-1] = state
     return session
 
 
-def test_kryt_ex_2_in_a_session_the_drawn_hands_dealer_deals_again() -> None:
+def test_kryt_navalivat_ex_2_in_a_session_the_drawn_hands_dealer_deals_again() -> None:
     """KRYT-EX-2, KRYT-7.5, K-8: after the draw, the next dealer is the dealer of the drawn
     hand, not the seat that went out first."""
     state = position_state(
@@ -246,11 +246,11 @@ def test_kryt_ex_2_in_a_session_the_drawn_hands_dealer_deals_again() -> None:
     assert session.tally == {"hands": 1, "losses": [0, 0], "draws": 1}
 
 
-def ex_3_state() -> KrytState:
+def ex_3_state() -> KrytNavalivatState:
     return position_state(compose_position(["JH 8C AC", "KC"], pile=f"{FILL} 9H", trumps="D"))
 
 
-def test_kryt_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() -> None:
+def test_kryt_navalivat_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() -> None:
     """KRYT-EX-3, KRYT-7.3: A BEAT(JH, 8C); B's legal actions are BEAT(KC) with no cover and
     PICK_UP; B beats with his last card and is out; A is the fool, although AC beats KC."""
     state = ex_3_state()
@@ -268,7 +268,7 @@ def test_kryt_ex_3_a_beats_with_the_last_card_so_a_loses_though_ac_beats_kc() ->
     assert result is not None and result.winners == (B,) and result.places == ((B,), (A,))
 
 
-def test_kryt_ex_3_in_a_session_the_fool_deals_next() -> None:
+def test_kryt_navalivat_ex_3_in_a_session_the_fool_deals_next() -> None:
     """KRYT-EX-3, KRYT-2.1: A, the fool, deals the next hand; B moves first in it."""
     state = ex_3_state()
     for action in ("beat JH", "cover 8C", "beat KC"):
@@ -282,7 +282,7 @@ def test_kryt_ex_3_in_a_session_the_fool_deals_next() -> None:
 # KRYT-EX-4 ------------------------------------------------------------------------------------
 
 
-def test_kryt_ex_4_determinate_part_for_any_cards_below_9h() -> None:
+def test_kryt_navalivat_ex_4_determinate_part_for_any_cards_below_9h() -> None:
     """KRYT-EX-4 steps 1-2 (K-12), which hold whatever lies below 9H: A BEAT(JH, AC); B can
     only pick up (KC is lower, no diamond); B takes 1 card; A faces his own JH and can only
     pick up (8C is neither a higher heart nor a trump)."""
@@ -297,7 +297,7 @@ def test_kryt_ex_4_determinate_part_for_any_cards_below_9h() -> None:
     assert legal(state) == {"take"}
 
 
-def test_kryt_ex_4_completion_assuming_the_pile_is_exactly_9h_b_loses() -> None:
+def test_kryt_navalivat_ex_4_completion_assuming_the_pile_is_exactly_9h_b_loses() -> None:
     """KRYT-EX-4's completion under its stated assumption, the pile exactly [9H]: then B has
     one legal action at each of his turns and ends the fool with 4 cards (KRYT-7.3).
 
@@ -344,7 +344,7 @@ EX_5_ROWS = [
     EX_5_ROWS,
     ids=[row[0].split()[0] for row in EX_5_ROWS],
 )
-def test_kryt_ex_5_how_many_cards_a_pick_up_takes(
+def test_kryt_navalivat_ex_5_how_many_cards_a_pick_up_takes(
     case: str, trumps: str, before: str, taken: str, after: str, mode: str
 ) -> None:
     """KRYT-EX-5, KRYT-5, KRYT-8.3: the cards taken go to the taker's hand, in public; the
@@ -371,7 +371,7 @@ def test_kryt_ex_5_how_many_cards_a_pick_up_takes(
 # KRYT-EX-6 ------------------------------------------------------------------------------------
 
 
-def test_kryt_ex_6_three_players_the_next_player_gets_the_free_card() -> None:
+def test_kryt_navalivat_ex_6_three_players_the_next_player_gets_the_free_card() -> None:
     """KRYT-EX-6, KRYT-4.3, K-6: A beats the cover JH with his only card QH and is out; B and
     C remain, so B is not obliged to beat: lead 7S, lead 8S or pick up; C then responds."""
     state = position_state(compose_position(["QH", "7S 8S", "9D 10D"], pile=f"{FILL} JH"))
@@ -385,7 +385,7 @@ def test_kryt_ex_6_three_players_the_next_player_gets_the_free_card() -> None:
     assert legal(state) == {"take"}
 
 
-def test_kryt_ex_6_two_players_no_free_card_b_is_the_fool_at_once() -> None:
+def test_kryt_navalivat_ex_6_two_players_no_free_card_b_is_the_fool_at_once() -> None:
     """KRYT-EX-6, KRYT-4.3, KRYT-7.3: with one other player left there is no FREE mode: A
     goes out by beating, so B loses at once."""
     state = position_state(compose_position(["QH", "7S 8S"], pile=f"{FILL} JH"))
@@ -399,7 +399,7 @@ def test_kryt_ex_6_two_players_no_free_card_b_is_the_fool_at_once() -> None:
 EX_7_STOCK = "9C 10C JC QC KC"  # five face-down cards, top first
 
 
-def ex_7_state(**changes: str) -> KrytState:
+def ex_7_state(**changes: str) -> KrytNavalivatState:
     """KRYT-EX-7: trumps spades, 10S turned under five face-down cards; A holds 6S 7H 8D and
     leads; B holds the rest of the pack."""
     pieces = {"hand": "6S 7H 8D", "faceup": "10S", "trumps": "S"} | changes
@@ -413,7 +413,7 @@ def ex_7_state(**changes: str) -> KrytState:
     return position_state(text, "permanent" if pieces["trumps"] == "permanent" else "turned")
 
 
-def test_kryt_ex_7_swap_the_six_lead_and_the_six_is_drawn_last() -> None:
+def test_kryt_navalivat_ex_7_swap_the_six_lead_and_the_six_is_drawn_last() -> None:
     """KRYT-EX-7 steps 1-3, KRYT-6.1, K-9, KRYT-2.5: the swap puts 10S in A's hand and 6S
     under the stock, stock count and trumps unchanged, still A's turn; the lead draws one
     face-down card; the last card drawn from the stock is the 6S."""
@@ -439,7 +439,7 @@ def test_kryt_ex_7_swap_the_six_lead_and_the_six_is_drawn_last() -> None:
     assert "6S" in state.view(B)["known"][A]  # drawn in everybody's sight
 
 
-def test_kryt_ex_7_i_no_swap_for_a_player_without_the_six() -> None:
+def test_kryt_navalivat_ex_7_i_no_swap_for_a_player_without_the_six() -> None:
     """KRYT-EX-7 (i): B holds no 6S, so SWAP6 is not legal on his turn."""
     state = ex_7_state()
     state.apply("lead 7H")
@@ -448,7 +448,7 @@ def test_kryt_ex_7_i_no_swap_for_a_player_without_the_six() -> None:
     refused(state, "swap")
 
 
-def test_kryt_ex_7_ii_no_swap_once_the_turned_card_is_drawn() -> None:
+def test_kryt_navalivat_ex_7_ii_no_swap_once_the_turned_card_is_drawn() -> None:
     """KRYT-EX-7 (ii), KRYT-6.2, K-9: A keeps the 6S while drawing the stock; the swap stays
     legal while the turned card is there, even as the stock's only card, and is gone once
     A has drawn it."""
@@ -467,7 +467,7 @@ def test_kryt_ex_7_ii_no_swap_once_the_turned_card_is_drawn() -> None:
     refused(state, "swap")
 
 
-def test_kryt_ex_7_iii_no_swap_when_the_turned_card_is_the_six() -> None:
+def test_kryt_navalivat_ex_7_iii_no_swap_when_the_turned_card_is_the_six() -> None:
     """KRYT-EX-7 (iii), KRYT-6.2: with the 6S itself turned, no swap is legal for anyone."""
     state = ex_7_state(hand="10S 7H 8D", faceup="6S")
     assert "swap" not in legal(state)
@@ -475,7 +475,7 @@ def test_kryt_ex_7_iii_no_swap_when_the_turned_card_is_the_six() -> None:
     refused(state, "swap")
 
 
-def test_kryt_ex_7_iv_no_swap_in_the_permanent_trump_variant() -> None:
+def test_kryt_navalivat_ex_7_iv_no_swap_in_the_permanent_trump_variant() -> None:
     """KRYT-EX-7 (iv), KRYT-8.1: nothing is turned, so the six of trumps (6D) has nothing to
     be swapped for."""
     state = ex_7_state(hand="6D 7H 8D", faceup="", trumps="permanent")
@@ -484,7 +484,7 @@ def test_kryt_ex_7_iv_no_swap_in_the_permanent_trump_variant() -> None:
     refused(state, "swap")
 
 
-def test_kryt_ex_7_v_no_swap_between_beat_and_cover() -> None:
+def test_kryt_navalivat_ex_7_v_no_swap_between_beat_and_cover() -> None:
     """KRYT-EX-7 (v), K-9, KRYT-4.6: the swap comes before the main action; between the
     beating card and its cover only a cover is legal."""
     text = compose_position(
@@ -514,7 +514,9 @@ EX_8_TABLE = [
 
 
 @pytest.mark.parametrize(("top", "candidate", "expected"), EX_8_TABLE)
-def test_kryt_ex_8_permanent_trump_beat_table(top: str, candidate: str, expected: bool) -> None:
+def test_kryt_navalivat_ex_8_permanent_trump_beat_table(
+    top: str, candidate: str, expected: bool
+) -> None:
     """KRYT-EX-8, KRYT-8.2: diamonds trump plain suits, never spades; only a higher spade
     beats a spade; AS and AD beat nothing's way. Checked on the beat relation and on the
     legal actions of a constructed permanent-mode state."""
@@ -531,7 +533,7 @@ def test_kryt_ex_8_permanent_trump_beat_table(top: str, candidate: str, expected
     assert beating == ({f"beat {c}" for c in held} if expected else set())
 
 
-def test_kryt_ex_8_deal_check_three_each_nothing_turned_stock_of_30() -> None:
+def test_kryt_navalivat_ex_8_deal_check_three_each_nothing_turned_stock_of_30() -> None:
     """KRYT-EX-8 deal check, KRYT-8.1: 2 players get 3 cards each, no card is turned, the
     stock is the other 30 cards and the first draw takes the 7th card of the deck."""
     deck = PACK[::-1]  # AS KS QS ... : dealt A, B, A, B, A, B from the top
@@ -546,7 +548,7 @@ def test_kryt_ex_8_deal_check_three_each_nothing_turned_stock_of_30() -> None:
     assert hand(state, A) == {"QS", "10S", deck[6]}
 
 
-def test_kryt_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() -> None:
+def test_kryt_navalivat_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() -> None:
     """KRYT-EX-8, KRYT-8.3: AD on top, the pick-up takes the whole pile."""
     text = compose_position(
         ["JC QC KC", "JH QH KH"], pile="6H 7S 9S 8D AD", stock=FILL, trumps="permanent"
@@ -560,7 +562,7 @@ def test_kryt_ex_8_picking_up_the_ace_of_diamonds_empties_the_pile() -> None:
 # KRYT-EX-9 ------------------------------------------------------------------------------------
 
 
-def test_kryt_ex_9_the_honourable_win_ace_of_trumps_as_the_last_card() -> None:
+def test_kryt_navalivat_ex_9_the_honourable_win_ace_of_trumps_as_the_last_card() -> None:
     """KRYT-EX-9, KRYT-7.6, K-13: A beats B's cover JH with QH and covers with AD, his last
     card; B holds 3 cards and is the fool at once, with no ceremonial pick-up; the pile holds
     the other 33 cards, so B's 3 + the pile = 36 (KRYT-11.1)."""

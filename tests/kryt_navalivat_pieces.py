@@ -10,7 +10,7 @@ import pytest
 
 from cardtable.cards import DECK_36, Card
 from cardtable.errors import IllegalActionError
-from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytState
+from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytNavalivatState
 from cardtable.rules.kryt_navalivat.position import FILL, compose_position
 from cardtable.rules.kryt_navalivat.state import TAKE
 
@@ -25,25 +25,25 @@ def cards(text: str) -> list[str]:
     return [c if c == FILL else str(Card.parse(c)) for c in text.replace(",", " ").split()]
 
 
-def position_state(text: str, trump_mode: str = "turned") -> KrytState:
+def position_state(text: str, trump_mode: str = "turned") -> KrytNavalivatState:
     players = int(text.split()[1].removeprefix("players="))
     game = KrytNavalivat(players=players, trump_mode=trump_mode)
     return game.state_from_position(text)
 
 
-def hand(state: KrytState, seat: int) -> set[str]:
+def hand(state: KrytNavalivatState, seat: int) -> set[str]:
     return set(state.view(seat)["hand"])
 
 
-def pile(state: KrytState) -> list[str]:
+def pile(state: KrytNavalivatState) -> list[str]:
     return list(state.view(None)["pile"])
 
 
-def legal(state: KrytState) -> set[str]:
+def legal(state: KrytNavalivatState) -> set[str]:
     return {str(a) for a in state.legal_actions()}
 
 
-def assert_conserved(state: KrytState) -> None:
+def assert_conserved(state: KrytNavalivatState) -> None:
     """KRYT-11.1: hands + pile + stock (the turned card included) hold the pack once."""
     public = state.view(None)
     assert sum(public["hand_sizes"]) + len(public["pile"]) + public["stock"] == 36
@@ -53,7 +53,9 @@ def assert_conserved(state: KrytState) -> None:
     assert sorted(every) == sorted(PACK)
 
 
-def refused(state: KrytState, action: str, error: type[Exception] = IllegalActionError) -> None:
+def refused(
+    state: KrytNavalivatState, action: str, error: type[Exception] = IllegalActionError
+) -> None:
     """The action raises ``error`` and changes nothing (SPEC §0.4 (2))."""
     before = state.position()
     with pytest.raises(error):
@@ -70,17 +72,19 @@ EX_1_DECK = (
 MODE_NAMES = ("turned", "permanent")
 
 
-def fields(state: KrytState) -> dict[str, str]:
+def fields(state: KrytNavalivatState) -> dict[str, str]:
     return dict(word.split("=", 1) for word in state.position().split()[1:])
 
 
-def stock_cards(state: KrytState) -> list[str]:
+def stock_cards(state: KrytNavalivatState) -> list[str]:
     """The face-down stock, top first, from the position (a test may look at it)."""
     text = fields(state)["stock"]
     return [] if text == "-" else text.split(",")
 
 
-def random_states(players: int, trump_mode: str, seed: int, cap: int = 1000) -> list[KrytState]:
+def random_states(
+    players: int, trump_mode: str, seed: int, cap: int = 1000
+) -> list[KrytNavalivatState]:
     """Every state of one random game (at most ``cap`` actions), start and end included.
     Nine times in ten the player does anything but pick up, so that games reach the empty
     stock and the end (uniform play piles up and rarely gets there)."""

@@ -23,8 +23,8 @@ from cardtable.core import Action
 from cardtable.errors import CardtableError
 from cardtable.rules.kryt_navalivat.beating import PACK_36, take_count
 from cardtable.rules.kryt_navalivat.session import Session
-from cardtable.rules.kryt_navalivat.state import KrytState
-from cardtable.terminal.kryt_navalivat import KrytScreen
+from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
+from cardtable.terminal.kryt_navalivat import KrytNavalivatScreen
 from cardtable.terminal.session import play_names, read_entry
 from terminal_io import (
     PROMPT,
@@ -63,7 +63,7 @@ def load_session(path: Path) -> Session:
     return Session.from_json(path.read_text(encoding="utf-8"))
 
 
-def moves_of(state: KrytState, seat: int) -> list[str]:
+def moves_of(state: KrytNavalivatState, seat: int) -> list[str]:
     """The actions ``seat`` took in the hand ``state`` ended, replayed from its record."""
     record = state.record()
     replayed = cardtable.make(GAME, **record.options).new_state(
@@ -92,7 +92,7 @@ def last_screen(output: str) -> str:
 @pytest.fixture(scope="module")
 def two_hands(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, Path]:
     """Two whole seeded hands against the heuristic bots, answering every question "1"."""
-    record = tmp_path_factory.mktemp("kryt") / "session.json"
+    record = tmp_path_factory.mktemp("kryt-navalivat") / "session.json"
     done = run_cli("play", GAME, *TABLE, "--hands", "2", "--record", str(record), stdin=ANSWERS)
     assert done.returncode == 0, done.stderr
     return done.stdout, record
@@ -159,7 +159,7 @@ def test_every_action_is_narrated_and_pick_ups_name_their_cards(
         state = cardtable.make(GAME, **record_.options).new_state(
             seed=record_.seed, decks=record_.decks
         )
-        assert isinstance(state, KrytState)
+        assert isinstance(state, KrytNavalivatState)
         for text in record_.actions:
             if text == "take":
                 pile = state.view(None)["pile"]
@@ -281,9 +281,9 @@ def test_no_ends_the_session_after_the_hand(two_hands: tuple[str, Path], tmp_pat
 
 
 @pytest.fixture(scope="module")
-def mid_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, KrytState]:
+def mid_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, KrytNavalivatState]:
     """Seat 0's decision after ``MID`` answers in the seeded hand: the input ends there."""
-    record = tmp_path_factory.mktemp("kryt") / "mid.json"
+    record = tmp_path_factory.mktemp("kryt-navalivat") / "mid.json"
     done = run_cli("play", GAME, *TABLE, "--record", str(record), stdin="1\n" * MID)
     assert done.returncode == 0, done.stderr
     state = load_session(record).state
@@ -292,7 +292,7 @@ def mid_hand(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, KrytState]:
 
 
 def test_screen_shows_trump_stock_pile_would_take_and_known_cards(
-    mid_hand: tuple[str, KrytState],
+    mid_hand: tuple[str, KrytNavalivatState],
 ) -> None:
     """KRYT-9 / K-10: the turned card, the stock count (the turned card included,
     KRYT-2.5), the whole pile, what a pick-up takes now (KRYT-5) and the card it would
@@ -325,7 +325,7 @@ def test_screen_shows_trump_stock_pile_would_take_and_known_cards(
 
 
 def test_menu_says_beat_with_and_cover_with_in_the_hands_order(
-    mid_hand: tuple[str, KrytState], tmp_path: Path
+    mid_hand: tuple[str, KrytNavalivatState], tmp_path: Path
 ) -> None:
     """KRYT-4.2a: the menu names the card played, "beat with 9♣", as the narration does;
     its cards come in the order of "Your hand" (the web table's, trumps last). Typed as
@@ -404,7 +404,7 @@ def test_permanent_mode_screen_and_record(tmp_path: Path) -> None:
 
 
 def test_bad_entries_are_explained_and_asked_again(
-    mid_hand: tuple[str, KrytState], tmp_path: Path
+    mid_hand: tuple[str, KrytNavalivatState], tmp_path: Path
 ) -> None:
     """KRYT-4.2: on a plain top card the player beats (a higher card of its suit or a
     trump, KRYT-3.1) and covers, or picks up. Bad entries get the reason and the question
@@ -478,7 +478,7 @@ def test_swap_is_typed_and_narrated(tmp_path: Path) -> None:
     assert load_session(record).state.record().actions == ["swap"]
 
 
-def test_read_entry_takes_kryt_words_numbers_and_unambiguous_cards() -> None:
+def test_read_entry_takes_kryt_navalivat_words_numbers_and_unambiguous_cards() -> None:
     """KRYT-4.3 free card: 'qh' could lead or beat 10♥, so it is asked again; '7d' can only
     be led; 'take', 'beat QH' and numbers read as they are."""
     pack = [str(Card.from_index(c)) for c in PACK_36]
@@ -491,7 +491,7 @@ def test_read_entry_takes_kryt_words_numbers_and_unambiguous_cards() -> None:
     game = cardtable.make(GAME, players=3)
     state = game.state_from_position(text)
     legal = state.legal_actions()
-    screen = KrytScreen()
+    screen = KrytNavalivatScreen()
     assert read_entry("7d", legal, game, screen) == Action("lead", Card.parse("7D"))
     assert read_entry("beat qh", legal, game, screen) == Action("beat", Card.parse("QH"))
     assert read_entry("take", legal, game, screen) == Action("take")
@@ -518,7 +518,7 @@ def test_spectator_table_shows_known_cards_but_no_hand() -> None:
         state.apply(state.legal_actions()[-1])  # pick-ups and leads, to build known cards
     assert any(state.view(None)["known"])
     console = Console(file=io.StringIO(), width=160, no_color=True)
-    console.print(KrytScreen().table(state.view(None), [f"seat {s}" for s in range(3)]))
+    console.print(KrytNavalivatScreen().table(state.view(None), [f"seat {s}" for s in range(3)]))
     text = console.file.getvalue()  # type: ignore[attr-defined]
     assert isinstance(text, str)
     assert "Your hand" not in text
@@ -548,7 +548,7 @@ def test_bad_options_are_a_one_line_usage_error(args: list[str], words: str) -> 
 
 
 @pytest.mark.parametrize("flag", [["--trump-mode", "turned"], ["--hands", "2"]])
-def test_kryt_options_are_refused_for_other_games(flag: list[str]) -> None:
+def test_kryt_navalivat_options_are_refused_for_other_games(flag: list[str]) -> None:
     done = run_cli("play", "neuf", *flag)
     assert done.returncode == 2
     assert f"{flag[0]} is an option of kryt-navalivat" in done.stderr

@@ -3,7 +3,7 @@ input of every kind (SPEC §0.4 (1) and (2), KRYT-10): a specific error, naming 
 wrong, and the state left as it was.
 
 Seats A, B, C are 0, 1, 2. Constructed states come from ``compose_position`` and KRYT-EX-1's deck
-(tests/kryt_pieces.py).
+(tests/kryt_navalivat_pieces.py).
 """
 
 from __future__ import annotations
@@ -24,8 +24,8 @@ from cardtable.errors import (
     InvalidPositionError,
     OutOfTurnError,
 )
-from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytState
-from kryt_pieces import (
+from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytNavalivatState
+from kryt_navalivat_pieces import (
     EX_1_DECK,
     FILL,
     GAMES,
@@ -51,7 +51,7 @@ def expected_text(number: int) -> str:
     return f"{('lead', 'beat', 'cover')[number // 36]} {PACK[number % 36]}"
 
 
-def test_kryt_10_all_110_actions_are_numbered_densely_both_ways() -> None:
+def test_kryt_navalivat_10_all_110_actions_are_numbered_densely_both_ways() -> None:
     game = KrytNavalivat()
     assert game.num_distinct_actions == 110
     assert [expected_text(n) for n in (0, 8, 9, 35)] == ["lead 6C", "lead AC", "lead 6D", "lead AS"]
@@ -62,7 +62,7 @@ def test_kryt_10_all_110_actions_are_numbered_densely_both_ways() -> None:
         assert game.parse_action(str(action).upper()) == action
 
 
-def test_kryt_10_legal_action_numbers_are_sorted_and_agree_with_is_legal() -> None:
+def test_kryt_navalivat_10_legal_action_numbers_are_sorted_and_agree_with_is_legal() -> None:
     """legal_action_ids() ascending, and is_legal() true exactly for them, all along games
     of each player count and trump mode."""
     for players, trump_mode, seed in GAMES[::3]:
@@ -75,7 +75,7 @@ def test_kryt_10_legal_action_numbers_are_sorted_and_agree_with_is_legal() -> No
 # Position round trips ----------------------------------------------------------------------------
 
 
-def same(a: KrytState, b: KrytState) -> None:
+def same(a: KrytNavalivatState, b: KrytNavalivatState) -> None:
     assert a.position() == b.position()
     assert a.legal_action_ids() == b.legal_action_ids()
     for seat in [None, *range(a.players)]:
@@ -84,7 +84,7 @@ def same(a: KrytState, b: KrytState) -> None:
 
 
 @pytest.mark.parametrize(("players", "trump_mode", "seed"), GAMES)
-def test_kryt_position_round_trips_at_random_points(
+def test_kryt_navalivat_position_round_trips_at_random_points(
     players: int, trump_mode: str, seed: int
 ) -> None:
     """SPEC §0.4 (1): at points of random games (the start and the end included) the
@@ -106,7 +106,7 @@ def test_kryt_position_round_trips_at_random_points(
     assert states[-1].is_over and states[-1].position().split()[-2] != "result=-"
 
 
-def test_kryt_position_names_every_field_of_ex_1_after_a_lead() -> None:
+def test_kryt_navalivat_position_names_every_field_of_ex_1_after_a_lead() -> None:
     """The documented field order and values for KRYT-EX-1 after A's lead (A drew QS)."""
     game = KrytNavalivat(players=3, dealer=C)
     state = game.new_state(seed=1, decks=[EX_1_DECK.replace("|", " ").split()])
@@ -244,7 +244,7 @@ BAD = _bad_positions()
 
 
 @pytest.mark.parametrize(("why", "trump_mode", "text", "match"), BAD, ids=[b[0] for b in BAD])
-def test_kryt_invalid_positions_are_refused_naming_the_field(
+def test_kryt_navalivat_invalid_positions_are_refused_naming_the_field(
     why: str, trump_mode: str, text: str, match: str
 ) -> None:
     """Positions that are not ``kryt/1`` or describe no reachable state: InvalidPositionError
@@ -255,7 +255,7 @@ def test_kryt_invalid_positions_are_refused_naming_the_field(
         KrytNavalivat(players=3, trump_mode=trump_mode).state_from_position(text)
 
 
-def test_kryt_the_bad_positions_are_one_change_from_good_ones() -> None:
+def test_kryt_navalivat_the_bad_positions_are_one_change_from_good_ones() -> None:
     """The positions the cases above start from are themselves valid."""
     for text, mode in [
         (ex_1_after_lead(), "turned"),
@@ -276,7 +276,7 @@ def test_kryt_the_bad_positions_are_one_change_from_good_ones() -> None:
         assert state.position() == text
 
 
-def test_kryt_a_position_is_text() -> None:
+def test_kryt_navalivat_a_position_is_text() -> None:
     with pytest.raises(InvalidPositionError):
         KrytNavalivat().state_from_position(42)  # type: ignore[arg-type]
 
@@ -284,7 +284,7 @@ def test_kryt_a_position_is_text() -> None:
 # Bad actions: specific errors, nothing changed ------------------------------------------------
 
 
-def unchanged(state: KrytState, action: Any, error: type[Exception], **kwargs: Any) -> str:
+def unchanged(state: KrytNavalivatState, action: Any, error: type[Exception], **kwargs: Any) -> str:
     before = state.position()
     with pytest.raises(error) as caught:
         state.apply(action, **kwargs)
@@ -292,7 +292,7 @@ def unchanged(state: KrytState, action: Any, error: type[Exception], **kwargs: A
     return str(caught.value)
 
 
-def respond_state() -> KrytState:
+def respond_state() -> KrytNavalivatState:
     """A (7H 8H 6S) faces 7D, trumps spades, 10S turned: A may beat with 6S only."""
     text = compose_position(
         ["7H 8H 6S", FILL], pile="7D", stock="9C 10C JC", faceup="10S", trumps="S"
@@ -300,7 +300,9 @@ def respond_state() -> KrytState:
     return position_state(text)
 
 
-def test_kryt_4_2_a_beat_that_does_not_beat_is_illegal_and_lists_the_legal_actions() -> None:
+def test_kryt_navalivat_4_2_a_beat_that_does_not_beat_is_illegal_and_lists_the_legal_actions() -> (
+    None
+):
     """KRYT-3 / KRYT-4.2a: 8H does not beat 7D; the message lists the legal actions."""
     state = respond_state()
     message = unchanged(state, "beat 8H", IllegalActionError)
@@ -308,7 +310,7 @@ def test_kryt_4_2_a_beat_that_does_not_beat_is_illegal_and_lists_the_legal_actio
     unchanged(state, "beat 9D", IllegalActionError)  # not held
 
 
-def test_kryt_4_2_a_cover_when_none_is_due_is_illegal() -> None:
+def test_kryt_navalivat_4_2_a_cover_when_none_is_due_is_illegal() -> None:
     """KRYT-4.6: a cover comes only right after one's own beat."""
     state = respond_state()
     unchanged(state, "cover 7H", IllegalActionError)
@@ -318,7 +320,7 @@ def test_kryt_4_2_a_cover_when_none_is_due_is_illegal() -> None:
 
 
 @pytest.mark.parametrize("action", ["take", "lead 7H", "beat 7H", "swap", "beat 6S"])
-def test_kryt_4_6_after_a_beat_only_a_cover_is_legal(action: str) -> None:
+def test_kryt_navalivat_4_6_after_a_beat_only_a_cover_is_legal(action: str) -> None:
     """KRYT-4.2a, K-4, K-9: after ``beat 6S`` with cards left the cover is compulsory; any
     other action is illegal and changes nothing."""
     state = respond_state()
@@ -327,7 +329,7 @@ def test_kryt_4_6_after_a_beat_only_a_cover_is_legal(action: str) -> None:
     assert "legal: cover 7H, cover 8H" in message
 
 
-def test_kryt_6_a_swap_when_not_allowed_and_a_take_on_an_empty_pile_are_illegal() -> None:
+def test_kryt_navalivat_6_a_swap_when_not_allowed_and_a_take_on_an_empty_pile_are_illegal() -> None:
     """KRYT-6.2 / K-9: no six of trumps held, no swap; KRYT-4.1: on an empty pile the
     only actions are leads, so there is nothing to pick up."""
     state = KrytNavalivat(players=3, dealer=C).new_state(
@@ -353,11 +355,13 @@ def test_kryt_6_a_swap_when_not_allowed_and_a_take_on_an_empty_pile_are_illegal(
         (-1, InvalidActionError),
     ],
 )
-def test_kryt_malformed_action_text_gets_its_specific_error(text: Any, error: type) -> None:
+def test_kryt_navalivat_malformed_action_text_gets_its_specific_error(
+    text: Any, error: type
+) -> None:
     unchanged(respond_state(), text, error)
 
 
-def test_kryt_out_of_turn_and_after_the_end_are_refused() -> None:
+def test_kryt_navalivat_out_of_turn_and_after_the_end_are_refused() -> None:
     state = respond_state()
     unchanged(state, "take", OutOfTurnError, seat=B)
     over = position_state(compose_position(["QH", "7S 8S"], pile=f"{FILL} JH"))
@@ -382,13 +386,13 @@ def test_kryt_out_of_turn_and_after_the_end_are_refused() -> None:
         {"colour": "red"},
     ],
 )
-def test_kryt_1_1_k_2_bad_options_are_refused(options: dict[str, Any]) -> None:
+def test_kryt_navalivat_1_1_k_2_bad_options_are_refused(options: dict[str, Any]) -> None:
     """K-2: 2 to 6 players; KRYT-8: trump_mode turned or permanent; a dealer is a seat."""
     with pytest.raises(InvalidOptionError):
         cardtable.make("kryt-navalivat", **options)
 
 
-def test_kryt_bad_stacked_decks_are_refused() -> None:
+def test_kryt_navalivat_bad_stacked_decks_are_refused() -> None:
     """KRYT-1.2: a stacked deck is the 36-card pack once; a game is one hand, one deck."""
     game = KrytNavalivat(players=2, dealer=0)
     with pytest.raises(InvalidDeckError, match="2C"):
@@ -403,7 +407,7 @@ def test_kryt_bad_stacked_decks_are_refused() -> None:
         game.new_state(seed=1, decks=[[*PACK[:-1], "1X"]])
 
 
-def test_kryt_2_5_a_turned_mode_stock_without_its_turned_card_is_refused() -> None:
+def test_kryt_navalivat_2_5_a_turned_mode_stock_without_its_turned_card_is_refused() -> None:
     """KRYT-2.5 / K-3: in the turned mode the turned card is the stock's last card and is
     drawn last, so face-down cards never remain once it is gone: ``faceup=-`` with a
     face-down stock describes no reachable state."""

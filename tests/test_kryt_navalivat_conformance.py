@@ -50,7 +50,7 @@ from cardtable.rules.kryt_navalivat.state import (
     RESPONDING,
     SWAP,
     TAKE,
-    KrytState,
+    KrytNavalivatState,
 )
 from cardtable.rules.tricks import BIT, bits
 from cardtable.testing import (
@@ -90,7 +90,7 @@ def observe(seen: Counter[str], losers: set[int]) -> Callable[[State, int, State
     """A ``watch`` counting what the sweep's games reach into ``seen`` and ``losers``."""
 
     def watch(before: State, number: int, after: State) -> None:
-        assert isinstance(before, KrytState) and isinstance(after, KrytState)
+        assert isinstance(before, KrytNavalivatState) and isinstance(after, KrytNavalivatState)
         pile = before.pile
         if number == SWAP:
             seen["swap"] += 1
@@ -166,7 +166,7 @@ def sweep(players: int, mode: str) -> None:
 @pytest.mark.parametrize(
     ("players", "mode"), COMBINATIONS, ids=[f"{p}p-{m}" for p, m in COMBINATIONS]
 )
-def test_kryt_11_conformance_sweep(players: int, mode: str) -> None:
+def test_kryt_navalivat_11_conformance_sweep(players: int, mode: str) -> None:
     """KRYT-11 items 1-8 after every action, SPEC §0.4 (2)-(5), and termination under the
     KRYT-7.7 cap, over 300 random games of each player count (K-2) and trump mode; the
     games reach swaps of the six (KRYT-6), the free card (KRYT-4.3, K-6), a loser in every
@@ -181,7 +181,7 @@ DRAWN_SWEEP_GAMES = [(4, 4274), (5, 5037), (5, 5063), (6, 6001)]
 
 
 @pytest.mark.parametrize(("players", "seed"), DRAWN_SWEEP_GAMES)
-def test_kryt_7_3_the_sweep_reaches_draws(players: int, seed: int) -> None:
+def test_kryt_navalivat_7_3_the_sweep_reaches_draws(players: int, seed: int) -> None:
     """KRYT-7.3, K-7: these sweep games end in a draw, which the invariants accept (the
     last player out put a card to beat, and the one left holds a single card that beats
     it): nobody is the fool, and every seat shares the one place."""
@@ -206,7 +206,7 @@ def bare_length(game: Game, seed: int) -> int:
     return len(state.record().actions)
 
 
-def test_kryt_7_7_the_cap_reports_every_game_that_reaches_it() -> None:
+def test_kryt_navalivat_7_7_the_cap_reports_every_game_that_reaches_it() -> None:
     """KRYT-7.7 / K-14: with a tiny cap, every game longer than the cap is stopped there
     and listed (its seed printed in the report), the others finish; without
     ``allow_capped`` the run fails naming the seeds; a single game fails at the cap."""
@@ -245,7 +245,7 @@ def test_fast_and_full_checks_play_the_same_game() -> None:
 
 # The KRYT-11 invariants on their own -----------------------------------------------------------
 
-Transition = tuple[KrytState, int, KrytState]
+Transition = tuple[KrytNavalivatState, int, KrytNavalivatState]
 
 
 def transitions(players: int, mode: str, seeds: range = range(6)) -> Iterator[Transition]:
@@ -260,7 +260,7 @@ def transitions(players: int, mode: str, seeds: range = range(6)) -> Iterator[Tr
             yield before, number, state.copy()
 
 
-def test_kryt_beat_relation_and_pick_up_counts() -> None:
+def test_kryt_navalivat_beat_relation_and_pick_up_counts() -> None:
     """KRYT-3.1, KRYT-8.2, KRYT-5, KRYT-8.3: the invariants' own beat relation and
     pick-up counts, on cards named in the rules (the engine's are checked elsewhere)."""
     c = {name: i for i in range(52) if (name := card_text(i))}
@@ -279,7 +279,7 @@ def test_kryt_beat_relation_and_pick_up_counts() -> None:
     assert taken(7, c["AS"], diamonds) == 1 and taken(7, c["AD"], diamonds) == 7  # K-11
 
 
-def test_kryt_11_invariants_accept_the_engine() -> None:
+def test_kryt_navalivat_11_invariants_accept_the_engine() -> None:
     """KRYT-11: the invariants and the whole-state check hold across real play of every
     player count and both modes, and the rules' legal actions are the engine's."""
     count = 0
@@ -293,20 +293,20 @@ def test_kryt_11_invariants_accept_the_engine() -> None:
     assert count > 10_000
 
 
-def test_kryt_11_check_state_accepts_rebuilt_and_redealt_states() -> None:
+def test_kryt_navalivat_11_check_state_accepts_rebuilt_and_redealt_states() -> None:
     """KRYT-11 holds for states rebuilt from their positions (SPEC §0.4 (1)) and for
     re-deals (SPEC §0.4 (4)), which have no deck to check the deal against."""
     game = game_of(4, "turned")
     rng = random.Random(1)
     for before, _, _ in list(transitions(4, "turned", range(2)))[::53]:
         rebuilt = game.state_from_position(before.position())
-        assert isinstance(rebuilt, KrytState)
+        assert isinstance(rebuilt, KrytNavalivatState)
         check_state(rebuilt)
         check_state(before.resample_hidden(before.to_move, rng))
 
 
 def find(
-    players: int, mode: str, wanted: Callable[[KrytState, int, KrytState], bool]
+    players: int, mode: str, wanted: Callable[[KrytNavalivatState, int, KrytNavalivatState], bool]
 ) -> Transition:
     for before, number, after in transitions(players, mode, range(40)):
         if wanted(before, number, after):
@@ -314,49 +314,49 @@ def find(
     raise AssertionError("no such transition in the sample games")  # pragma: no cover
 
 
-def lead_while_stock(b: KrytState, n: int, a: KrytState) -> bool:
+def lead_while_stock(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     return n < BEAT and len(a.stock) > 2 and b.mode != FREE
 
 
-def drew(b: KrytState, n: int, a: KrytState) -> bool:
+def drew(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     return bool(b.history) and len(a.stock) < len(b.stock) and len(a.stock) > 3
 
 
-def take_of_3(b: KrytState, n: int, a: KrytState) -> bool:
+def take_of_3(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     return n == TAKE and len(b.pile) - len(a.pile) == 3 and len(a.pile) > 0
 
 
-def bad_beat_possible(b: KrytState, n: int, a: KrytState) -> bool:
+def bad_beat_possible(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     if not BEAT <= n < BEAT + 36 or b.to_move is None:
         return False
     return any(not beats(c, b.pile[-1], b.trump, b.anti) for c in bits(b.hands[b.to_move]))
 
 
-def someone_out(b: KrytState, n: int, a: KrytState) -> bool:
+def someone_out(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     p = b.to_move
     if p is None or n >= BEAT or not a.hands[p]:
         return False
     return any(not a.hands[s] for s in range(a.players) if s != p)
 
 
-def draw_end(b: KrytState, n: int, a: KrytState) -> bool:
+def draw_end(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     return a.mode == OVER and a.loser is None
 
 
-def swap(b: KrytState, n: int, a: KrytState) -> bool:
+def swap(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     return n == SWAP
 
 
-def first(b: KrytState, n: int, a: KrytState) -> bool:
+def first(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> bool:
     return not b.history
 
 
-def corrupt_duplicate(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_duplicate(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     other = next(s for s in range(a.players) if s != b.to_move)
     a.hands[other] |= BIT[a.stock[0]]
 
 
-def corrupt_stock_order(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_stock_order(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     p = b.to_move
     assert p is not None
     got = a.hands[p] & ~b.hands[p]
@@ -365,7 +365,7 @@ def corrupt_stock_order(b: KrytState, n: int, a: KrytState) -> None:
     a.stock[0] = card
 
 
-def corrupt_short_hand(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_short_hand(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     p = b.to_move
     assert p is not None
     card = b.hands[p].bit_length() - 1
@@ -373,13 +373,13 @@ def corrupt_short_hand(b: KrytState, n: int, a: KrytState) -> None:
     b.stock.insert(0, card)
 
 
-def corrupt_take_more(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_take_more(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     p = b.to_move
     assert p is not None
     a.hands[p] |= BIT[a.pile.pop()]
 
 
-def corrupt_out_gets_card(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_out_gets_card(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     p = b.to_move
     assert p is not None
     out = next(s for s in range(a.players) if s != p and not a.hands[s])
@@ -388,50 +388,52 @@ def corrupt_out_gets_card(b: KrytState, n: int, a: KrytState) -> None:
     a.hands[out] |= BIT[card]
 
 
-def corrupt_out_acts(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_out_acts(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     b.to_move = next(s for s in range(b.players) if not b.hands[s])
 
 
-def corrupt_trump(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_trump(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     a.trump = (a.trump + 1) % 4
 
 
-def corrupt_early_end(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_early_end(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     a.mode, a.to_move, a.loser = OVER, None, 0
 
 
-def corrupt_known(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_known(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     p = b.to_move
     assert p is not None
     a.known[p] = a.hands[p]
 
 
-def corrupt_next_player(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_next_player(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     assert a.to_move is not None
     a.to_move = next(s for s in range(a.players) if s != a.to_move and a.hands[s])
 
 
-def corrupt_next_mode(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_next_mode(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     a.mode = COVERING
 
 
-def corrupt_draw_result(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_draw_result(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     a.loser = next(s for s in range(a.players) if a.hands[s])
     a.drawn = False
 
 
-def corrupt_swap_ends_turn(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_swap_ends_turn(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     assert a.to_move is not None
     a.to_move = (a.to_move + 1) % a.players
 
 
-def corrupt_deal(b: KrytState, n: int, a: KrytState) -> None:
+def corrupt_deal(b: KrytNavalivatState, n: int, a: KrytNavalivatState) -> None:
     low0, low1 = b.hands[0] & -b.hands[0], b.hands[1] & -b.hands[1]
     b.hands[0] ^= low0 | low1
     b.hands[1] ^= low0 | low1
 
 
-Corruption = tuple[str, int, str, Callable[[KrytState, int, KrytState], bool], Any]
+Corruption = tuple[
+    str, int, str, Callable[[KrytNavalivatState, int, KrytNavalivatState], bool], Any
+]
 CORRUPTIONS: list[Corruption] = [
     ("KRYT-11.1", 3, "turned", lead_while_stock, corrupt_duplicate),
     ("KRYT-11.2", 3, "turned", drew, corrupt_stock_order),
@@ -455,12 +457,12 @@ CORRUPTIONS: list[Corruption] = [
     CORRUPTIONS,
     ids=[f"{c[0]}-{c[4].__name__}" for c in CORRUPTIONS],
 )
-def test_kryt_11_invariants_name_the_broken_rule(
+def test_kryt_navalivat_11_invariants_name_the_broken_rule(
     rule: str,
     players: int,
     mode: str,
-    where: Callable[[KrytState, int, KrytState], bool],
-    corrupt: Callable[[KrytState, int, KrytState], None],
+    where: Callable[[KrytNavalivatState, int, KrytNavalivatState], bool],
+    corrupt: Callable[[KrytNavalivatState, int, KrytNavalivatState], None],
 ) -> None:
     """KRYT-11: a transition corrupted against one rule fails the invariants, and the
     message starts with that rule's ID."""
@@ -475,7 +477,7 @@ def test_kryt_11_invariants_name_the_broken_rule(
         check_transition(before, number, after)
 
 
-def test_kryt_11_5_a_beat_that_does_not_beat_is_named() -> None:
+def test_kryt_navalivat_11_5_a_beat_that_does_not_beat_is_named() -> None:
     """KRYT-11.5: a beat with a card that does not beat the top card (KRYT-3)."""
     before, _, after = find(3, "turned", bad_beat_possible)
     p = before.to_move
@@ -485,7 +487,7 @@ def test_kryt_11_5_a_beat_that_does_not_beat_is_named() -> None:
         check_transition(before, BEAT + NUMBER[card], after)
 
 
-def test_kryt_9_known_cards_must_be_held() -> None:
+def test_kryt_navalivat_9_known_cards_must_be_held() -> None:
     """KRYT-9 / K-10: the cards a seat is known to hold are in its hand."""
     _, _, after = find(2, "turned", drew)
     after.known[0] |= after.hands[1] & -after.hands[1]
@@ -496,8 +498,8 @@ def test_kryt_9_known_cards_must_be_held() -> None:
 # Broken games the suite must refuse ------------------------------------------------------------
 
 
-class BrokenState(KrytState):
-    """A KrytState with one rule broken; ``prepare`` adjusts a new state."""
+class BrokenState(KrytNavalivatState):
+    """A KrytNavalivatState with one rule broken; ``prepare`` adjusts a new state."""
 
     __slots__ = ()
 
@@ -510,7 +512,7 @@ class BrokenGame(KrytNavalivat):
 
     state_class: ClassVar[type[BrokenState]] = BrokenState
 
-    def new_state(self, seed: int | None = None, decks: Any = None) -> KrytState:
+    def new_state(self, seed: int | None = None, decks: Any = None) -> KrytNavalivatState:
         state = super().new_state(seed=seed, decks=decks)
         state.__class__ = self.state_class
         assert isinstance(state, BrokenState)
@@ -737,7 +739,7 @@ BROKEN: list[tuple[type[BrokenState], str, int, str, int]] = [
     BROKEN,
     ids=[f"{b[0].__name__}-{b[2]}p-{b[3]}" for b in BROKEN],
 )
-def test_conformance_suite_refuses_a_broken_kryt(
+def test_conformance_suite_refuses_a_broken_kryt_navalivat(
     state_class: type[BrokenState], match: str, players: int, mode: str, seed: int
 ) -> None:
     """KRYT-11 (and SPEC §0.4 (4)): each broken rule is caught by the sweep's harness and

@@ -15,16 +15,16 @@ import pytest
 
 import cardtable
 from cardtable import compiled
-from cardtable._core import KrytNavalivat as CoreKryt
-from cardtable._core import KrytNavalivatState as CoreKrytState
+from cardtable._core import KrytNavalivat as CoreKrytNavalivat
+from cardtable._core import KrytNavalivatState as CoreKrytNavalivatState
 from cardtable.bots import make_bot
 from cardtable.core import State
 from cardtable.errors import IllegalActionError, InvalidBudgetError, SolverBudgetError
 
 
-def core_state(state: State) -> CoreKrytState:
+def core_state(state: State) -> CoreKrytNavalivatState:
     twin = compiled.core_game(state.game, always=True)
-    assert isinstance(twin, CoreKryt)
+    assert isinstance(twin, CoreKrytNavalivat)
     return twin.state_from_position(state.position())
 
 
