@@ -66,7 +66,7 @@ def kow_action_bound(players: int) -> int:
 def test_kow_11_conformance_sweep(players: int) -> None:
     """KOW-11 items 1-10 and SPEC §0.4 (2)-(5) after every action of 300 random games, for
     each player count of KOW-1.1; every game ends within the bound KOW-2.2 gives."""
-    game = cardtable.make("knockout-whist", players=players)
+    game = cardtable.make("knockout-whist", engine="python", players=players)
     bound = kow_action_bound(players)
     report = run_conformance(
         game, games=GAMES, seed=sweep_seed(players), max_actions=bound, deep_rate=DEEP_RATE
@@ -81,14 +81,14 @@ def test_kow_11_conformance_sweep(players: int) -> None:
 def test_kow_conformance_with_a_fixed_first_dealer() -> None:
     """KOW-1.3 / W-11: the suite also holds with the first dealer given as an option."""
     for players in (3, 6):
-        game = cardtable.make("knockout-whist", players=players, dealer=players - 1)
+        game = cardtable.make("knockout-whist", engine="python", players=players, dealer=players - 1)
         report = run_conformance(game, games=10, seed=7, max_actions=kow_action_bound(players))
         assert report.games == 10
 
 
 def sweep_games(players: int) -> Iterator[list[tuple[KnockoutWhistState, int]]]:
     """The sweep's games again, replayed fast: the moves depend on the seed alone."""
-    game = cardtable.make("knockout-whist", players=players)
+    game = cardtable.make("knockout-whist", engine="python", players=players)
     for seed in range(sweep_seed(players), sweep_seed(players) + GAMES):
         play = random.Random(seed)
         state = game.new_state(seed=seed)
@@ -157,7 +157,7 @@ Transition = tuple[KnockoutWhistState, int, KnockoutWhistState]
 
 
 def transitions(players: int, seeds: Sequence[int] = range(60)) -> Iterator[Transition]:
-    game = cardtable.make("knockout-whist", players=players)
+    game = cardtable.make("knockout-whist", engine="python", players=players)
     for seed in seeds:
         play = random.Random(seed)
         state = game.new_state(seed=seed)
@@ -383,7 +383,7 @@ def test_kow_11_6_a_dog_who_wins_hand_7_is_no_longer_a_dog() -> None:
 def test_kow_11_check_state_accepts_a_rebuilt_position() -> None:
     """KOW-11 holds for a state rebuilt from its position (SPEC §0.4 (1)), which has no
     deal history to lean on."""
-    game = cardtable.make("knockout-whist", players=5)
+    game = cardtable.make("knockout-whist", engine="python", players=5)
     for before, _, _ in transitions(5, range(3)):
         rebuilt = game.state_from_position(before.position())
         assert isinstance(rebuilt, KnockoutWhistState)
@@ -663,14 +663,14 @@ def test_conformance_suite_refuses_a_broken_game(
 
 def test_conformance_suite_refuses_a_game_that_does_not_end() -> None:
     """SPEC §5: termination. A bound shorter than any Knockout Whist game must fail."""
-    game = cardtable.make("knockout-whist", players=3)
+    game = cardtable.make("knockout-whist", engine="python", players=3)
     refuse(game, "did not end within 20 actions", seeds=1, max_actions=20)
 
 
 def test_individual_checks_pass_on_sound_states_and_fail_on_broken_ones() -> None:
     """SPEC §0.4 (2)-(4): the checks are usable one by one from a test."""
     rng = random.Random(3)
-    sound = cardtable.make("knockout-whist", players=4).new_state(seed=3)
+    sound = cardtable.make("knockout-whist", engine="python", players=4).new_state(seed=3)
     assert check_legal_actions(sound) == sound.legal_action_ids()
     assert check_illegal_actions_rejected(sound) == 57 - len(sound.legal_action_ids())
     check_copy_independent(sound, rng)

@@ -20,6 +20,7 @@ from cardtable.chance import shuffled
 from cardtable.core import State
 from cardtable.engines import CoreBacked, engine_of
 from cardtable.errors import CardtableError, IllegalActionError, InvalidOptionError
+from cardtable.testing import run_conformance
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
     ("knockout-whist", {"players": 2}),
@@ -173,3 +174,15 @@ def test_the_engine_is_chosen_by_argument_or_environment() -> None:
     assert engine_of(cardtable.make("neuf")) == "core"
     with pytest.raises(CardtableError):
         cardtable.make("neuf", engine="python").new_state(seed=1).apply("nonsense")
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
+def test_the_conformance_suite_accepts_the_run_time_engine(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The protocol's contract (``cardtable.testing``: legal actions, refusals, views, copies,
+    redeals, position round trips, replays, the game's invariants across every step) holds
+    on the run-time engine as on the reference."""
+    game = cardtable.make(name, engine="core", **options)
+    report = run_conformance(game, games=4, seed=21)
+    assert report.games == 4 and report.actions > 0

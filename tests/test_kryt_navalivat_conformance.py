@@ -78,7 +78,7 @@ def sweep_seed(players: int, mode: str) -> int:
 
 
 def game_of(players: int, mode: str) -> KrytNavalivat:
-    game = cardtable.make("kryt-navalivat", players=players, trump_mode=mode)
+    game = cardtable.make("kryt-navalivat", engine="python", players=players, trump_mode=mode)
     assert isinstance(game, KrytNavalivat)
     return game
 

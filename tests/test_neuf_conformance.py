@@ -119,7 +119,7 @@ def test_the_sweep_gives_every_option_value_300_games() -> None:
 def test_neuf_11_conformance_sweep(options: dict[str, Any]) -> None:
     """NEUF-11 items 1-9 after every action and SPEC §0.4 (2)-(5) over random games of
     one variant; every game ends within the bound of NEUF-6.5 / NEUF-8.4."""
-    game = cardtable.make("neuf", **options)
+    game = cardtable.make("neuf", engine="python", **options)
     bound = action_bound(options["players"])
     report = run_conformance(
         game,
@@ -140,7 +140,7 @@ def test_neuf_11_conformance_sweep(options: dict[str, Any]) -> None:
 def test_neuf_6_3_shared_wins_pass_the_suite(options: dict[str, Any], seed: int) -> None:
     """NEUF-6.3 / NEUF-11.8: a game in which two players reach the same score <= 0 in the
     same deal passes the suite and reports both as winners, the third player above them."""
-    game = cardtable.make("neuf", **options)
+    game = cardtable.make("neuf", engine="python", **options)
     report = check_random_game(game, seed, max_actions=action_bound(3), deep_rate=0.05)
     winners = report.result.winners
     assert len(winners) == 2
@@ -190,7 +190,7 @@ def test_sweep_replay_matches_the_suite() -> None:
     """SPEC §5: the replay of :func:`sweep_games` plays the same games as the suite (same
     length and winners), so the coverage test below speaks of the sweep."""
     for options in (VARIANTS[1], VARIANTS[-1]):
-        game = cardtable.make("neuf", **options)
+        game = cardtable.make("neuf", engine="python", **options)
         seed = sweep_seed(options)
         state = replay_sweep_game(options, seed)
         report = check_random_game(game, seed, deep_rate=0.0, snapshot_rate=0.0)
@@ -263,7 +263,7 @@ def test_neuf_11_check_state_holds_at_every_state_of_a_game() -> None:
 def test_neuf_11_check_state_accepts_a_rebuilt_position() -> None:
     """NEUF-11 holds for a state rebuilt from its position (SPEC §0.4 (1)), which has no
     deck to check its piles against."""
-    game = cardtable.make("neuf", players=3)
+    game = cardtable.make("neuf", engine="python", players=3)
     for before, _, _ in some_game({"players": 3}, seed=3)[::37]:
         rebuilt = game.state_from_position(before.position())
         assert isinstance(rebuilt, NeufState)
