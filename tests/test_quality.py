@@ -51,3 +51,18 @@ def test_the_core_stubs_match_the_compiled_module() -> None:
     stubtest compares every class, method, parameter and default with the built module."""
     done = run("mypy.stubtest", "cardtable._core")
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_user_facing_doc_reaches_into_the_private_core_module() -> None:
+    """The fast path has public names (docs/core.md, "The fast path"): the README, the docs
+    and the examples never send a user to ``cardtable._core``."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    pages += sorted((ROOT / "examples").glob("**/*.py")) if (ROOT / "examples").exists() else []
+    private = re.compile(r"cardtable\._core\b|from cardtable import _core|import _core\b")
+    found = [
+        f"{page.relative_to(ROOT)}:{number}: {line.strip()}"
+        for page in pages
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if private.search(line)
+    ]
+    assert not found, "\n".join(found)

@@ -43,6 +43,7 @@ __all__ = [
     "core_game",
     "core_state",
     "in_use",
+    "module",
     "playout_returns",
 ]
 
@@ -67,6 +68,14 @@ def _module() -> Any:
     except ImportError:
         return None
     return _core
+
+
+def module() -> Any:
+    """``cardtable._core`` itself; :class:`CardtableError` when it is not built."""
+    core = _module()
+    if core is None:
+        raise CardtableError("the compiled core is not built: `pip install -e .` builds it")
+    return core
 
 
 def available() -> bool:

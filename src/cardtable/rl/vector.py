@@ -32,7 +32,7 @@ ignored and returns the new game's first observation with reward 0), or with
 
 **Zero copies.** The arrays returned are the core's own buffers, overwritten in place by
 the next ``reset`` or ``step``: copy what you keep. **Seeds.** ``reset(seed=s)`` seeds
-game ``i``'s generator from ``s`` and ``i`` alone (``cardtable._core.game_seed``): every
+game ``i``'s generator from ``s`` and ``i`` alone (:func:`game_seed`): every
 deal, drawn seat and opponent's choice in game ``i`` comes from it, so a seed gives the
 same games whatever the batch size and the thread count. **Threads.** ``threads`` splits
 each step over that many threads, the GIL released.
@@ -63,11 +63,19 @@ from cardtable.core import Game, State
 from cardtable.errors import CardtableError, InvalidActionError
 from cardtable.rl.observation import layout
 
-__all__ = ["AUTORESETS", "OPPONENTS", "BatchEnv", "CardtableVectorEnv"]
+__all__ = ["AUTORESETS", "OPPONENTS", "BatchEnv", "CardtableVectorEnv", "game_seed"]
 
 OPPONENTS = ("random", "guided", "self")
 """The opponent kinds: ``self`` is self-play."""
 AUTORESETS = ("next_step", "same_step")
+
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The generator seed of game ``index`` of a batch reset with ``seed``."""
+    seeded: int = compiled.module().game_seed(seed, index)
+    return seeded
+
 
 Observations = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.int8]
