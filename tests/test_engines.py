@@ -7,6 +7,7 @@ are dealt as the reference deals them (SPEC §0.4: a record replays exactly)."""
 from __future__ import annotations
 
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -186,3 +187,17 @@ def test_the_conformance_suite_accepts_the_run_time_engine(
     game = cardtable.make(name, engine="core", **options)
     report = run_conformance(game, games=4, seed=21)
     assert report.games == 4 and report.actions > 0
+
+
+def test_a_core_game_and_state_pickle_as_their_options_and_record() -> None:
+    """A core state does not pickle itself; it pickles as its record, which replays to it
+    (what process pools and Ray send between workers)."""
+    game = cardtable.make("knockout-whist", players=4)
+    state = game.new_state(seed=6)
+    for _ in range(30):
+        state.apply_id(state.legal_action_ids()[-1])
+    again = pickle.loads(pickle.dumps(state))
+    assert isinstance(again, CoreBacked) and again.position() == state.position()
+    assert again.record().to_dict() == state.record().to_dict()
+    remade = pickle.loads(pickle.dumps(game))
+    assert engine_of(remade) == "core" and remade.options == game.options

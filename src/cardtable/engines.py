@@ -241,35 +241,46 @@ class CoreBacked(State):
         return self.core.is_legal(number)
 
     def legal_actions(self) -> list[Action]:
-        return list(map(self.game.actions.__getitem__, self.core.legal_action_ids()))
+        return self.core.legal_from(self.game.actions)
 
     def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:
         # The core checks legality as it steps: one call for a legal action; a refused one
         # goes to the protocol's checks, which raise the refusal in the reference's words.
+        # (The public loop's hot path: _stepped is written out here.)
         game = self.game
         number = game.numbers_by_id.get(id(action))
         if number is None:
             number = game.number_of(action)
-        mover = self.to_move
-        if mover is None or (seat is not None and seat != mover):
+        if self.to_move is None or (seat is not None and seat != self.to_move):
             return State.apply(self, number, seat=seat)
+        core = self.core
         try:
-            before = self.core.step(number)
+            before = core.step(number)
         except IllegalActionError:
             return State.apply(self, number, seat=seat)
-        self._stepped(number, before)
+        self._reference = None
+        if before is None:
+            self.history.append(number)
+            self.to_move = core.to_move
+        else:
+            self._drawn(number, before)
         return game.actions[number]
 
     def apply_id(self, number: int) -> None:
-        self._stepped(number, self.core.step(number))
-
-    def _stepped(self, number: int, before: CoreState | None) -> None:
-        """What follows the core's step of ``number`` (``before``: the core's state before
-        it, when the step drew a chance event)."""
+        core = self.core
+        before = core.step(number)
         self._reference = None
-        if before is not None and self._synced:
-            # A chance event: the reference draws it (from the shuffler, the recorded
-            # reshuffles or the seed), and records it.
+        if before is None:
+            self.history.append(number)
+            self.to_move = core.to_move
+        else:
+            self._drawn(number, before)
+
+    def _drawn(self, number: int, before: CoreState) -> None:
+        """After a step of ``number`` that drew a chance event (``before``: the core's
+        state before it): a state that keeps its chance events has the reference draw it
+        (from the shuffler, the recorded reshuffles or the seed) and record it."""
+        if self._synced:
             ref = self._rebuilt(before)
             ref.apply_id(number)
             self._adopt(ref)
@@ -344,6 +355,10 @@ class CoreBacked(State):
     def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         return self.adopting(self.reference.resample_hidden(seat, rng))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # A core state does not pickle; its record does, and replays to this state.
+        return (_replayed, (self.record().to_dict(),))
+
 
 def _slots(cls: type) -> list[str]:
     names: list[str] = []
@@ -393,8 +408,22 @@ def _reference_game_call(game: Game, method: str, *args: Any) -> State:
     return bound(*args)
 
 
+def _replayed(record: dict[str, Any]) -> State:
+    game = _remade(record["game"], record["options"])
+    return game.replay(Record.from_dict(record))
+
+
+def _remade(name: str, options: dict[str, Any]) -> Game:
+    from cardtable import game_class
+
+    return on_core(game_class(name))(**options)
+
+
 class _OnCore(Game):
     """What every core-backed game class overrides: where its states are made."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_remade, (self.name, dict(self.options)))
 
     reference_class: type[Game]
     """The game's Python class, whose methods are the reference engine's."""

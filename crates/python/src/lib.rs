@@ -11,7 +11,7 @@ use numpy::{
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 
 use cardtable_core::game::{
     self, actions_of, ActionError, ActionMask, Determinize, Game, OptionValue, PlayoutRng, Stacked,
@@ -815,6 +815,21 @@ macro_rules! bind_game {
             /// Numbers of the legal actions, ascending.
             fn legal_action_ids(&self) -> Vec<usize> {
                 mask_actions(self.inner.legal_mask())
+            }
+
+            /// The legal actions as the game's own objects, `table[a]` for each legal `a`
+            /// ascending (`table`: the Python game's `actions`): the public
+            /// `legal_actions()` in one call.
+            fn legal_from<'py>(
+                &self,
+                py: Python<'py>,
+                table: &Bound<'py, PyTuple>,
+            ) -> PyResult<Bound<'py, PyList>> {
+                let items = mask_actions(self.inner.legal_mask())
+                    .into_iter()
+                    .map(|a| table.get_item(a))
+                    .collect::<PyResult<Vec<_>>>()?;
+                PyList::new(py, items)
             }
 
             /// The legal actions as one integer: bit `a` set when action `a` is legal.
