@@ -63,8 +63,8 @@ def launched() -> Iterator[Browser]:
             chromium.close()
 
 
-# A page's websockets, kept where a test can reach them: table.js holds its socket in module
-# scope, and closing it from outside is how a dropped connection is made.
+# A page's websockets, kept where a test can reach them: the table page holds its socket in
+# module scope (table_state.js), and closing it from outside is how a dropped connection is made.
 KEEP_SOCKETS = """
 (() => {
   const Native = window.WebSocket;

@@ -517,7 +517,8 @@ def tampered(game: FairGame, kind: str) -> FairGame | None:
 
 # The page's check, run in Chromium ------------------------------------------------------------
 
-# Each page's messages go through a FairWatch of web/fairwatch.js, as table.js feeds its own.
+# Each page's messages go through a FairWatch of web/fairwatch.js, as the table page feeds its own
+# (table_connection.js).
 WATCH = """
 async (games) => {
   const { FairWatch } = await import("/static/fairwatch.js");

@@ -81,7 +81,9 @@ def test_kow_11_conformance_sweep(players: int) -> None:
 def test_kow_conformance_with_a_fixed_first_dealer() -> None:
     """KOW-1.3 / W-11: the suite also holds with the first dealer given as an option."""
     for players in (3, 6):
-        game = cardtable.make("knockout-whist", engine="python", players=players, dealer=players - 1)
+        game = cardtable.make(
+            "knockout-whist", engine="python", players=players, dealer=players - 1
+        )
         report = run_conformance(game, games=10, seed=7, max_actions=kow_action_bound(players))
         assert report.games == 10
 

@@ -1,7 +1,7 @@
 """What every game's reasons are made of: the :class:`Reason` a hint gives (a locale key
 under ``hints.why`` and its parameters) and the card arithmetic the rules of thumb share.
 
-Parameters are plain data the page turns into words (``web/table.js``): ``card`` a card
+Parameters are plain data the page turns into words (``web/table_hints.js``): ``card`` a card
 (``"AH"``, named in the grammatical case the text asks for), ``suit`` a suit letter,
 ``seat`` a seat number (its player's name), ``count`` a number the text's plural forms
 follow.

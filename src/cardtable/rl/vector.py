@@ -70,7 +70,6 @@ OPPONENTS = ("random", "guided", "self")
 AUTORESETS = ("next_step", "same_step")
 
 
-
 def game_seed(seed: int, index: int) -> int:
     """The generator seed of game ``index`` of a batch reset with ``seed``."""
     seeded: int = compiled.module().game_seed(seed, index)

@@ -19,7 +19,7 @@ export default {
     if (v.out.includes(seat)) out.push(badge(t("kryt.out"), "status-out"));
     if (v.mode === "over" && v.loser === seat) out.push(badge(t("kryt.fool"), "fool"));
     if (v.dealer === seat) out.push(badge(t("dealer_short"), "dealer"));
-    // One's own known cards are marked in the hand instead (table.js), to keep the box small.
+    // One's own known cards are marked in the hand instead (table_hand.js), to keep the box small.
     const known = seat === ctx.mySeat ? [] : v.known[seat] || [];
     if (known.length) {
       const cards = known.flatMap((c) => [" ", h("bdi", { dir: "ltr" }, cardShort(c))]);

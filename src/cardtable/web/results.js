@@ -1,6 +1,6 @@
 /*
- * The end of a game: the results screen inside #results (table.js shows it when the game is
- * over). Built only from what every seat may see: the table's public `results` (places), the
+ * The end of a game: the results screen inside #results (table_render.js shows it when the game
+ * is over). Built only from what every seat may see: the table's public `results` (places), the
  * game's `over` event with its final view as a watcher sees it (scores, the score sheet, who
  * went out when), and the public `action` events that say who won each trick (`won`).
  *

@@ -1,0 +1,5 @@
+"""``python -m cardtable.cli`` runs the ``cardtable`` command."""
+
+from cardtable.cli import app
+
+app(prog_name="cardtable")

@@ -1,0 +1,154 @@
+"""``cardtable review``: every decision of one seat in a finished game judged by a search."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.progress import Progress as ProgressBar
+
+import cardtable
+from cardtable.bots.base import UnknownBotError
+from cardtable.cli.common import (
+    DATA_ERROR,
+    INTERRUPTED,
+    USAGE_ERROR,
+    _console,
+    _fail,
+    _is_session,
+)
+from cardtable.errors import InvalidBudgetError
+
+
+def review_command(
+    file: Annotated[
+        Path, typer.Argument(help="The record of a finished game ('cardtable play --record').")
+    ],
+    seat: Annotated[int, typer.Option("--seat", "-s", help="The seat whose decisions to judge.")],
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the whole review to this JSON file.")
+    ] = None,
+    chart: Annotated[
+        Path | None,
+        typer.Option("--chart", help="Draw the expected return over the game to this PNG."),
+    ] = None,
+    level: Annotated[
+        str,
+        typer.Option(
+            "--level",
+            help="The search that judges: expert, hard, medium, or a spec (pimc:deals=50).",
+        ),
+    ] = "expert",
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the search's sampling.")] = 0,
+    top: Annotated[
+        int | None, typer.Option("--top", "-n", help="List only this many decisions.", min=1)
+    ] = None,
+) -> None:
+    """Judge every decision of one seat in a finished game, the costliest first."""
+    from cardtable.review import INACCURACY, MISTAKE, ReviewError, review, write_chart
+
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
+    if _is_session(text):
+        _fail(f"{file} is a session of hands; review one hand's record", DATA_ERROR)
+    try:
+        record = cardtable.load_record(text)
+    except ValueError as exc:
+        _fail(f"{file} is not a record: {exc}", DATA_ERROR)
+    console = _console()
+    bar = ProgressBar(
+        TextColumn("decisions"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
+    task = bar.add_task("decisions", total=None)
+    try:
+        with bar:
+            done = review(
+                record,
+                seat,
+                level=level,
+                rng_seed=seed,
+                progress=lambda n, total: bar.update(task, completed=n, total=total),
+            )
+    except (ReviewError, InvalidBudgetError, UnknownBotError) as exc:
+        _fail(str(exc), USAGE_ERROR)
+    except ValueError as exc:
+        _fail(f"{file} does not replay: {exc}", DATA_ERROR)
+    except KeyboardInterrupt:
+        raise typer.Exit(INTERRUPTED) from None
+    counts = done.counts()
+    said = ", ".join(f"{counts[v]} {v}" for v in ("fine", "inaccuracy", "mistake") if counts[v])
+    console.print(
+        f"{record.game}, seat {seat} of {len(done.returns)}, judged by {level}: "
+        f"{len(done.decisions)} decisions ({said or 'none with a choice'}); "
+        f"return {done.returns[seat]:+.3f}.",
+        markup=False,
+        soft_wrap=True,
+    )
+    console.print(_review_table(done.worst(top)))
+    console.print(
+        f"Loss: the best action's expected return less the chosen one's; "
+        f"inaccuracy from {INACCURACY}, mistake from {MISTAKE}.",
+        markup=False,
+        soft_wrap=True,
+    )
+    if json_out is not None:
+        try:
+            json_out.write_text(done.to_json(indent=1) + "\n", encoding="utf-8")
+        except OSError as exc:
+            _fail(f"cannot write {json_out}: {exc.strerror or exc}", DATA_ERROR)
+        console.print(f"Review saved to {json_out}.", markup=False, soft_wrap=True)
+    if chart is not None:
+        try:
+            drawn = write_chart(done, chart)
+        except OSError as exc:
+            _fail(f"cannot write {chart}: {exc.strerror or exc}", DATA_ERROR)
+        if drawn:
+            console.print(f"Chart saved to {chart}.", markup=False, soft_wrap=True)
+        else:
+            console.print(REVIEW_CHART_MISSING, markup=False, soft_wrap=True)
+
+
+REVIEW_CHART_MISSING = "the chart needs matplotlib: pip install 'cardtable[arena]'"
+
+
+def _review_table(decisions: list[Any]) -> Any:
+    """The decisions as a Rich table, in the order given."""
+    from rich.table import Table
+
+    table = Table(title="Decisions, the costliest first")
+    for name, justify in (
+        ("move", "right"),
+        ("hand", "right"),
+        ("trick", "right"),
+        ("played", "left"),
+        ("better", "left"),
+        ("loss", "right"),
+        ("verdict", "left"),
+    ):
+        table.add_column(name, justify=justify)  # type: ignore[arg-type]
+    for d in decisions:
+        table.add_row(
+            str(d.index),
+            "" if d.hand is None else str(d.hand),
+            "" if d.trick is None else str(d.trick),
+            d.chosen,
+            "" if d.best == d.chosen else d.best,
+            "" if d.loss is None else f"{d.loss:.3f}",
+            d.verdict,
+        )
+    return table

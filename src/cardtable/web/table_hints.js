@@ -1,0 +1,95 @@
+/*
+ * Hints (docs/server.md): the best action marked, each action's value or gap, the reason.
+ */
+import { t, num, pct, cardWords, Forms } from "./i18n.js";
+import { h } from "./common.js";
+import { st, $, seatName, announce, actionWords } from "./table_state.js";
+import { render } from "./table_render.js";
+
+/** A hint: the best action marked, each action's value in the game's unit (or its gap to
+ * the best), and the reason in words. A forced move (the only legal action) is not valued. */
+export function onHint(msg) {
+  const forced = msg.actions.length === 1;
+  const actions = new Map(msg.actions.map((a) => [a.action, a]));
+  const best = actions.has(msg.best) ? msg.best : msg.actions[0].action;
+  st.hints = { actions, best, forced, unit: msg.unit, reason: msg.reason };
+  render();
+  if (forced) announce(t("hint_forced_said", { action: actionWords(best) }));
+  else {
+    const value = actions.get(best).value;
+    const words = typeof value === "number" ? hintValue(value, true) : "";
+    announce(t("hints.said", { action: actionWords(best), value: words, why: hintWhy() }));
+  }
+}
+
+const round1 = (x) => Math.round(x * 10) / 10;
+
+/** An action's value in the hint's unit: "2.4 tricks" (`long`: "2.4 tricks this hand"). */
+function hintValue(value, long) {
+  const unit = st.hints.unit;
+  if (unit === "not_fool") return long ? t("hints.value.not_fool", { chance: pct(value) }) : pct(value);
+  const count = round1(value);
+  if (unit === "points") return t(long ? "hints.value.points" : "hints.short.points", { count });
+  return t(long ? "hints.value.tricks" : "tricks_n", { count });
+}
+
+/** An action's gap to the best in the hint's unit: "-0.8", "-5%". */
+function hintGap(gap) {
+  return st.hints.unit === "not_fool" ? pct(gap) : num(round1(gap));
+}
+
+/** The reason the server gave, in the reader's words: its cards in the case the text asks
+ * for, its suit, the seat it names. */
+function hintWhy() {
+  const reason = st.hints.reason;
+  if (!reason || typeof reason.key !== "string" || !reason.key.startsWith("hints.why.")) return "";
+  const params = {};
+  for (const [name, value] of Object.entries(reason.params || {})) {
+    if (name === "card") params.card = cardWords(String(value));
+    else if (name === "suit") params.suit = new Forms((c) => t(c === "gen" ? `suits_of.${value}` : `suits.${value}`));
+    else if (name === "seat") params.name = seatName(value);
+    else if (name === "count" && typeof value === "number") params.count = value;
+  }
+  return t(reason.key, params);
+}
+
+/** Whether `action` is the hint's best: its card or button is marked data-hint="best". */
+export function hintBest(action) {
+  return !!st.hints && !st.hints.forced && st.hints.best === action;
+}
+
+// A hint's badge on a card or button: the best action's value, the others' gap to it,
+// "forced" for the only legal move, a dash for an action the search did not rate. A card
+// with several actions shows its best one's.
+export function chanceBadge(actions) {
+  if (!st.hints) return null;
+  const known = actions.filter((a) => st.hints.actions.has(a));
+  if (!known.length) return null;
+  const rate = (a) => {
+    const value = st.hints.actions.get(a).value;
+    return a === st.hints.best ? Infinity : typeof value === "number" ? value : -Infinity;
+  };
+  const shown = known.reduce((x, y) => (rate(y) > rate(x) ? y : x));
+  if (st.hints.forced) return h("span", { class: "chance forced", dataset: { action: shown }, "aria-label": t("hint_forced") }, t("forced"));
+  const { value, gap } = st.hints.actions.get(shown);
+  if (typeof value !== "number") return h("span", { class: "chance unrated", dataset: { action: shown }, "aria-label": t("not_rated") }, "–");
+  const dataset = { action: shown, value: String(value), gap: String(gap) };
+  if (shown === st.hints.best) {
+    return h("span", { class: "chance best", dataset, "aria-label": `${t("hints.best")}: ${hintValue(value, true)}` }, hintValue(value, false));
+  }
+  return h("span", { class: "chance", dataset, "aria-label": t("hints.gap", { gap: hintGap(gap) }) }, hintGap(gap));
+}
+
+/** The hint's sentence and the best action's value, under the controls. */
+export function renderHintPanel() {
+  const panel = $("hint-panel");
+  const hint = st.hints;
+  panel.hidden = !hint || hint.forced || !!st.replay;
+  if (panel.hidden) return;
+  panel.dataset.unit = hint.unit || "";
+  panel.dataset.best = hint.best;
+  panel.dataset.reason = (hint.reason && hint.reason.key) || "";
+  $("hint-why").textContent = hintWhy();
+  const value = hint.actions.get(hint.best).value;
+  $("hint-value").textContent = typeof value === "number" ? t("hints.summary", { action: actionWords(hint.best), value: hintValue(value, true) }) : "";
+}
