@@ -1,4 +1,4 @@
-"""Why an action is refused (``cardtable.rules.refusals``): for every reason code of every
+"""Why an action is refused (``cardtable.refusals``): for every reason code of every
 game, a position built by hand where one illegal action yields exactly that code, with the
 details that name what it is about, and nothing changes. Each case cites the SPEC rule the
 code enforces. The web table says each code in words in all its languages
@@ -20,9 +20,9 @@ import cardtable
 from cardtable.cards import DECK_52
 from cardtable.core import State
 from cardtable.errors import GameOverError, IllegalActionError, OutOfTurnError
+from cardtable.refusals import reasons
 from cardtable.rules.knockout_whist.position import compose_position as kow_position
 from cardtable.rules.kryt_navalivat.position import compose_position as kryt_position
-from cardtable.rules.refusals import reasons
 from cardtable.server.tutorial import LESSON_REASONS
 
 LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"

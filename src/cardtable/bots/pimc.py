@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable import compiled
+from cardtable.bots.base import ISMCTS_PARAMETERS, LEVELS, parameters
 from cardtable.bots.ismcts import Analyst, IsmctsBot, SearchResult
 from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError, SolverBudgetError
@@ -316,10 +317,10 @@ def endgame_choice(
 def hard_search(game_name: str, iterations: int | None) -> IsmctsBot:
     """``hard``'s search in ``game_name``, at ``iterations`` when given (the strength tables
     give every bot of a table the same smaller budget)."""
-    from cardtable.bots.base import LEVELS, make_bot  # base builds this module's bots
-
-    search = make_bot(LEVELS["hard"], game_name)
-    assert isinstance(search, IsmctsBot)
+    spec = LEVELS["hard"]
+    kind, _, arguments = spec.partition(":")
+    assert kind == "ismcts"
+    search = IsmctsBot(spec, **parameters(spec, arguments, ISMCTS_PARAMETERS))
     if iterations is not None:
         search.iterations = iterations
     return search

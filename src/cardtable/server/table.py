@@ -27,7 +27,7 @@ from cardtable.chance import Shuffler
 from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
 from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
-from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
+from cardtable.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.server.store import DealRow, NewTable, SeatRow, StoredGame, StoredTable
 from cardtable.server.tricks import trick_taken
 
@@ -55,7 +55,7 @@ TITLES = {"knockout-whist": "Knockout Whist", "neuf": "Neuf", "kryt-navalivat": 
 class TableError(CardtableError):
     """A request the table refuses; ``code`` is the protocol's error code. A refused action
     also says why in the rules' terms: ``reason``, the game's reason code, and its
-    ``details`` (``cardtable.rules.refusals``)."""
+    ``details`` (``cardtable.refusals``)."""
 
     def __init__(
         self,

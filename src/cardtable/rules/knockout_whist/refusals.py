@@ -1,4 +1,4 @@
-"""Why Knockout Whist refuses an action (``cardtable.rules.refusals``): one code per rule
+"""Why Knockout Whist refuses an action (``cardtable.refusals``): one code per rule
 broken."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
-from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
 from cardtable.rules.tricks import SUIT_MASKS
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ class KnockoutWhistReason(StrEnum):
     """Knockout Whist's reason codes, each with the rule it enforces."""
 
     NOT_YOUR_TURN = NOT_YOUR_TURN  # KOW-10: the seat to move acts, nobody else
-    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.rules.refusals)
+    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.refusals)
     GAME_OVER = GAME_OVER  # KOW-10: GAME_OVER has no action
     MUST_CHOOSE_TRUMPS = "must_choose_trumps"  # KOW-3.2, KOW-3.3: trumps before the play
     TRUMPS_ALREADY_SET = "trumps_already_set"  # KOW-3.1, KOW-3.2: once a hand, before play

@@ -23,6 +23,7 @@ from cardtable.rules.kryt_navalivat.state import (
 )
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.kryt_navalivat.knowledge import KrytKnowledge
 
 TRUMP_MODES = ("turned", "permanent")
@@ -100,6 +101,20 @@ class KrytNavalivat(Game):
                 "with a Session"
             )
         return KrytState.begin(self, seed=seed, dealer=dealer, deck=decks[0] if decks else None)
+
+    def position_of(self, state: KrytState) -> str:
+        """``state``'s position text (:meth:`KrytState.position`): the game, above both,
+        joins the state to its notation."""
+        from cardtable.rules.kryt_navalivat.position import format_position
+
+        return format_position(state)
+
+    def refusal_of(self, state: KrytState, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`KrytState.refusal`). Imported
+        here: the reasons are read only when an action is refused."""
+        from cardtable.rules.kryt_navalivat.refusals import refusal
+
+        return refusal(state, number)
 
     def state_from_position(self, text: str) -> KrytState:
         from cardtable.rules.kryt_navalivat.position import parse_position
