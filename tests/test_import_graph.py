@@ -168,9 +168,13 @@ def product_files() -> Iterator[Path]:
     """The package's own text files: code, pages, styles, stubs; not its locales (data) and
     not a compiled extension."""
     for path in sorted(PACKAGE.rglob("*")):
-        if path.is_file() and LOCALES not in path.parents and "__pycache__" not in path.parts:
-            if path.suffix not in {".so", ".pyd", ".typed"}:
-                yield path
+        if (
+            path.is_file()
+            and LOCALES not in path.parents
+            and "__pycache__" not in path.parts
+            and path.suffix not in {".so", ".pyd", ".typed"}
+        ):
+            yield path
 
 
 def test_no_product_file_is_over_800_lines() -> None:

@@ -20,7 +20,7 @@ import cardtable
 from cardtable.cards import DECK_52
 from cardtable.core import State
 from cardtable.errors import GameOverError, IllegalActionError, OutOfTurnError
-from cardtable.refusals import reasons
+from cardtable.rules.catalog import DESCRIPTORS
 from cardtable.rules.knockout_whist.position import compose_position as kow_position
 from cardtable.rules.kryt_navalivat.position import compose_position as kryt_position
 from cardtable.server.tutorial import LESSON_REASONS
@@ -350,15 +350,15 @@ def test_each_refusal_names_its_reason_and_changes_nothing(case: Case) -> None:
         state.apply(action, seat=seat)
     assert type(refused.value) is kind
     assert (refused.value.reason, refused.value.details) == (code, details)
-    assert refused.value.reason in set(reasons()[name])
+    assert refused.value.reason in set(DESCRIPTORS[name].reason_codes())
     assert state.position() == before
 
 
-@pytest.mark.parametrize("name", sorted(reasons()))
+@pytest.mark.parametrize("name", sorted(DESCRIPTORS))
 def test_every_code_of_every_game_has_a_case_here(name: str) -> None:
     """Each code a game can give is shown above in a position of that game."""
     shown = {code for game, code, *_ in CASES if game == name}
-    assert shown == {str(code) for code in reasons()[name]}
+    assert shown == {str(code) for code in DESCRIPTORS[name].reason_codes()}
 
 
 def test_a_refusal_survives_pickling() -> None:
@@ -394,7 +394,9 @@ def test_every_code_has_a_sentence_in_every_locale(lang: str) -> None:
     server's English message; nor does a tutorial's refusal of a move that is not the
     lesson's (``docs/tutorials.md``)."""
     sentences = locale(lang)["refusal"]
-    every = {str(code) for enum in reasons().values() for code in enum} | set(LESSON_REASONS)
+    every = {str(code) for d in DESCRIPTORS.values() for code in d.reason_codes()} | set(
+        LESSON_REASONS
+    )
     assert sorted(every - set(sentences)) == []
     assert sorted(set(sentences) - every) == []
     assert all(isinstance(text, str) and text.strip() for text in sentences.values())

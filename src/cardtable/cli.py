@@ -72,14 +72,11 @@ USAGE_ERROR = 2  # the exit status Click gives to bad usage; bad options and nam
 DATA_ERROR = 1
 INTERRUPTED = 130  # the shell's status for a program stopped by Ctrl-C
 
-# Options that belong to one game, with that game's name: refused for any other game.
-VARIANT_GAMES = {
-    "trump_sequence": "neuf",
-    "dealer_exchanges_first": "neuf",
-    "tie_avoidance": "neuf",
-    "trump_mode": "kryt-navalivat",
-}
-KRYT = "kryt-navalivat"  # played as a session of hands (SPEC §0.1, KRYT-2.1)
+# Options that belong to one game, with that game's name (its descriptor's ``variants``):
+# refused for any other game.
+VARIANT_GAMES = {option: d.name for d in cardtable.GAMES.values() for option in d.variants}
+# The games played as a session of hands (SPEC §0.1, KRYT-2.1), which take ``--hands``.
+SESSION_GAMES = ", ".join(d.name for d in cardtable.GAMES.values() if d.sessions)
 DEFAULT_BOT = "heuristic"
 
 GAME_HELP = "The game: " + ", ".join(sorted(cardtable.GAMES)) + "."
@@ -140,7 +137,7 @@ def _make_game(
         options["dealer"] = dealer
     for option, (flag, value) in variants.items():
         owner = VARIANT_GAMES[option]
-        if name in cardtable.GAMES and name != owner:
+        if name in cardtable.GAMES and option not in cardtable.GAMES[name].variants:
             _fail(f"{flag} is an option of {owner}; {name} has no such option", USAGE_ERROR)
         options[option] = value
     try:
@@ -235,15 +232,18 @@ def play(
         variants["trump_mode"] = ("--trump-mode", trump_mode)
     table = _make_game(game, players, dealer, variants)
     if hands is not None:
-        if table.name != KRYT:
-            _fail(f"--hands is an option of {KRYT}; {table.name} has no such option", USAGE_ERROR)
+        if not cardtable.GAMES[table.name].sessions:
+            _fail(
+                f"--hands is an option of {SESSION_GAMES}; {table.name} has no such option",
+                USAGE_ERROR,
+            )
         if hands < 1:
             _fail(f"--hands must be 1 or more, not {hands}", USAGE_ERROR)
     bot, bots = _make_bots(bot, table)
     console = _console()
     if seed is None:
         seed = Game.fresh_seed()
-    if table.name == KRYT:
+    if cardtable.GAMES[table.name].sessions:
         _play_session(table, seed, bot, bots, console, record, hands)
         return
     state = table.new_state(seed=seed)

@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from cardtable.core import Action, View
 from cardtable.errors import CardtableError, InvalidBudgetError
+from cardtable.rules.catalog import DESCRIPTORS
 
 __all__ = [
     "BOT_NAMES",
@@ -67,16 +68,15 @@ LEVELS: dict[str, str] = {
     "expert": "pimc:deals=100,seconds=0.9,model=paranoid",
 }
 
-EXPERTS: dict[str, str] = {
-    "kryt-navalivat": "pimc:deals=100,seconds=0.9,model=paranoid,iterations=250000",
-    "neuf": LEVELS["hard"],
-}
-"""Each game's ``expert`` where it is not ``LEVELS["expert"]``."""
-
 
 def level_spec(level: str, game_name: str) -> str:
-    """The bot spec a level (one of :data:`LEVELS`) stands for in a game."""
-    return EXPERTS.get(game_name, LEVELS[level]) if level == "expert" else LEVELS[level]
+    """The bot spec a level (one of :data:`LEVELS`) stands for in a game: ``expert`` is
+    the game's own where its descriptor names one (another level, or a spec)."""
+    known = DESCRIPTORS.get(game_name)
+    expert = None if known is None else known.expert
+    if level == "expert" and expert is not None:
+        return LEVELS.get(expert, expert)
+    return LEVELS[level]
 
 
 PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from typing import cast
 
 from cardtable.bots.base import (
@@ -17,21 +16,10 @@ from cardtable.bots.base import (
     level_spec,
     parameters,
 )
+from cardtable.rules.catalog import DESCRIPTORS
+from cardtable.rules.descriptor import load
 
 __all__ = ["make_bot"]
-
-
-def _heuristics() -> dict[str, Callable[[], Bot]]:
-    # Imported here so that a game's bot loads only when someone asks for it.
-    from cardtable.bots.knockout_whist import KnockoutWhistHeuristic
-    from cardtable.bots.kryt_navalivat import KrytHeuristic
-    from cardtable.bots.neuf import NeufHeuristic
-
-    return {
-        "knockout-whist": KnockoutWhistHeuristic,
-        "kryt-navalivat": KrytHeuristic,
-        "neuf": NeufHeuristic,
-    }
 
 
 def make_bot(spec: str, game_name: str) -> Bot:
@@ -66,10 +54,11 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind == "random" and not arguments:
         return RandomBot()
     if kind == "heuristic" and not arguments:
-        factory = _heuristics().get(game_name)
-        if factory is None:
+        game = DESCRIPTORS.get(game_name)
+        if game is None:
             raise UnknownBotError(f"there is no heuristic bot for {game_name!r} yet; use 'random'")
-        return factory()
+        heuristic: Bot = load(game.heuristic)()  # a game's bot loads when someone asks for it
+        return heuristic
     if kind == "ismcts":
         from cardtable.bots.ismcts import IsmctsBot
 
@@ -77,15 +66,15 @@ def make_bot(spec: str, game_name: str) -> Bot:
             spec, **parameters(spec, arguments, ISMCTS_PARAMETERS, ("iterations", 1000))
         )
     if kind == "cheater":
-        from cardtable.bots.pimc import CHEATER_GAMES, CheaterBot
+        from cardtable.bots.pimc import CheaterBot
 
-        if game_name not in CHEATER_GAMES:
+        if not _solved(game_name):
             raise UnknownBotError(f"there is no cheater for {game_name!r}")
         return CheaterBot(spec, **parameters(spec, arguments, {"model": str, "iterations": int}))
     if kind == "pimc":
         from cardtable.bots.pimc import PimcBot
 
-        if game_name not in _solved_games():
+        if not _solved(game_name):
             raise UnknownBotError(f"there is no exact solver for {game_name!r} yet; use 'ismcts'")
         return PimcBot(spec, **parameters(spec, arguments, PIMC_PARAMETERS, ("deals", 100)))
     if "." in kind and arguments.isidentifier():
@@ -96,10 +85,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
     )
 
 
-def _solved_games() -> frozenset[str]:
-    from cardtable.bots.pimc import SOLVED_GAMES
-
-    return SOLVED_GAMES
+def _solved(game_name: str) -> bool:
+    """Whether the game has an exact solver in the core (PIMC's and the cheater's)."""
+    known = DESCRIPTORS.get(game_name)
+    return known is not None and known.solver_model is not None
 
 
 def _own_bot(spec: str, module_name: str, class_name: str) -> Bot:
