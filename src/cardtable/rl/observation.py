@@ -263,7 +263,7 @@ class _Encoder:
         self.actions = {str(action): number for number, action in enumerate(game.actions)}
         self.num_actions = len(game.actions)
         # Each layout by its name, which the game's descriptor gives (``observation``).
-        builders: dict[str, _Builders] = {
+        builders: dict[str, _Builders] = {  # layouts' names, not games'
             "knockout_whist": (
                 _layout_knockout_whist,
                 self._knockout_whist,
