@@ -38,7 +38,8 @@ OWN = (
 @pytest.mark.parametrize("name", sorted(DESCRIPTORS))
 def test_what_a_descriptor_names_is_its_game(name: str) -> None:
     known = descriptor(name)
-    game = known.game_class()(players=3)
+    game = cardtable.make(name, players=3)
+    assert isinstance(game, known.game_class())
     assert game.name == name
     codes = {str(code) for code in known.reason_codes()}
     assert {NOT_YOUR_TURN, GAME_OVER, NOT_LEGAL} <= codes

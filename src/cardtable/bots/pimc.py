@@ -189,7 +189,7 @@ class PimcBot(Analyst):
         """``hard``'s search (at ``iterations``, when given), for the decisions before the
         endgame."""
         if self._search is None:
-            self._search = hard_search(game.name, self.iterations)
+            self._search = hard_search(self.iterations)
         return self._search
 
     def analyse(
@@ -297,9 +297,10 @@ def endgame_choice(
     return max(open_actions, key=lambda number: (searched.visits.get(number, 0), -number)), values
 
 
-def hard_search(game_name: str, iterations: int | None) -> IsmctsBot:
-    """``hard``'s search in ``game_name``, at ``iterations`` when given (the strength tables
-    give every bot of a table the same smaller budget)."""
+def hard_search(iterations: int | None) -> IsmctsBot:
+    """``hard``'s search (any game's: each decision hands it the game and the view), at
+    ``iterations`` when given (the strength tables give every bot of a table the same
+    smaller budget)."""
     spec = LEVELS["hard"]
     kind, _, arguments = spec.partition(":")
     assert kind == "ismcts"
@@ -366,7 +367,7 @@ class CheaterBot:
         """Kryt'-navalivat': ``hard``'s search on the true state, and once the stock is
         empty the exact endgame beside it, as ``expert`` combines them."""
         if self._hard is None:
-            self._hard = hard_search(state.game.name, self.iterations)
+            self._hard = hard_search(self.iterations)
         hard = self._hard
         position = state.position()
         number, visits, values, iterations, seconds = twin.search_seeing(

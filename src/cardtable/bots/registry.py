@@ -1,5 +1,7 @@
-"""The registry that builds a bot from the spec a player picks (:data:`~cardtable.bots.base.LEVELS`,
-``ismcts:…``, ``pimc:…`` or a class of one's own)."""
+"""The registry that builds a bot from the spec a player picks: a level
+(:data:`~cardtable.bots.base.LEVELS`), ``ismcts:…``, ``pimc:…`` or a class of one's own.
+
+It stands above every bot it builds, so that none of them need import it."""
 
 from __future__ import annotations
 

@@ -582,8 +582,8 @@ class Table:
         return self._start(self._next_dealer())
 
     def _next_dealer(self) -> int:
-        # A Kryt'-navalivat' fool deals the next hand, the same dealer after a draw (K-8);
-        # elsewhere the deal passes to the left.
+        # The game's descriptor says: a Kryt'-navalivat' fool deals the next hand, the same
+        # dealer after a draw (K-8); elsewhere the deal passes to the left.
         state = self.state
         loser = getattr(state, "loser", None)
         fool = None if loser is None else int(loser)

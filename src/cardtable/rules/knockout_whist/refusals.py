@@ -4,14 +4,11 @@ broken."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
 from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.rules.knockout_whist.state import DOG, KNOCK, TRUMP, TRUMP_BASE, KnockoutWhistState
 from cardtable.rules.tricks import SUIT_MASKS
-
-if TYPE_CHECKING:
-    from cardtable.rules.knockout_whist.state import KnockoutWhistState
 
 __all__ = ["KnockoutWhistReason", "refusal"]
 
@@ -34,8 +31,6 @@ class KnockoutWhistReason(StrEnum):
 
 def refusal(state: KnockoutWhistState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
-    from cardtable.rules.knockout_whist.state import DOG, KNOCK, TRUMP, TRUMP_BASE
-
     seat = state.to_move
     if seat is None:
         return Refusal(KnockoutWhistReason.GAME_OVER, {})

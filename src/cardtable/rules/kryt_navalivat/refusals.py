@@ -4,14 +4,21 @@ broken."""
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
 from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
 from cardtable.rules.kryt_navalivat.beating import NO_SUIT, PACK_36
-
-if TYPE_CHECKING:
-    from cardtable.rules.kryt_navalivat.state import KrytState
+from cardtable.rules.kryt_navalivat.state import (
+    BEAT,
+    COVER,
+    COVERING,
+    FREE,
+    LEADING,
+    RESPONDING,
+    SWAP,
+    TAKE,
+    KrytState,
+)
 
 __all__ = ["KrytReason", "refusal"]
 
@@ -40,17 +47,6 @@ class KrytReason(StrEnum):
 
 def refusal(state: KrytState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
-    from cardtable.rules.kryt_navalivat.state import (
-        BEAT,
-        COVER,
-        COVERING,
-        FREE,
-        LEADING,
-        RESPONDING,
-        SWAP,
-        TAKE,
-    )
-
     seat = state.to_move
     if seat is None:
         return Refusal(KrytReason.GAME_OVER, {})

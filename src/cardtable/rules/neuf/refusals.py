@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
 from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.rules.neuf.state import EXCHANGE, EXCHANGING, NeufState
 from cardtable.rules.tricks import SUIT_MASKS
-
-if TYPE_CHECKING:
-    from cardtable.rules.neuf.state import NeufState
 
 __all__ = ["NeufReason", "refusal"]
 
@@ -32,8 +29,6 @@ class NeufReason(StrEnum):
 
 def refusal(state: NeufState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
-    from cardtable.rules.neuf.state import EXCHANGE, EXCHANGING
-
     seat = state.to_move
     if seat is None:
         return Refusal(NeufReason.GAME_OVER, {})
