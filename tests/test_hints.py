@@ -18,7 +18,8 @@ import pytest
 
 import cardtable
 from cardtable.core import View
-from cardtable.hints import MARGINS, UNITS, advice, reason_for
+from cardtable.hints import MARGINS, advice, reason_for
+from cardtable.rules.catalog import KNOCKOUT_WHIST
 from cardtable.rules.knockout_whist.position import compose_position as kow_position
 from cardtable.rules.kryt_navalivat.position import compose_position as kryt_navalivat_position
 from cardtable.server import thinking
@@ -288,7 +289,7 @@ def test_kow_the_hint_counts_the_tricks_the_top_trumps_take() -> None:
     the trick. The hint names a spade, worth its sure tricks at least, and the 2H behind."""
     view = kow(2, ["AS,KS,QS,2H", "3S,4D,5D,6D"], hand=4)
     hint = advise("knockout-whist", view, seed=1)
-    assert hint["unit"] == UNITS["knockout-whist"] == "tricks"
+    assert hint["unit"] == KNOCKOUT_WHIST.hint_unit == "tricks"
     assert hint["best"] in ("play QS", "play KS", "play AS")
     values = {a["action"]: a["value"] for a in hint["actions"]}
     gaps = {a["action"]: a["gap"] for a in hint["actions"]}

@@ -15,7 +15,7 @@ pytest.importorskip("gymnasium")
 
 import cardtable
 from cardtable import compiled
-from cardtable.bots.base import make_bot
+from cardtable.bots import make_bot
 from cardtable.rl.observation import action_mask, encode
 from scripts_loader import load_script
 

@@ -12,7 +12,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 import json
 from typing import Any
 
@@ -33,6 +32,7 @@ from cardtable.errors import (
     OutOfTurnError,
     UnknownGameError,
 )
+from cardtable.rules.catalog import DESCRIPTORS, descriptor
 
 __all__ = [
     "DECK_36",
@@ -68,12 +68,9 @@ __all__ = [
 
 __version__ = "0.1.0"
 
-# name -> "module:class"; games are imported on first use so that `import cardtable` stays light.
-GAMES: dict[str, str] = {
-    "knockout-whist": "cardtable.rules.knockout_whist:KnockoutWhist",
-    "kryt-navalivat": "cardtable.rules.kryt_navalivat:KrytNavalivat",
-    "neuf": "cardtable.rules.neuf:Neuf",
-}
+GAMES = DESCRIPTORS
+"""Each game's descriptor by name (:mod:`cardtable.rules.catalog`); a game's modules are
+imported on first use, so that ``import cardtable`` stays light."""
 
 
 def games() -> list[str]:
@@ -82,12 +79,7 @@ def games() -> list[str]:
 
 
 def game_class(name: str) -> type[Game]:
-    target = GAMES.get(name) if isinstance(name, str) else None
-    if target is None:
-        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(games())}")
-    module, _, attr = target.partition(":")
-    cls: type[Game] = getattr(importlib.import_module(module), attr)
-    return cls
+    return descriptor(name).game_class()
 
 
 def make(name: str, *, engine: str | None = None, **options: Any) -> Game:

@@ -17,6 +17,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from cardtable.errors import CardtableError
+from cardtable.rules.catalog import DESCRIPTORS, descriptor
 
 if TYPE_CHECKING:
     from typing import TypeAlias
@@ -95,16 +96,9 @@ def in_use() -> bool:
     return available()
 
 
-_CLASSES = {
-    "knockout-whist": "KnockoutWhist",
-    "neuf": "Neuf",
-    "kryt-navalivat": "KrytNavalivat",
-}
-
-
 @functools.lru_cache(maxsize=64)
 def _core_game(name: str, options: tuple[tuple[str, Any], ...]) -> CoreGame:
-    cls = getattr(_module(), _CLASSES[name])
+    cls = getattr(_module(), descriptor(name).core)
     game: CoreGame = cls(**dict(options))
     return game
 
@@ -116,7 +110,7 @@ def core_game(game: Game, *, always: bool = False) -> CoreGame | None:
     compare the two engines on either path); it is an error if the core is not built."""
     if always and not available():
         raise CardtableError("the compiled core is not built: `pip install -e .` builds it")
-    if not (always or in_use()) or game.name not in _CLASSES:
+    if not (always or in_use()) or game.name not in DESCRIPTORS:
         return None
     return _core_game(game.name, tuple(sorted(game.options.items())))
 

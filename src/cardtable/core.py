@@ -31,7 +31,7 @@ from cardtable.errors import (
     OutOfTurnError,
 )
 from cardtable.options import PACK_52, read_deck
-from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
 
 if TYPE_CHECKING:
     import numpy as np
@@ -475,8 +475,8 @@ class State(ABC):
 
     def refusal(self, number: int) -> Refusal:
         """Why action ``number``, which :meth:`is_legal` refuses, may not be played now by
-        the seat to move: the game's reason code and its details (``cardtable.rules.
-        refusals``). Only asked once an action is refused, so legal play never pays for it."""
+        the seat to move: the game's reason code and its details (``cardtable.refusals``).
+        Only asked once an action is refused, so legal play never pays for it."""
         return Refusal(NOT_LEGAL, {})
 
     def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:

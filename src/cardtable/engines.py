@@ -33,13 +33,14 @@ from cardtable import compiled
 from cardtable.chance import Shuffler
 from cardtable.core import Action, Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
+from cardtable.rules.catalog import descriptor
 
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     from cardtable.compiled import CoreGame, CoreState
-    from cardtable.rules.refusals import Refusal
+    from cardtable.refusals import Refusal
 
 __all__ = ["ENGINES", "CoreBacked", "EngineMismatchError", "engine_of", "on_core", "reference"]
 
@@ -414,9 +415,7 @@ def _replayed(record: dict[str, Any]) -> State:
 
 
 def _remade(name: str, options: dict[str, Any]) -> Game:
-    from cardtable import game_class
-
-    return on_core(game_class(name))(**options)
+    return on_core(descriptor(name).game_class())(**options)
 
 
 class _OnCore(Game):

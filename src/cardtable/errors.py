@@ -45,8 +45,8 @@ class InvalidActionError(CardtableError):
 class IllegalActionError(CardtableError):
     """A well-formed action that the rules do not allow now. The message lists the legal ones.
 
-    ``reason`` is the rules' code for why (the game's refusal enum, ``cardtable.rules.
-    refusals``: ``must_follow_suit``, ``cannot_beat``, …) and ``details`` what it is about,
+    ``reason`` is the rules' code for why (the game's refusal enum, ``cardtable.refusals``:
+    ``must_follow_suit``, ``cannot_beat``, …) and ``details`` what it is about,
     as JSON-ready text and numbers (cards and suits in notation: ``{"suit": "H"}``), for a
     client to say it in words in its own language. Both are worked out only when an action
     is refused; ``reason`` is ``None`` where no rule was named (a bare action number

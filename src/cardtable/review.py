@@ -29,6 +29,7 @@ from cardtable.bots.ismcts import SearchResult
 from cardtable.bots.pimc import PimcBot
 from cardtable.core import Game, Record, State, View
 from cardtable.errors import CardtableError, InvalidRecordError
+from cardtable.rules.catalog import descriptor
 
 __all__ = [
     "INACCURACY",
@@ -46,7 +47,6 @@ __all__ = [
     "decision_seed",
     "judge",
     "moments",
-    "return_range",
     "review",
     "review_views",
     "verdict",
@@ -178,9 +178,9 @@ class Review:
         ``(v - lowest_return) * per_return``."""
         players = cardtable.make(self.game, **self.options).num_players
         return {
-            "chance_of": "fool" if self.game == "kryt-navalivat" else "win",
+            "chance_of": descriptor(self.game).stake,
             "per_return": chance_per_return(self.game, players),
-            "lowest_return": return_range(self.game, players)[0],
+            "lowest_return": descriptor(self.game).return_range(players)[0],
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -217,24 +217,16 @@ class Review:
         )
 
 
-def return_range(game_name: str, players: int) -> tuple[float, float]:
-    """The returns of a loss and of a win (core.Result: zero-sum, +1 to the winners' side)."""
-    if game_name == "kryt-navalivat":  # the fool -1, each of the others +1/(n-1)
-        return -1.0, 1.0 / (players - 1)
-    if game_name == "neuf" and players == 4:  # two partners against two
-        return -1.0, 1.0
-    return -1.0 / (players - 1), 1.0
-
-
 def chance_per_return(game_name: str, players: int) -> float:
     """The chance (0 to 1) of the game's outcome that one unit of return stands for. A return
-    runs from a loss's to a win's (:func:`return_range`), and the expected return of a game
+    runs from a loss's to a win's (its descriptor's
+    :meth:`~cardtable.rules.descriptor.Descriptor.return_range`), and the expected return of a game
     that is won or lost is ``low + p * (high - low)`` for a chance ``p`` to win (not to be
     the fool, in Kryt'-navalivat'): a loss ``L`` in return is ``L / (high - low)`` of that
     chance. At two players of Knockout Whist 0.5 (a loss of 0.15 is 7.5% of the chance to
     win), at five 0.8. Where the outcome may be shared (Neuf's tied winners, a drawn hand of
     Kryt'-navalivat') it is about that."""
-    low, high = return_range(game_name, players)
+    low, high = descriptor(game_name).return_range(players)
     return 1.0 / (high - low)
 
 
@@ -318,7 +310,7 @@ def judge(
 def _noise(game: Game, best: Any, chosen: Any) -> float:
     """Two standard errors of the difference of two ISMCTS means, bounded: a return's
     standard deviation is at most half its range."""
-    low, high = return_range(game.name, game.num_players)
+    low, high = descriptor(game.name).return_range(game.num_players)
     spread = (high - low) / 2
     return 2 * spread * math.sqrt(1 / max(best.visits, 1) + 1 / max(chosen.visits, 1))
 
@@ -422,7 +414,7 @@ def write_chart(done: Review, path: Path) -> bool:
             axes.scatter(
                 [s for s, _ in marked], [v for _, v in marked], label=name, color=colour, zorder=3
             )
-    low, high = return_range(done.game, int(done.options.get("players", 2)))
+    low, high = descriptor(done.game).return_range(int(done.options.get("players", 2)))
     axes.set_ylim(low - 0.05, high + 0.05)
     axes.set_xlabel("decision")
     axes.set_ylabel("expected return")

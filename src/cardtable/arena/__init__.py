@@ -12,7 +12,8 @@ Modules: ``config`` (what a tournament is), ``schedule`` (deals, rotations, seed
 ``match`` (one game), ``metrics`` (what each game gives a seat), ``stats`` (intervals),
 ``stopping`` (the stopping rule),
 ``ratings`` (OpenSkill), ``store`` (the results folder), ``backends`` (where games run),
-``tournament`` (all of it together), ``report`` (files and the table).
+``result`` (what a tournament gives), ``tournament`` (all of it together), ``report`` (files
+and the table).
 """
 
 from __future__ import annotations
@@ -26,14 +27,9 @@ from cardtable.arena.config import (
     StoppingRule,
 )
 from cardtable.arena.match import Failure, GameOutcome, play_game
+from cardtable.arena.result import RuleReport, Standing, TournamentResult
 from cardtable.arena.schedule import GameTask, schedule
-from cardtable.arena.tournament import (
-    Progress,
-    RuleReport,
-    Standing,
-    TournamentResult,
-    run_tournament,
-)
+from cardtable.arena.tournament import Progress, run_tournament
 
 __all__ = [
     "ArenaConfig",

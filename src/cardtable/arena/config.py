@@ -21,12 +21,12 @@ import cardtable
 from cardtable.bots import make_bot
 from cardtable.core import Game
 from cardtable.errors import CardtableError
+from cardtable.rules.catalog import descriptor
 
 __all__ = [
     "CONFIG_FORMAT",
     "DEFAULT_MIN_DEALS",
     "MAX_ACTIONS",
-    "PER_DEAL_GAMES",
     "ArenaConfig",
     "ArenaError",
     "BackendUnavailableError",
@@ -40,8 +40,6 @@ CONFIG_VERSION = 1
 CONFIG_VERSION_EXTENDED = 2  # with per_deal, a stopping rule or a cap of its own
 CONFIG_VERSIONS = (CONFIG_VERSION, CONFIG_VERSION_EXTENDED)
 DEFAULT_MIN_DEALS = 100
-PER_DEAL_GAMES = ("neuf",)
-"""Games whose deals are scored on their own, so that one deal can be measured alone."""
 
 MAX_ACTIONS = 10_000
 """The actions after which the arena stops a game that has not ended and scores it a draw.
@@ -138,7 +136,7 @@ class ArenaConfig:
         if isinstance(self.games, bool) or not isinstance(self.games, int) or self.games < 1:
             raise InvalidTournamentError(f"the number of games must be 1 or more, not {self.games}")
         game = self.make_game()
-        if self.per_deal and game.name not in PER_DEAL_GAMES:
+        if self.per_deal and not descriptor(game.name).per_deal:
             raise InvalidTournamentError(
                 f"--per-deal is for Neuf only, whose deals are scored on their own (NEUF-5); "
                 f"a game of {game.name} is not made of scored deals"

@@ -7,7 +7,7 @@
   for a team of two, both partners alike). Lower is better.
 - Kryt'-navalivat': 1 for the fool, 0 otherwise, a draw counting 0 (the loss rate).
 
-A game with no entry here is measured by its result's winners, like Knockout Whist.
+A game without a descriptor is measured by its result's winners, like Knockout Whist.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cardtable.core import Result, State
+from cardtable.rules.catalog import DESCRIPTORS
 from cardtable.rules.neuf.ledger import START_SCORE
 from cardtable.rules.neuf.state import NeufState
 
@@ -42,16 +43,21 @@ class Metric:
 
 WIN_RATE = Metric("win rate", "win", higher_is_better=True, binary=True)
 METRICS = {
-    "knockout-whist": WIN_RATE,
-    "neuf": Metric("mean final score", "score", higher_is_better=False, binary=False),
-    "kryt-navalivat": Metric("loss rate", "fool", higher_is_better=False, binary=True),
+    metric.key: metric
+    for metric in (
+        WIN_RATE,
+        Metric("mean final score", "score", higher_is_better=False, binary=False),
+        Metric("loss rate", "fool", higher_is_better=False, binary=True),
+    )
 }
+"""The metrics by key: a game's descriptor names its own (``arena_metric``)."""
 PER_DEAL = Metric("mean score gained per deal", "gain", higher_is_better=False, binary=False)
 """Neuf played one deal per game: the score a seat's side gains in the deal."""
 
 
 def metric_for(game: str, per_deal: bool = False) -> Metric:
-    return PER_DEAL if per_deal else METRICS.get(game, WIN_RATE)
+    known = DESCRIPTORS.get(game)
+    return PER_DEAL if per_deal else WIN_RATE if known is None else METRICS[known.arena_metric]
 
 
 def seat_values(state: State, per_deal: bool = False) -> list[float]:

@@ -14,9 +14,9 @@ from typing import Any
 
 from rich.table import Table
 
+from cardtable.arena.result import Standing, TournamentResult
 from cardtable.arena.schedule import entry_names
 from cardtable.arena.stats import CONFIDENCE, Interval
-from cardtable.arena.tournament import Standing, TournamentResult
 
 __all__ = [
     "CHART_MISSING",

@@ -12,7 +12,8 @@ True
 
 from __future__ import annotations
 
-from cardtable.bots.base import BOT_NAMES, Bot, UnknownBotError, make_bot
+from cardtable.bots.base import BOT_NAMES, Bot, UnknownBotError
 from cardtable.bots.random_bot import RandomBot
+from cardtable.bots.registry import make_bot
 
 __all__ = ["BOT_NAMES", "Bot", "RandomBot", "UnknownBotError", "make_bot"]

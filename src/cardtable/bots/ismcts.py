@@ -36,9 +36,10 @@ from dataclasses import dataclass, field
 from cardtable import compiled
 from cardtable.core import Action, Game, Knowledge, State, View
 from cardtable.errors import CardtableError, InvalidBudgetError, InvalidPositionError
+from cardtable.rules.catalog import descriptor
+from cardtable.rules.descriptor import load
 
 __all__ = [
-    "GUIDED_ROLLOUTS",
     "InvalidBudgetError",
     "IsmctsBot",
     "Node",
@@ -215,20 +216,10 @@ def uniform_rollout(state: State, rng: random.Random) -> Sequence[float]:
     return result.returns
 
 
-# The rollout policy of each game, imported when a search first needs it.
-GUIDED_ROLLOUTS: dict[str, str] = {
-    "knockout-whist": "cardtable.bots.knockout_whist_rollout",
-    "kryt-navalivat": "cardtable.bots.kryt_navalivat_rollout",
-    "neuf": "cardtable.bots.neuf_rollout",
-}
-
-
 def guided_rollout(game_name: str) -> Rollout:
-    """The game's guided rollout (the ``rollout`` of its rollout module)."""
-    import importlib
-
-    module = importlib.import_module(GUIDED_ROLLOUTS[game_name])
-    policy: Rollout = module.rollout
+    """The game's guided rollout (the ``rollout`` of its rollout module, which its
+    descriptor names), imported when a search first needs it."""
+    policy: Rollout = load(descriptor(game_name).rollout).rollout
     return policy
 
 

@@ -32,34 +32,25 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from cardtable import compiled
+from cardtable.bots.base import ISMCTS_PARAMETERS, LEVELS, parameters
 from cardtable.bots.ismcts import Analyst, IsmctsBot, SearchResult
 from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError, SolverBudgetError
+from cardtable.rules.catalog import DESCRIPTORS, descriptor
 
 if TYPE_CHECKING:
     from cardtable._core import KnockoutWhist, KrytNavalivat, KrytNavalivatState, Neuf
 
 __all__ = [
-    "CHEATER_GAMES",
-    "DEFAULT_MODELS",
     "ENDGAME_HORIZONS",
     "ENDGAME_NODES",
     "MODELS",
-    "SOLVED_GAMES",
     "CheaterBot",
     "PimcBot",
     "endgame_choice",
     "seconds_beside",
     "solve_endgame",
 ]
-
-SOLVED_GAMES = frozenset({"knockout-whist", "neuf", "kryt-navalivat"})
-"""The games with an exact solver in the core (Kryt'-navalivat's for the endgame alone)."""
-
-CHEATER_GAMES = SOLVED_GAMES
-"""The games the cheater plays: Knockout Whist's and Neuf's solvers take any position of a
-hand; Kryt'-navalivat's needs the stock empty, so before then its cheater searches the true
-state (:class:`CheaterBot`)."""
 
 ENDGAME_NODES = 100_000
 """The nodes a Kryt'-navalivat' endgame solve may search (about a quarter of a second on one
@@ -84,12 +75,6 @@ a horizon of 10; at 8 none did, and 194 had a proven value."""
 MODELS = ("max-n", "paranoid")
 """How the solver takes the other seats to play: each for itself, or all against the seat."""
 
-DEFAULT_MODELS = {"knockout-whist": "max-n", "neuf": "paranoid", "kryt-navalivat": "max-n"}
-"""Each solved game's model when none is given: max-n where it is fast enough; Neuf's
-max-n cannot prune, and takes far too long over more than the last few tricks of a deal.
-Kryt'-navalivat's max-n is two players' exact game; with more it falls back to paranoid
-(:meth:`PimcBot.model_for`)."""
-
 
 def check_model(model: str | None) -> None:
     """Refuses a model that is not one of :data:`MODELS` (``None``: the game's default)."""
@@ -107,14 +92,12 @@ def check_iterations(iterations: int | None) -> None:
 
 
 def model_for(game: Game, model: str | None) -> str:
-    """The model to solve ``game``'s deals under: ``model``, else the game's default;
-    Kryt'-navalivat's max-n is defined for two players alone, so with more it is
-    paranoid."""
+    """The model to solve ``game``'s deals under: ``model``, else the game's default (its
+    descriptor's ``solver_model``: max-n where it is fast enough, and for as many players
+    as it is defined for; paranoid otherwise)."""
     if model is not None:
         return model
-    if game.name == "kryt-navalivat" and game.num_players > 2:
-        return "paranoid"
-    return DEFAULT_MODELS[game.name]
+    return descriptor(game.name).solver_model_for(game.num_players)
 
 
 def solve_endgame(state: KrytNavalivatState, model: str) -> list[tuple[int, float]] | None:
@@ -146,7 +129,7 @@ def solved_twin(game: Game) -> KnockoutWhist | Neuf | KrytNavalivat:
 class PimcBot(Analyst):
     """A bot that plays by PIMC: ``deals`` and ``seconds`` bound each decision (at least one
     is needed); ``model`` is one of :data:`MODELS` (by default the game's,
-    :data:`DEFAULT_MODELS`); ``belief`` weighs each deal by how well it explains the other
+    :func:`model_for`); ``belief`` weighs each deal by how well it explains the other
     seats' plays this hand, each seat taken to play the game's guided policy with that
     probability (0: every deal alike; Knockout Whist alone has inference); ``threads`` solve
     deals side by side; ``cards``, when given, leaves every decision with more cards than
@@ -198,7 +181,7 @@ class PimcBot(Analyst):
 
     def solves(self, game: Game, view: View) -> bool:
         """Whether this decision is PIMC's (else ``hard``'s search takes it)."""
-        if game.name == "kryt-navalivat" and view.get("stock") != 0:
+        if descriptor(game.name).solves_endgame_only and view.get("stock") != 0:
             return False  # the solver needs the stock empty
         return self.cards is None or sum(view["hand_sizes"]) <= self.cards
 
@@ -206,7 +189,7 @@ class PimcBot(Analyst):
         """``hard``'s search (at ``iterations``, when given), for the decisions before the
         endgame."""
         if self._search is None:
-            self._search = hard_search(game.name, self.iterations)
+            self._search = hard_search(self.iterations)
         return self._search
 
     def analyse(
@@ -216,7 +199,8 @@ class PimcBot(Analyst):
         visit of every action); seeded from ``rng``. ``stop_early`` is accepted for the
         hints' sake and changes nothing: every deal values every action. Before the
         endgame (``cards``) it is ``hard``'s search."""
-        if game.name not in SOLVED_GAMES:
+        known = DESCRIPTORS.get(game.name)
+        if known is None or known.solver_model is None:
             raise InvalidBudgetError(f"there is no exact solver for {game.name} yet")
         if not self.solves(game, view):
             return self.search(game).analyse(game, view, rng, stop_early=stop_early)
@@ -313,13 +297,14 @@ def endgame_choice(
     return max(open_actions, key=lambda number: (searched.visits.get(number, 0), -number)), values
 
 
-def hard_search(game_name: str, iterations: int | None) -> IsmctsBot:
-    """``hard``'s search in ``game_name``, at ``iterations`` when given (the strength tables
-    give every bot of a table the same smaller budget)."""
-    from cardtable.bots.base import LEVELS, make_bot  # base builds this module's bots
-
-    search = make_bot(LEVELS["hard"], game_name)
-    assert isinstance(search, IsmctsBot)
+def hard_search(iterations: int | None) -> IsmctsBot:
+    """``hard``'s search (any game's: each decision hands it the game and the view), at
+    ``iterations`` when given (the strength tables give every bot of a table the same
+    smaller budget)."""
+    spec = LEVELS["hard"]
+    kind, _, arguments = spec.partition(":")
+    assert kind == "ismcts"
+    search = IsmctsBot(spec, **parameters(spec, arguments, ISMCTS_PARAMETERS))
     if iterations is not None:
         search.iterations = iterations
     return search
@@ -382,7 +367,7 @@ class CheaterBot:
         """Kryt'-navalivat': ``hard``'s search on the true state, and once the stock is
         empty the exact endgame beside it, as ``expert`` combines them."""
         if self._hard is None:
-            self._hard = hard_search(state.game.name, self.iterations)
+            self._hard = hard_search(self.iterations)
         hard = self._hard
         position = state.position()
         number, visits, values, iterations, seconds = twin.search_seeing(

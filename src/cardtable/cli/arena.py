@@ -155,7 +155,7 @@ def arena(
             "--max-actions",
             metavar="N",
             help="Stop a game that has not ended after N actions and score it a draw "
-            "(KRYT_NAVALIVAT-7.7: Kryt'-navalivat' has no move limit; default 10,000).",
+            "(KRYT-7.7: Kryt'-navalivat' has no move limit; default 10,000).",
         ),
     ] = None,
 ) -> None:
@@ -363,7 +363,7 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
     if capped:
         console.print(
             f"{len(capped)} games had no result after {config.max_actions:,} actions and were "
-            f"scored draws (KRYT_NAVALIVAT-7.7): games {', '.join(str(o.index) for o in capped)}.",
+            f"scored draws (KRYT-7.7): games {', '.join(str(o.index) for o in capped)}.",
             markup=False,
             soft_wrap=True,
         )

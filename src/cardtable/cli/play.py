@@ -27,14 +27,11 @@ from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.terminal import screen_for
 from cardtable.terminal.session import HandsPlay, PlaySession, save_record, save_session
 
-# Options that belong to one game, with that game's name: refused for any other game.
-VARIANT_GAMES = {
-    "trump_sequence": "neuf",
-    "dealer_exchanges_first": "neuf",
-    "tie_avoidance": "neuf",
-    "trump_mode": "kryt-navalivat",
-}
-KRYT_NAVALIVAT = "kryt-navalivat"  # played as a session of hands (SPEC §0.1, KRYT_NAVALIVAT-2.1)
+# Options that belong to one game, with that game's name (its descriptor's ``variants``):
+# refused for any other game.
+VARIANT_GAMES = {option: d.name for d in cardtable.GAMES.values() for option in d.variants}
+# The games played as a session of hands (SPEC §0.1, KRYT-2.1), which take ``--hands``.
+SESSION_GAMES = ", ".join(d.name for d in cardtable.GAMES.values() if d.sessions)
 DEFAULT_BOT = "heuristic"
 
 
@@ -49,7 +46,7 @@ def _make_game(
         options["dealer"] = dealer
     for option, (flag, value) in variants.items():
         owner = VARIANT_GAMES[option]
-        if name in cardtable.GAMES and name != owner:
+        if name in cardtable.GAMES and option not in cardtable.GAMES[name].variants:
             _fail(f"{flag} is an option of {owner}; {name} has no such option", USAGE_ERROR)
         options[option] = value
     try:
@@ -120,7 +117,7 @@ def play(
         str | None,
         typer.Option(
             "--trump-mode",
-            help="Kryt'-navalivat': " + " or ".join(TRUMP_MODES) + " trumps (KRYT_NAVALIVAT-8).",
+            help="Kryt'-navalivat': " + " or ".join(TRUMP_MODES) + " trumps (KRYT-8).",
         ),
     ] = None,
     hands: Annotated[
@@ -143,9 +140,9 @@ def play(
         variants["trump_mode"] = ("--trump-mode", trump_mode)
     table = _make_game(game, players, dealer, variants)
     if hands is not None:
-        if table.name != KRYT_NAVALIVAT:
+        if not cardtable.GAMES[table.name].sessions:
             _fail(
-                f"--hands is an option of {KRYT_NAVALIVAT}; {table.name} has no such option",
+                f"--hands is an option of {SESSION_GAMES}; {table.name} has no such option",
                 USAGE_ERROR,
             )
         if hands < 1:
@@ -154,7 +151,7 @@ def play(
     console = _console()
     if seed is None:
         seed = Game.fresh_seed()
-    if table.name == KRYT_NAVALIVAT:
+    if cardtable.GAMES[table.name].sessions:
         _play_session(table, seed, bot, bots, console, record, hands)
         return
     state = table.new_state(seed=seed)

@@ -2,13 +2,14 @@
 understands, and one short reason, built from the seat's own view alone.
 
 A hint's search (``cardtable.server.thinking.advise``) values every legal action in the
-game's unit (:data:`UNITS`): the seat's expected tricks this hand (Knockout Whist), its
-side's expected points this deal, tricks over the quota (Neuf, NEUF-5.2), or its chance of
-not being the fool (Kryt'-navalivat'). :func:`advice` names the best action, each action's
-gap to it, and the reason: a locale key and its parameters (``hints.why.*`` in the page's
-locales), chosen by the game's rules of thumb (:mod:`.knockout_whist`, :mod:`.neuf`,
-:mod:`.kryt_navalivat`), which look only at the action and the public facts of the view
-and the seat's own hand: cards played this hand, the trick or pile on the table, trumps.
+game's unit (its descriptor's ``hint_unit``): the seat's expected tricks this hand
+(Knockout Whist), its side's expected points this deal, tricks over the quota (Neuf,
+NEUF-5.2), or its chance of not being the fool (Kryt'-navalivat'). :func:`advice` names the
+best action, each action's gap to it, and the reason: a locale key and its parameters
+(``hints.why.*`` in the page's locales), chosen by the game's rules of thumb
+(:mod:`.knockout_whist`, :mod:`.neuf`, :mod:`.kryt_navalivat`), which look only at the
+action and the public facts of the view and the seat's own hand: cards played this hand,
+the trick or pile on the table, trumps.
 Nothing the seat may not see goes into a hint (SPEC §0.4, item 4).
 """
 
@@ -19,11 +20,10 @@ from typing import Any
 
 from cardtable.core import View
 from cardtable.hints.reasons import Reason, any_action, forced
+from cardtable.rules.catalog import descriptor
+from cardtable.rules.descriptor import load
 
-__all__ = ["MARGINS", "UNITS", "Reason", "advice", "reason_for"]
-
-UNITS = {"knockout-whist": "tricks", "neuf": "points", "kryt-navalivat": "not_fool"}
-"""The unit each game's hint values actions in."""
+__all__ = ["MARGINS", "Reason", "advice", "reason_for"]
 
 MARGINS = {"tricks": 0.15, "points": 0.15, "not_fool": 0.03}
 """How far below the best an action may be and still do "about as well": within it the
@@ -33,13 +33,9 @@ choice hardly matters (and the estimates' own noise is of that order)."""
 def reason_for(game_name: str, view: View, best: str, values: Mapping[str, float]) -> Reason:
     """Why ``best`` is the action to play, from ``view`` (the seat's own) and the values of
     its legal actions."""
-    if game_name == "knockout-whist":
-        from cardtable.hints import knockout_whist as rules
-    elif game_name == "neuf":
-        from cardtable.hints import neuf as rules  # type: ignore[no-redef]
-    else:
-        from cardtable.hints import kryt_navalivat as rules  # type: ignore[no-redef]
-    return rules.reason(view, best, values)
+    rules = load(descriptor(game_name).hints)  # the game's rules of thumb, loaded when asked
+    reason: Reason = rules.reason(view, best, values)
+    return reason
 
 
 def advice(
@@ -57,7 +53,7 @@ def advice(
     search's chance of a good end of the game for each; the best is the highest value, a
     tie going to the higher chance, then to the first legal action. A forced move (one
     legal action) is not valued."""
-    unit = UNITS[game_name]
+    unit = descriptor(game_name).hint_unit
     legal: list[str] = list(view["legal_actions"])
     rated = {a: v for a in legal if (v := values.get(a)) is not None}
     if len(legal) == 1:

@@ -112,6 +112,7 @@ import numpy.typing as npt
 from cardtable.cards import Card
 from cardtable.core import Game, View
 from cardtable.errors import InvalidActionError
+from cardtable.rules.catalog import DESCRIPTORS
 from cardtable.rules.knockout_whist.state import Facts as KnockoutWhistFacts
 from cardtable.rules.kryt_navalivat.state import NUMBER as NUMBER_36
 from cardtable.rules.kryt_navalivat.state import Facts as KrytNavalivatFacts
@@ -261,22 +262,24 @@ class _Encoder:
         self.pack_size = len(pack)
         self.actions = {str(action): number for number, action in enumerate(game.actions)}
         self.num_actions = len(game.actions)
-        builders: dict[str, _Builders] = {
-            "knockout-whist": (
+        # Each layout by its name, which the game's descriptor gives (``observation``).
+        builders: dict[str, _Builders] = {  # layouts' names, not games'
+            "knockout_whist": (
                 _layout_knockout_whist,
                 self._knockout_whist,
                 self._knockout_whist_facts,
             ),
             "neuf": (_layout_neuf, self._neuf, self._neuf_facts),
-            "kryt-navalivat": (
+            "kryt_navalivat": (
                 _layout_kryt_navalivat,
                 self._kryt_navalivat,
                 self._kryt_navalivat_facts,
             ),
         }
-        if game.name not in builders:
+        known = DESCRIPTORS.get(game.name)
+        if known is None or known.observation not in builders:
             raise ValueError(f"no observation layout for the game {game.name!r}")
-        make_layout, self.fill, self.of_facts = builders[game.name]
+        make_layout, self.fill, self.of_facts = builders[known.observation]
         self.layout = make_layout(self.players, self.pack_size)
         self.at = at = {name: s.start for name, s in self.layout.fields.items()}
         self.nbytes = (self.layout.size + 7) // 8

@@ -60,7 +60,7 @@ from cardtable.server.outages import outage
 from cardtable.server.relay import RELAYED, relay
 from cardtable.server.reviews import Reviewer
 from cardtable.server.store import Owner, Store
-from cardtable.server.table import TITLES, Table, TableError
+from cardtable.server.table import Table, TableError
 from cardtable.server.thinking import HINT_NICENESS, pool
 from cardtable.tutorial import tutorial_of
 
@@ -167,7 +167,7 @@ def describe_games() -> list[dict[str, Any]]:
         described.append(
             {
                 "name": name,
-                "title": TITLES.get(name, name),
+                "title": cardtable.GAMES[name].title,
                 "players": {
                     "min": kind.min_players,
                     "max": kind.max_players,

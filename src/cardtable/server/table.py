@@ -27,7 +27,8 @@ from cardtable.chance import Shuffler
 from cardtable.core import Game, Record, Result, State, View
 from cardtable.errors import CardtableError, IllegalActionError
 from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
-from cardtable.rules.refusals import GAME_OVER, NOT_YOUR_TURN
+from cardtable.refusals import GAME_OVER, NOT_YOUR_TURN
+from cardtable.rules.catalog import descriptor
 from cardtable.server.store import DealRow, NewTable, SeatRow, StoredGame, StoredTable
 from cardtable.server.tricks import trick_taken
 
@@ -49,13 +50,12 @@ __all__ = [
 HUMAN, BOT = "human", "bot"
 LEVELS = tuple(BOT_LEVELS)  # easy, medium, hard, expert: the bots' levels
 NAME_LENGTH = 40  # characters of a seat's name, at most
-TITLES = {"knockout-whist": "Knockout Whist", "neuf": "Neuf", "kryt-navalivat": "Kryt'-navalivat'"}
 
 
 class TableError(CardtableError):
     """A request the table refuses; ``code`` is the protocol's error code. A refused action
     also says why in the rules' terms: ``reason``, the game's reason code, and its
-    ``details`` (``cardtable.rules.refusals``)."""
+    ``details`` (``cardtable.refusals``)."""
 
     def __init__(
         self,
@@ -440,7 +440,7 @@ class Table:
         return {
             "table": self.id,
             "game": self.game_name,
-            "title": TITLES.get(self.game_name, self.game_name),
+            "title": descriptor(self.game_name).title,
             "options": self.options,
             "seats": [seat.describe() for seat in self.seats],
             "games": self.games,
@@ -582,13 +582,12 @@ class Table:
         return self._start(self._next_dealer())
 
     def _next_dealer(self) -> int:
-        # A Kryt'-navalivat' fool deals the next hand, the same dealer after a draw (K-8);
-        # elsewhere the deal passes to the left.
+        # The game's descriptor says: a Kryt'-navalivat' fool deals the next hand, the same
+        # dealer after a draw (K-8); elsewhere the deal passes to the left.
         state = self.state
-        if self.game_name == "kryt-navalivat":
-            loser = getattr(state, "loser", None)
-            return self.run.dealer if loser is None else int(loser)
-        return (self.run.dealer + 1) % len(self.seats)
+        loser = getattr(state, "loser", None)
+        fool = None if loser is None else int(loser)
+        return descriptor(self.game_name).dealer_after(self.run.dealer, len(self.seats), fool)
 
     @staticmethod
     def check_seed(seed: object) -> str:

@@ -29,6 +29,7 @@ from cardtable.bots import Bot, make_bot
 from cardtable.bots.ismcts import IsmctsBot
 from cardtable.bots.pimc import solved_twin
 from cardtable.core import Game, View
+from cardtable.rules.catalog import descriptor
 
 __all__ = [
     "HINT_BUDGET",
@@ -113,17 +114,17 @@ def advise(game_name: str, view: View, seed: int) -> dict[str, Any]:
     visits: dict[str, int] = {}
     bot = _bot(game_name, HINT_LEVEL)
     assert isinstance(bot, IsmctsBot)  # the hard level searches
-    if game_name != "kryt-navalivat":
+    judge = descriptor(game_name).hint_judge
+    if judge is not None:
         from cardtable._core import KnockoutWhist, Neuf  # PIMC is the core's
 
         twin = solved_twin(game)
         assert isinstance(twin, KnockoutWhist | Neuf)
-        model = "tricks" if game_name == "knockout-whist" else "paranoid"
         _, deals, means, _, _ = twin.judge(
             json.dumps(view),
             deals=budget.deals,
             seconds=budget.seconds,
-            model=model,
+            model=judge,
             seed=rng.getrandbits(64),
         )
         for text in legal:
@@ -131,29 +132,20 @@ def advise(game_name: str, view: View, seed: int) -> dict[str, Any]:
             values[text] = means.get(number)
             visits[text] = deals.get(number, 0)
     bot = copy.copy(bot)
-    bot.seconds = budget.kryt_seconds if game_name == "kryt-navalivat" else budget.search_seconds
+    bot.seconds = budget.kryt_seconds if judge is None else budget.search_seconds
     # A hint shows every action's chance, not just the best one's: no stopping early.
     result = bot.analyse(game, view, rng, stop_early=False)
-    low, high = _return_range(game_name, game.num_players)
+    low, high = descriptor(game_name).return_range(game.num_players)
     chances: dict[str, float | None] = {}
     for text in legal:
         number = game.number_of(text)
         value = result.values.get(number)
         chance = None if value is None else min(1.0, max(0.0, (value - low) / (high - low)))
         chances[text] = chance
-        if game_name == "kryt-navalivat":
+        if judge is None:  # the search's chance is the value
             values[text] = chance
             visits[text] = result.visits.get(number, 0)
     return hints.advice(game_name, view, values, chances, visits)
-
-
-def _return_range(game_name: str, players: int) -> tuple[float, float]:
-    """The returns of a loss and of a win (core.Result: zero-sum, +1 to the winners' side)."""
-    if game_name == "kryt-navalivat":  # the fool -1, each of the others +1/(n-1)
-        return -1.0, 1.0 / (players - 1)
-    if game_name == "neuf" and players == 4:  # two partners against two
-        return -1.0, 1.0
-    return -1.0 / (players - 1), 1.0
 
 
 def pool(workers: int, *, niceness: int = 0) -> ProcessPoolExecutor:

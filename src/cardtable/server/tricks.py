@@ -9,22 +9,16 @@ a trick is public: every card of it was played face up (KOW-4.3, NEUF-4.3 decide
 from __future__ import annotations
 
 from cardtable.core import View
+from cardtable.rules.catalog import descriptor
 
-__all__ = ["TRICK_GAMES", "trick_taken"]
-
-# The games whose public view has ``tricks`` (this hand's done tricks, each with its
-# ``winner``), the hand's number, and the hand before under ``previous_hand`` or
-# ``previous_deal``.
-TRICK_GAMES = {
-    "knockout-whist": ("hand_number", "previous_hand"),
-    "neuf": ("deal_number", "previous_deal"),
-}
+__all__ = ["trick_taken"]
 
 
 def trick_taken(game: str, before: View, after: View) -> int | None:
     """The seat that took the trick an action completed, from the public views before and
     after it; None if it completed none (or the game is not played in tricks)."""
-    keys = TRICK_GAMES.get(game)
+    # The games played in tricks name their hand's number and the hand before.
+    keys = descriptor(game).trick_counters
     if keys is None:
         return None
     number, previous = keys

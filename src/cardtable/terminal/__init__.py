@@ -13,6 +13,8 @@ from rich.console import RenderableType
 
 from cardtable.core import Action, View
 from cardtable.errors import UnknownGameError
+from cardtable.rules.catalog import DESCRIPTORS
+from cardtable.rules.descriptor import load
 
 __all__ = ["GameScreen", "screen_for"]
 
@@ -63,16 +65,8 @@ class GameScreen(Protocol):
 
 def screen_for(game_name: str) -> GameScreen:
     """The terminal screen for a game; :class:`UnknownGameError` if it has none."""
-    if game_name == "knockout-whist":
-        from cardtable.terminal.knockout_whist import KnockoutWhistScreen
-
-        return KnockoutWhistScreen()
-    if game_name == "neuf":
-        from cardtable.terminal.neuf import NeufScreen
-
-        return NeufScreen()
-    if game_name == "kryt-navalivat":
-        from cardtable.terminal.kryt_navalivat import KrytNavalivatScreen
-
-        return KrytNavalivatScreen()
-    raise UnknownGameError(f"there is no terminal table for {game_name!r} yet")
+    known = DESCRIPTORS.get(game_name)
+    if known is None:
+        raise UnknownGameError(f"there is no terminal table for {game_name!r} yet")
+    screen: GameScreen = load(known.terminal)()  # a game's screen loads when it is played
+    return screen

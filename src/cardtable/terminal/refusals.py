@@ -1,13 +1,13 @@
 """Why a move is refused, in words, with the screen's card symbols: the rules' reason codes
-(``cardtable.rules.refusals``) as the terminal says them, each with the rule it cites."""
+(``cardtable.refusals``) as the terminal says them, each with the rule it cites."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from cardtable.cards import Card, Suit
+from cardtable.refusals import Refusal
 from cardtable.rules.kryt_navalivat.beating import ACE
-from cardtable.rules.refusals import Refusal
 from cardtable.terminal.cards import card_markup, suit_markup
 
 __all__ = ["refusal_words"]

@@ -275,7 +275,7 @@ class PlaySession:
         tried = action if action is not None else self._tried(text, legal)
         reason = None
         if tried is not None and tried not in legal:
-            # The rules say why (cardtable.rules.refusals), from the state: the person is the
+            # The rules say why (cardtable.refusals), from the state: the person is the
             # seat to move, so nothing is said that its own view does not show.
             refusal = self.state.refusal(self.state.game.number_of(tried))
             reason = refusal_words(refusal, self.names)

@@ -22,6 +22,8 @@ from typing import Any
 
 import cardtable
 from cardtable.core import Game, State
+from cardtable.rules.catalog import DESCRIPTORS
+from cardtable.rules.descriptor import load
 
 __all__ = ["TUTORIALS", "Step", "Tutorial", "tutorial_of"]
 
@@ -98,16 +100,14 @@ class Tutorial:
 
 
 def _registry() -> dict[str, Tutorial]:
-    # Imported here: each game's script imports this module's Step and Tutorial.
-    from importlib import import_module
-
+    # Loaded when first asked for: each game's script imports this module's Step and Tutorial.
     found = {}
-    for name in ("knockout_whist", "neuf", "kryt_navalivat"):
+    for known in DESCRIPTORS.values():
         try:
-            module = import_module(f"cardtable.tutorial.{name}")
+            tutorial: Tutorial = load(known.tutorial).TUTORIAL
         except ModuleNotFoundError:
             continue
-        found[module.TUTORIAL.game] = module.TUTORIAL
+        found[tutorial.game] = tutorial
     return found
 
 

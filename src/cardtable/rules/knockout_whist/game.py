@@ -15,6 +15,7 @@ from cardtable.options import check_options
 from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.knockout_whist.knowledge import KnockoutWhistKnowledge
 
 
@@ -75,6 +76,20 @@ class KnockoutWhist(Game):
         return KnockoutWhistState.begin(
             self, seed=seed, dealer=dealer, decks=decks, reshuffles=reshuffles
         )
+
+    def position_of(self, state: KnockoutWhistState) -> str:
+        """``state``'s position text (:meth:`KnockoutWhistState.position`): the game, above both,
+        joins the state to its notation."""
+        from cardtable.rules.knockout_whist.position import format_position
+
+        return format_position(state)
+
+    def refusal_of(self, state: KnockoutWhistState, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`KnockoutWhistState.refusal`). Imported
+        here: the reasons are read only when an action is refused."""
+        from cardtable.rules.knockout_whist.refusals import refusal
+
+        return refusal(state, number)
 
     def state_from_position(self, text: str) -> KnockoutWhistState:
         from cardtable.rules.knockout_whist.position import parse_position

@@ -1,17 +1,14 @@
-"""Why Knockout Whist refuses an action (``cardtable.rules.refusals``): one code per rule
+"""Why Knockout Whist refuses an action (``cardtable.refusals``): one code per rule
 broken."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
-from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.rules.knockout_whist.state import DOG, KNOCK, TRUMP, TRUMP_BASE, KnockoutWhistState
 from cardtable.rules.tricks import SUIT_MASKS
-
-if TYPE_CHECKING:
-    from cardtable.rules.knockout_whist.state import KnockoutWhistState
 
 __all__ = ["KnockoutWhistReason", "refusal"]
 
@@ -22,7 +19,7 @@ class KnockoutWhistReason(StrEnum):
     """Knockout Whist's reason codes, each with the rule it enforces."""
 
     NOT_YOUR_TURN = NOT_YOUR_TURN  # KOW-10: the seat to move acts, nobody else
-    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.rules.refusals)
+    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.refusals)
     GAME_OVER = GAME_OVER  # KOW-10: GAME_OVER has no action
     MUST_CHOOSE_TRUMPS = "must_choose_trumps"  # KOW-3.2, KOW-3.3: trumps before the play
     TRUMPS_ALREADY_SET = "trumps_already_set"  # KOW-3.1, KOW-3.2: once a hand, before play
@@ -34,8 +31,6 @@ class KnockoutWhistReason(StrEnum):
 
 def refusal(state: KnockoutWhistState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
-    from cardtable.rules.knockout_whist.state import DOG, KNOCK, TRUMP, TRUMP_BASE
-
     seat = state.to_move
     if seat is None:
         return Refusal(KnockoutWhistReason.GAME_OVER, {})

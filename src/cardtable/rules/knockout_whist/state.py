@@ -35,8 +35,8 @@ from cardtable.rules.tricks import (
 )
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.knockout_whist.game import KnockoutWhist
-    from cardtable.rules.refusals import Refusal
 
 TRUMP_BASE = 52
 KNOCK = 56
@@ -491,10 +491,7 @@ class KnockoutWhistState(State):
         return follows(hand, self.led_suit, number)
 
     def refusal(self, number: int) -> Refusal:
-        # Imported here: the reasons are read only when an action is refused.
-        from cardtable.rules.knockout_whist.refusals import refusal
-
-        return refusal(self, number)
+        return self.game.refusal_of(self, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move
@@ -640,9 +637,7 @@ class KnockoutWhistState(State):
         )
 
     def position(self) -> str:
-        from cardtable.rules.knockout_whist.position import format_position
-
-        return format_position(self)
+        return self.game.position_of(self)
 
     def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         other = self.copy()

@@ -23,6 +23,7 @@ from cardtable.rules.kryt_navalivat.state import (
 )
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.kryt_navalivat.knowledge import KrytNavalivatKnowledge
 
 TRUMP_MODES = ("turned", "permanent")
@@ -105,6 +106,20 @@ class KrytNavalivat(Game):
         return KrytNavalivatState.begin(
             self, seed=seed, dealer=dealer, deck=decks[0] if decks else None
         )
+
+    def position_of(self, state: KrytNavalivatState) -> str:
+        """``state``'s position text (:meth:`KrytNavalivatState.position`): the game, above both,
+        joins the state to its notation."""
+        from cardtable.rules.kryt_navalivat.position import format_position
+
+        return format_position(state)
+
+    def refusal_of(self, state: KrytNavalivatState, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`KrytNavalivatState.refusal`). Imported
+        here: the reasons are read only when an action is refused."""
+        from cardtable.rules.kryt_navalivat.refusals import refusal
+
+        return refusal(state, number)
 
     def state_from_position(self, text: str) -> KrytNavalivatState:
         from cardtable.rules.kryt_navalivat.position import parse_position

@@ -1,17 +1,24 @@
-"""Why Kryt'-navalivat' refuses an action (``cardtable.rules.refusals``): one code per rule
+"""Why Kryt'-navalivat' refuses an action (``cardtable.refusals``): one code per rule
 broken."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
+from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
 from cardtable.rules.kryt_navalivat.beating import NO_SUIT, PACK_36
-from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
-
-if TYPE_CHECKING:
-    from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
+from cardtable.rules.kryt_navalivat.state import (
+    BEAT,
+    COVER,
+    COVERING,
+    FREE,
+    LEADING,
+    RESPONDING,
+    SWAP,
+    TAKE,
+    KrytNavalivatState,
+)
 
 __all__ = ["KrytNavalivatReason", "refusal"]
 
@@ -22,7 +29,7 @@ class KrytNavalivatReason(StrEnum):
     """Kryt'-navalivat''s reason codes, each with the rule it enforces."""
 
     NOT_YOUR_TURN = NOT_YOUR_TURN  # KRYT-10: the seat to move acts, nobody else
-    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.rules.refusals)
+    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.refusals)
     GAME_OVER = GAME_OVER  # KRYT-10: GAME_OVER has no action
     NOT_IN_HAND = "not_in_hand"  # KRYT-4.1, KRYT-4.2: cards are played from one's hand
     MUST_LEAD = "must_lead"  # KRYT-4.1: on an empty pile only a lead
@@ -40,17 +47,6 @@ class KrytNavalivatReason(StrEnum):
 
 def refusal(state: KrytNavalivatState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
-    from cardtable.rules.kryt_navalivat.state import (
-        BEAT,
-        COVER,
-        COVERING,
-        FREE,
-        LEADING,
-        RESPONDING,
-        SWAP,
-        TAKE,
-    )
-
     seat = state.to_move
     if seat is None:
         return Refusal(KrytNavalivatReason.GAME_OVER, {})

@@ -40,8 +40,8 @@ from cardtable.rules.kryt_navalivat.beating import (
 from cardtable.rules.tricks import BIT, CLOCKWISE, bits, cards_text
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.kryt_navalivat.game import KrytNavalivat
-    from cardtable.rules.refusals import Refusal
 
 LEAD, BEAT, COVER = 0, 36, 72
 TAKE = 108
@@ -310,10 +310,7 @@ class KrytNavalivatState(State):
         return mode == COVERING
 
     def refusal(self, number: int) -> Refusal:
-        # Imported here: the reasons are read only when an action is refused.
-        from cardtable.rules.kryt_navalivat.refusals import refusal
-
-        return refusal(self, number)
+        return self.game.refusal_of(self, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move
@@ -495,9 +492,7 @@ class KrytNavalivatState(State):
         )
 
     def position(self) -> str:
-        from cardtable.rules.kryt_navalivat.position import format_position
-
-        return format_position(self)
+        return self.game.position_of(self)
 
     def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         """Re-deal what ``seat`` cannot know: the face-down stock and every other seat's

@@ -17,6 +17,7 @@ from cardtable.rules.neuf.ledger import sequence
 from cardtable.rules.neuf.state import ACTIONS, EXCHANGE, KEEP, NeufState
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.neuf.knowledge import NeufKnowledge
 
 
@@ -93,6 +94,20 @@ class Neuf(Game):
         if reshuffles:
             raise InvalidRecordError("neuf shuffles only whole decks: a record has no reshuffles")
         return NeufState.begin(self, seed=seed, dealer=dealer, decks=decks)
+
+    def position_of(self, state: NeufState) -> str:
+        """``state``'s position text (:meth:`NeufState.position`): the game, above both,
+        joins the state to its notation."""
+        from cardtable.rules.neuf.position import format_position
+
+        return format_position(state)
+
+    def refusal_of(self, state: NeufState, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`NeufState.refusal`). Imported
+        here: the reasons are read only when an action is refused."""
+        from cardtable.rules.neuf.refusals import refusal
+
+        return refusal(state, number)
 
     def state_from_position(self, text: str) -> NeufState:
         from cardtable.rules.neuf.position import parse_position

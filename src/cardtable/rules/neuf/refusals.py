@@ -1,16 +1,13 @@
-"""Why Neuf refuses an action (``cardtable.rules.refusals``): one code per rule broken."""
+"""Why Neuf refuses an action (``cardtable.refusals``): one code per rule broken."""
 
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from cardtable.cards import card_text
-from cardtable.rules.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN, Refusal
+from cardtable.rules.neuf.state import EXCHANGE, EXCHANGING, NeufState
 from cardtable.rules.tricks import SUIT_MASKS
-
-if TYPE_CHECKING:
-    from cardtable.rules.neuf.state import NeufState
 
 __all__ = ["NeufReason", "refusal"]
 
@@ -21,7 +18,7 @@ class NeufReason(StrEnum):
     """Neuf's reason codes, each with the rule it enforces."""
 
     NOT_YOUR_TURN = NOT_YOUR_TURN  # NEUF-10: the seat to move acts, nobody else
-    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.rules.refusals)
+    NOT_LEGAL = NOT_LEGAL  # a refusal no rule explains (cardtable.refusals)
     GAME_OVER = GAME_OVER  # NEUF-10: GAME_OVER has no action
     MUST_DECIDE_EXCHANGE = "must_decide_exchange"  # NEUF-3.1, NEUF-10: exchange or keep first
     EXCHANGE_IS_OVER = "exchange_is_over"  # NEUF-3.1: one chance each, before the play
@@ -32,8 +29,6 @@ class NeufReason(StrEnum):
 
 def refusal(state: NeufState, number: int) -> Refusal:
     """Why action ``number`` is not legal in ``state``, whose seat ``state.to_move`` acts."""
-    from cardtable.rules.neuf.state import EXCHANGE, EXCHANGING
-
     seat = state.to_move
     if seat is None:
         return Refusal(NeufReason.GAME_OVER, {})

@@ -37,8 +37,8 @@ from cardtable.rules.tricks import (
 )
 
 if TYPE_CHECKING:
+    from cardtable.refusals import Refusal
     from cardtable.rules.neuf.game import Neuf
-    from cardtable.rules.refusals import Refusal
 
 EXCHANGE = 52
 KEEP = 53
@@ -304,10 +304,7 @@ class NeufState(State):
         return follows(hand, self.led_suit, number)
 
     def refusal(self, number: int) -> Refusal:
-        # Imported here: the reasons are read only when an action is refused.
-        from cardtable.rules.neuf.refusals import refusal
-
-        return refusal(self, number)
+        return self.game.refusal_of(self, number)
 
     def apply_id(self, number: int) -> None:
         p = self.to_move
@@ -506,9 +503,7 @@ class NeufState(State):
         )
 
     def position(self) -> str:
-        from cardtable.rules.neuf.position import format_position
-
-        return format_position(self)
+        return self.game.position_of(self)
 
     def voids(self) -> list[int]:
         """Per seat, a mask of the suits it has shown it lacks this deal (NEUF-4.2): those it

@@ -14,10 +14,9 @@ public, so an error says nothing its receiver may not see.
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import NamedTuple
 
-__all__ = ["GAME_OVER", "NOT_LEGAL", "NOT_YOUR_TURN", "Refusal", "reasons"]
+__all__ = ["GAME_OVER", "NOT_LEGAL", "NOT_YOUR_TURN", "Refusal"]
 
 # Every game has these two, from its state machine (NEUF-10, KRYT-10, KOW-10): one actor at a
 # time, and no action once the game is over.
@@ -33,16 +32,3 @@ class Refusal(NamedTuple):
 
     reason: str
     details: dict[str, str | int]
-
-
-def reasons() -> dict[str, type[StrEnum]]:
-    """Each game's name and its enum of reason codes."""
-    from cardtable.rules.knockout_whist.refusals import KnockoutWhistReason
-    from cardtable.rules.kryt_navalivat.refusals import KrytNavalivatReason
-    from cardtable.rules.neuf.refusals import NeufReason
-
-    return {
-        "knockout-whist": KnockoutWhistReason,
-        "kryt-navalivat": KrytNavalivatReason,
-        "neuf": NeufReason,
-    }

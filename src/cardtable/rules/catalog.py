@@ -1,0 +1,117 @@
+"""The games cardtable plays, each by its :class:`~cardtable.rules.descriptor.Descriptor`.
+
+A new game is a package of rules beside the others and a descriptor here; nothing else
+names it. (The compiled core's Python face, :mod:`cardtable.compiled`, still keeps its own
+table of the core's classes; the descriptors' ``core`` says the same.)
+"""
+
+from __future__ import annotations
+
+from cardtable.errors import UnknownGameError
+from cardtable.rules.descriptor import Descriptor
+
+__all__ = ["DESCRIPTORS", "KNOCKOUT_WHIST", "KRYT_NAVALIVAT", "NEUF", "descriptor"]
+
+KNOCKOUT_WHIST = Descriptor(
+    name="knockout-whist",
+    title="Knockout Whist",
+    game="cardtable.rules.knockout_whist.game:KnockoutWhist",
+    core="KnockoutWhist",
+    reasons="cardtable.rules.knockout_whist.refusals:KnockoutWhistReason",
+    stake="win",
+    partnership=None,
+    next_dealer="left",
+    variants=(),
+    sessions=False,
+    heuristic="cardtable.bots.knockout_whist:KnockoutWhistHeuristic",
+    rollout="cardtable.bots.knockout_whist_rollout",
+    expert=None,
+    solver_model="max-n",
+    max_n_players=None,
+    solves_endgame_only=False,
+    hints="cardtable.hints.knockout_whist",
+    hint_unit="tricks",
+    hint_judge="tricks",
+    terminal="cardtable.terminal.knockout_whist:KnockoutWhistScreen",
+    tutorial="cardtable.tutorial.knockout_whist",
+    arena_metric="win",
+    per_deal=False,
+    trick_counters=("hand_number", "previous_hand"),
+    observation="knockout_whist",
+)
+
+NEUF = Descriptor(
+    name="neuf",
+    title="Neuf",
+    game="cardtable.rules.neuf.game:Neuf",
+    core="Neuf",
+    reasons="cardtable.rules.neuf.refusals:NeufReason",
+    stake="win",
+    partnership=4,
+    next_dealer="left",
+    variants=("trump_sequence", "dealer_exchanges_first", "tie_avoidance"),
+    sessions=False,
+    heuristic="cardtable.bots.neuf:NeufHeuristic",
+    rollout="cardtable.bots.neuf_rollout",
+    # Neither PIMC over the end of a deal nor any other method tried has beaten ``hard``
+    # (docs/bots.md).
+    expert="hard",
+    # Neuf's max-n cannot prune, and takes far too long over more than the last few tricks.
+    solver_model="paranoid",
+    max_n_players=None,
+    solves_endgame_only=False,
+    hints="cardtable.hints.neuf",
+    hint_unit="points",
+    hint_judge="paranoid",
+    terminal="cardtable.terminal.neuf:NeufScreen",
+    tutorial="cardtable.tutorial.neuf",
+    arena_metric="score",
+    per_deal=True,
+    trick_counters=("deal_number", "previous_deal"),
+    observation="neuf",
+)
+
+KRYT_NAVALIVAT = Descriptor(
+    name="kryt-navalivat",
+    title="Kryt'-navalivat'",
+    game="cardtable.rules.kryt_navalivat.game:KrytNavalivat",
+    core="KrytNavalivat",
+    reasons="cardtable.rules.kryt_navalivat.refusals:KrytNavalivatReason",
+    stake="fool",
+    partnership=None,
+    # The fool deals the next hand, the same dealer after a draw (K-8).
+    next_dealer="fool",
+    variants=("trump_mode",),
+    # Played as a session of hands (SPEC §0.1, KRYT-2.1).
+    sessions=True,
+    heuristic="cardtable.bots.kryt_navalivat:KrytNavalivatHeuristic",
+    rollout="cardtable.bots.kryt_navalivat_rollout",
+    # ``hard``'s search at five times its iterations, the exact endgame beside it.
+    expert="pimc:deals=100,seconds=0.9,model=paranoid,iterations=250000",
+    # Max-n is two players' exact game; with more the solver falls back to paranoid.
+    solver_model="max-n",
+    max_n_players=2,
+    solves_endgame_only=True,
+    hints="cardtable.hints.kryt_navalivat",
+    hint_unit="not_fool",
+    hint_judge=None,
+    terminal="cardtable.terminal.kryt_navalivat:KrytNavalivatScreen",
+    tutorial="cardtable.tutorial.kryt_navalivat",
+    arena_metric="fool",
+    per_deal=False,
+    trick_counters=None,
+    observation="kryt_navalivat",
+)
+
+DESCRIPTORS: dict[str, Descriptor] = {
+    d.name: d for d in sorted((KNOCKOUT_WHIST, KRYT_NAVALIVAT, NEUF), key=lambda d: d.name)
+}
+"""Each game's descriptor, by name, in the order of the names."""
+
+
+def descriptor(name: str) -> Descriptor:
+    """The descriptor of the game ``name``; :class:`UnknownGameError` for a name of none."""
+    found = DESCRIPTORS.get(name) if isinstance(name, str) else None
+    if found is None:
+        raise UnknownGameError(f"unknown game {name!r}; known games: {', '.join(DESCRIPTORS)}")
+    return found

@@ -1,0 +1,123 @@
+"""What the code around the rules knows of a game, in one place: its :class:`Descriptor`.
+
+The server, the bots, the hints, the terminal, the arena, the reviews and the environments
+play any game; where one game differs from another they ask its descriptor, never its
+name. Each game's descriptor is in :mod:`cardtable.rules.catalog`.
+
+A descriptor is light: the modules it names (the game's class, its bots, its screen…) are
+written as ``"module"`` or ``"module:attribute"`` and imported on first use, so that
+``import cardtable`` loads none of them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from enum import StrEnum
+
+    from cardtable.core import Game
+
+__all__ = ["Descriptor", "load"]
+
+
+def load(target: str) -> Any:
+    """The module ``"package.module"``, or the attribute ``"package.module:name"`` of it."""
+    module, _, attribute = target.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
+
+
+@dataclass(frozen=True, slots=True)
+class Descriptor:
+    """One game's facts, for the code that plays every game."""
+
+    name: str
+    """The name :func:`cardtable.make` takes, and records, views and the protocol carry."""
+    title: str
+    """The name people read."""
+    game: str
+    """The :class:`~cardtable.core.Game` class, ``"module:Class"``."""
+    core: str
+    """The game's class in the compiled core (``cardtable._core``)."""
+    reasons: str
+    """The enum of the game's refusal codes (:mod:`cardtable.refusals`), ``"module:Enum"``."""
+    stake: Literal["win", "fool"]
+    """What a seat plays for, which sets the returns (:class:`cardtable.core.Result`): to
+    win (the winner +1, the others -1/(n-1)) or not to be the fool (the fool -1, the others
+    +1/(n-1))."""
+    partnership: int | None
+    """The number of players at which two partners play against two (+1 and -1 a side)."""
+    next_dealer: Literal["left", "fool"]
+    """Who deals the next game at a table: the player on the dealer's left, or the fool
+    (the same dealer after a draw)."""
+    variants: tuple[str, ...]
+    """The options this game alone has (besides ``players`` and ``dealer``)."""
+    sessions: bool
+    """Whether the terminal plays it as a session of hands (``--hands``)."""
+    heuristic: str
+    """The ``heuristic`` bot (the ``easy`` level), ``"module:Class"``."""
+    rollout: str
+    """The module of the search's guided rollout policy."""
+    expert: str | None
+    """What the ``expert`` level is in this game, where it is not the common one: another
+    level's name or a bot spec."""
+    solver_model: str | None
+    """How the core's exact solver takes the other seats by default (``max-n`` or
+    ``paranoid``); ``None``: the game has no solver."""
+    max_n_players: int | None
+    """The most players the solver's max-n is defined for (more: paranoid); ``None``: any."""
+    solves_endgame_only: bool
+    """Whether the solver needs the stock empty (the endgame) before it solves."""
+    hints: str
+    """The module of the hints' rules of thumb (``reason(view, best, values)``)."""
+    hint_unit: str
+    """The unit a hint values actions in."""
+    hint_judge: str | None
+    """The solver's model that values a hint's actions (PIMC); ``None``: the search's
+    chances alone value them."""
+    terminal: str
+    """The terminal's screen, ``"module:Class"``."""
+    tutorial: str
+    """The module of the tutorial's script (its ``TUTORIAL``)."""
+    arena_metric: Literal["win", "score", "fool"]
+    """The key of the arena's metric of a seat's game (:mod:`cardtable.arena.metrics`)."""
+    per_deal: bool
+    """Whether the arena can measure it deal by deal (one deal a game)."""
+    trick_counters: tuple[str, str] | None
+    """The public view's hand number and the hand before, in a game played in tricks
+    (the view's ``tricks`` each with its ``winner``); ``None``: not played in tricks."""
+    observation: str
+    """The name of the game's layout in :mod:`cardtable.rl.observation`."""
+
+    def game_class(self) -> type[Game]:
+        cls: type[Game] = load(self.game)
+        return cls
+
+    def reason_codes(self) -> type[StrEnum]:
+        codes: type[StrEnum] = load(self.reasons)
+        return codes
+
+    def return_range(self, players: int) -> tuple[float, float]:
+        """The returns of a loss and of a win (zero-sum, +1 to the winners' side)."""
+        if self.stake == "fool":  # the fool -1, each of the others +1/(n-1)
+            return -1.0, 1.0 / (players - 1)
+        if players == self.partnership:  # two partners against two
+            return -1.0, 1.0
+        return -1.0 / (players - 1), 1.0
+
+    def dealer_after(self, dealer: int, players: int, fool: int | None) -> int:
+        """Who deals the next game, after one dealt by ``dealer`` that left ``fool`` the
+        fool (``None``: a draw, or a game without one)."""
+        if self.next_dealer == "fool":
+            return dealer if fool is None else fool
+        return (dealer + 1) % players
+
+    def solver_model_for(self, players: int) -> str:
+        """The solver's default model with ``players`` players."""
+        assert self.solver_model is not None, f"{self.title} has no exact solver"
+        if self.max_n_players is not None and players > self.max_n_players:
+            return "paranoid"
+        return self.solver_model
