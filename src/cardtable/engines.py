@@ -94,6 +94,7 @@ class CoreBacked(State):
 
     # Set by each game's class (slots named in :func:`_state_class`).
     core: CoreState
+    start: str | None
     _reference: State | None
     _origin: _Origin | None
     _synced: bool
@@ -127,7 +128,7 @@ class CoreBacked(State):
     ) -> Self:
         state = cls._made(game, core)
         state._origin = _Origin(seed, dealer, decks, reshuffles)
-        setattr(state, "start", None)  # noqa: B010 (a slot of the game's state class)
+        state.start = None
         if "first_dealer" in cls._own_names():
             setattr(state, "first_dealer", dealer)  # noqa: B010
         if reshuffles:
@@ -308,18 +309,27 @@ class CoreBacked(State):
 
     def copy(self) -> Self:
         other = self.__class__.__new__(self.__class__)
-        for name in self._own_names():
-            value = getattr(self, name, _UNSET)
-            if value is not _UNSET:
-                setattr(other, name, [*value] if isinstance(value, list) else value)
         other.game = self.game
         other.core = self.core.copy()
         other.to_move = self.to_move
+        other.history = self.history[:]
+        other.start = self.start
+        for name in self._chance_names():
+            value = getattr(self, name, _UNSET)
+            if value is not _UNSET:
+                setattr(other, name, [*value] if isinstance(value, list) else value)
         other._reference = None
         other._origin = self._origin
         other._synced = self._synced
         other._shuffler = None  # as a Python state's copy: whoever sets it sets it again
         return other
+
+    @classmethod
+    @functools.cache
+    def _chance_names(cls) -> tuple[str, ...]:
+        """The own fields besides the game, the seat to move, the history and the start."""
+        common = ("game", "to_move", "history", "start")
+        return tuple(name for name in cls._own_names() if name not in common)
 
     def position(self) -> str:
         return self.core.position()
