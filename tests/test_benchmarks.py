@@ -231,7 +231,7 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     out = tmp_path / "bench.json"
     assert engine.main(["--games", "1", "--runs", "1", "--json", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "us/action" in printed and "Targets" in printed
+    assert "us/action" in printed and "Target" in printed
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["runs"] == 1
     measured = {(m["engine"], m["path"], m["players"]) for m in data["measurements"]}
@@ -239,7 +239,7 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
         assert ("cardtable", "playout", n) in measured
     games = {(m["game"], m["path"], m["players"]) for m in data["measurements"]}
     for n in engine.KRYT_NAVALIVAT_PLAYERS:
-        for path in ("checked", "unchecked", "playout"):
+        for path in ("checked", "unchecked", "playout", "reference"):
             assert (engine.KRYT_NAVALIVAT, path, n) in games
     for n in engine.OUR_PLAYERS:
         assert ("cardtable", "checked", n) in measured
@@ -249,7 +249,7 @@ def test_main_writes_json_report(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert data["open_spiel_measured"] is (pyspiel is not None)
     if pyspiel is not None:
         assert "ours / OpenSpiel" in printed
-        paths = ("checked", "unchecked", "playout")
+        paths = ("checked", "unchecked", "playout", "reference")
         assert {(r["game"], r["path"], r["players"]) for r in data["ratios"]} == {
             (engine.KNOCKOUT_WHIST, p, n) for p in paths for n in engine.OPENSPIEL_PLAYERS
         } | {(engine.NEUF, p, n) for p in paths for n in engine.NEUF_PLAYERS} | {
@@ -387,7 +387,7 @@ def test_neuf_ratios_use_their_own_baseline_not_knockout_whists() -> None:
 
 @needs_pyspiel
 def test_measure_with_neuf_measures_each_baseline() -> None:
-    """A tiny Neuf-only ``measure``: our three paths at 3 and 4 players, oh_hell(13) at 3
+    """A tiny Neuf-only ``measure``: our four paths at 3 and 4 players, oh_hell(13) at 3
     and hearts at 4, with the decisions of the very games the loops play."""
     results = engine.measure(
         games=1,
@@ -400,7 +400,7 @@ def test_measure_with_neuf_measures_each_baseline() -> None:
     got = {(m.engine, m.game, m.path, m.players) for m in results}
     assert got == {
         ("cardtable", engine.NEUF, p, n)
-        for p in ("checked", "unchecked", "playout")
+        for p in ("checked", "unchecked", "playout", "reference")
         for n in (3, 4)
     } | {
         ("open_spiel", "oh_hell(13)", "python loop", 3),
@@ -409,7 +409,7 @@ def test_measure_with_neuf_measures_each_baseline() -> None:
     for m in results:
         if m.engine == "cardtable" and m.path == "unchecked":
             assert m.decisions == _neuf_unchecked(m.players, 0)[0]
-    assert len(engine.ratios(results)) == 6
+    assert len(engine.ratios(results)) == 8
 
 
 # Kryt'-navalivat' -----------------------------------------------------------------------------
@@ -477,9 +477,9 @@ def test_crazy_eights_baseline_plays_complete_games_with_uniform_chance(players:
     chance_nodes_of_a_random_game(game, 1)
 
 
-def test_kryt_navalivat_ratios_use_crazy_eights_and_have_no_target() -> None:
-    """Kryt'-navalivat' is divided by crazy_eights at its own player count only; its ratios
-    are reported without a target."""
+def test_kryt_navalivat_ratios_use_crazy_eights_and_the_checked_path_has_the_target() -> None:
+    """Kryt'-navalivat' is divided by crazy_eights at its own player count only; its checked
+    path is held to the public loop's target as every game's is."""
     ours = engine.Measurement("cardtable", "checked", 2, 1, 200, 0, [2.0], engine.KRYT_NAVALIVAT)
     other = engine.Measurement("cardtable", "playout", 3, 1, 100, 0, [1.0], engine.KRYT_NAVALIVAT)
     eights = engine.Measurement("open_spiel", "python loop", 2, 1, 50, 30, [1.0], "crazy_eights")
@@ -488,15 +488,16 @@ def test_kryt_navalivat_ratios_use_crazy_eights_and_have_no_target() -> None:
     assert set(found) == {(engine.KRYT_NAVALIVAT, "checked", 2)}
     # (2 s / 200) / (1 s / 50) = 0.5
     assert found[engine.KRYT_NAVALIVAT, "checked", 2].median == pytest.approx(0.5)
-    assert found[engine.KRYT_NAVALIVAT, "checked", 2].target is None
+    assert found[engine.KRYT_NAVALIVAT, "checked", 2].target == engine.CHECKED_TARGET
     assert engine.verdicts(found) == [
-        "kryt-navalivat checked path, 2 players: 0.50x crazy_eights (runs 0.50-0.50x); no target"
+        "kryt-navalivat checked path, 2 players: 0.50x crazy_eights (runs 0.50-0.50x); "
+        "target <= 0.30x NOT met"
     ]
 
 
 @needs_pyspiel
 def test_measure_with_kryt_navalivat_measures_crazy_eights_beside_it() -> None:
-    """A tiny ``measure`` of Kryt'-navalivat' alone: our three paths and crazy_eights at 2
+    """A tiny ``measure`` of Kryt'-navalivat' alone: our four paths and crazy_eights at 2
     players."""
     results = engine.measure(
         games=1,
@@ -508,8 +509,9 @@ def test_measure_with_kryt_navalivat_measures_crazy_eights_beside_it() -> None:
     )
     got = {(m.engine, m.game, m.path, m.players) for m in results}
     assert got == {
-        ("cardtable", engine.KRYT_NAVALIVAT, p, 2) for p in ("checked", "unchecked", "playout")
+        ("cardtable", engine.KRYT_NAVALIVAT, p, 2)
+        for p in ("checked", "unchecked", "playout", "reference")
     } | {("open_spiel", "crazy_eights", "python loop", 2)}
     unchecked = next(m for m in results if m.path == "unchecked")
     assert unchecked.decisions == _kryt_navalivat_unchecked(2, 0)[0]
-    assert len(engine.ratios(results)) == 3
+    assert len(engine.ratios(results)) == 4
