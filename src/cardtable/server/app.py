@@ -35,17 +35,10 @@ from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.chat import Chat
 from cardtable.server.collector import scheduled_full_collections
 from cardtable.server.commits import COMMIT_PATIENCE, UNAVAILABLE, MovedError, UnavailableError
-from cardtable.server.hub import (
-    DAMAGED,
-    HINTS_PER_MINUTE,
-    LEASE,
-    MOVED_AWAY,
-    QUARANTINED,
-    RESTART_CODE,
-    RESTARTING,
-    Connection,
-    Hub,
-)
+from cardtable.server.draining import MOVED_AWAY, RESTART_CODE, RESTARTING
+from cardtable.server.hints import HINTS_PER_MINUTE
+from cardtable.server.hub import Hub
+from cardtable.server.leases import LEASE
 from cardtable.server.limits import (
     MAX_BODY,
     BodyLimit,
@@ -54,11 +47,13 @@ from cardtable.server.limits import (
     Limits,
     client_of,
 )
+from cardtable.server.loading import DAMAGED, QUARANTINED
 from cardtable.server.metrics import CONTENT_TYPE
 from cardtable.server.origins import SameOrigin, parse_origin
 from cardtable.server.outages import outage
 from cardtable.server.relay import RELAYED, relay
 from cardtable.server.reviews import Reviewer
+from cardtable.server.sockets import Connection
 from cardtable.server.store import Owner, Store
 from cardtable.server.table import TITLES, Table, TableError
 from cardtable.server.thinking import HINT_NICENESS, pool
@@ -652,7 +647,7 @@ async def _owned(hub: Hub, socket: WebSocket, table_id: str) -> Table | str | No
         if RELAY_HEADER in socket.headers:
             break
         if found.address is not None and await relay(
-            socket, found.address, table_id, {RELAY_HEADER: hub.process}
+            socket, found.address, table_id, {RELAY_HEADER: hub.leases.process}
         ):
             return RELAYED
         log.warning(

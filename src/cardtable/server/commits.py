@@ -44,7 +44,15 @@ from cardtable.server.outages import outage
 from cardtable.server.store import DealRow, NewTable, Store
 from cardtable.server.table import Change, TableError
 
-__all__ = ["COMMIT_PATIENCE", "MOVED", "UNAVAILABLE", "MovedError", "UnavailableError", "Writer"]
+__all__ = [
+    "COMMIT_PATIENCE",
+    "MOVED",
+    "UNAVAILABLE",
+    "MovedError",
+    "UnavailableError",
+    "Writer",
+    "unreachable",
+]
 
 log = logging.getLogger("cardtable.server")
 
@@ -76,6 +84,17 @@ class MovedError(TableError):
     def __init__(self, table_id: str) -> None:
         super().__init__(MOVED, f"table {table_id} moved on in another server process")
         self.table_id = table_id
+
+
+def unreachable(metrics: Metrics, table_id: str, exc: SQLAlchemyError) -> UnavailableError:
+    """A database that failed while a table was claimed or read: logged, counted, and
+    answered as a commit the database did not take (``unavailable``; nothing was
+    changed)."""
+    kind = outage(exc)
+    if kind is not None:
+        metrics.database_failed(kind)
+    log.error("database unreachable", extra={"table": table_id, "kind": kind, "reason": str(exc)})
+    return UnavailableError("the database could not be reached; nothing was changed: try again")
 
 
 class Writer:
