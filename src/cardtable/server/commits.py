@@ -51,6 +51,7 @@ __all__ = [
     "MovedError",
     "UnavailableError",
     "Writer",
+    "unavailable",
     "unreachable",
 ]
 
@@ -95,6 +96,22 @@ def unreachable(metrics: Metrics, table_id: str, exc: SQLAlchemyError) -> Unavai
         metrics.database_failed(kind)
     log.error("database unreachable", extra={"table": table_id, "kind": kind, "reason": str(exc)})
     return UnavailableError("the database could not be reached; nothing was changed: try again")
+
+
+def unavailable(metrics: Metrics, exc: SQLAlchemyError) -> UnavailableError | None:
+    """A read the database could not answer now (a join's older events, a stored review,
+    whether a table exists): counted and logged as the writer's failures are, without a
+    traceback, and answered ``unavailable``, to be asked again. None: an error of the data
+    (``outages.py``), which is a bug."""
+    kind = outage(exc)
+    if kind is None:
+        return None
+    metrics.database_failed(kind)
+    reason = str(getattr(exc, "orig", None) or exc).strip()
+    log.warning("database unavailable for a read", extra={"kind": kind, "reason": reason})
+    return UnavailableError(
+        "the database could not be read just now; nothing was changed: try again"
+    )
 
 
 class Writer:
