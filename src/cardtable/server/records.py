@@ -25,6 +25,7 @@ from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.fairness import check_client_seed
 from cardtable.options import read_deck
+from cardtable.server.deals import commitment
 from cardtable.server.store import DealRow, StoredTable
 from cardtable.server.table import (
     BOT,
@@ -33,7 +34,6 @@ from cardtable.server.table import (
     NAME_LENGTH,
     Table,
     TableError,
-    commitment,
     printable_name,
 )
 
