@@ -14,7 +14,7 @@ the loop never waits on a lock: a commit it cannot make at once goes to a thread
 store's own, which retries it with a growing pause for up to ``patience`` seconds. A
 change still not stored then is refused with :class:`UnavailableError` (``unavailable``):
 nothing of it was installed or announced, the seat that sent it is told, and a bot's move is
-tried again (``hub.py``). An error of the data is not retried.
+tried again (``bots.py``). An error of the data is not retried.
 
 A commit whose answer was lost (the connection cut after COMMIT was sent) may have been
 stored after all: it is not acknowledged, and its retry finds its event numbers taken

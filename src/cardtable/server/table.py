@@ -616,7 +616,7 @@ class Table:
 
     def held_since(self, since: int) -> list[dict[str, Any]] | None:
         """The events after ``since`` if memory holds them all; None if some are in the
-        database only (see :meth:`events_since` of the hub)."""
+        database only (see ``Loader.events_since``, ``loading.py``)."""
         if since < self.first:
             return None
         return self.events[since - self.first :]
