@@ -58,7 +58,11 @@ log = logging.getLogger("cardtable.server")
 
 
 class Hub:
-    """Every table of the server, its connections, and its bots."""
+    """Every table of the server, its connections, and its bots: the tables in memory
+    (``memory``), their seats and sockets (``seats``), their bots (``bots``), the hints
+    asked at them (``hints``), their loading from the database (``loader``) and their
+    leases (``leases``), wired together here, where a table comes into memory, changes, and
+    leaves it."""
 
     def __init__(
         self,
@@ -81,11 +85,11 @@ class Hub:
         self.memory = Memory(self.metrics)
         self.tasks: set[asyncio.Task[None]] = set()
         self.tutorials: list[str] = []  # tutorial tables' ids, oldest first
-        # Set by :meth:`drain`: the server is stopping, and takes no new table nor change.
+        # Whether the server is stopping (:meth:`drain`), and the changes it waits for.
         self.stopping = Draining()
-        # Several processes on one database: this one's name in the owners' leases, the
-        # address its peers relay seats to, and the lease's length (None: one process, no
-        # leases; the guard on each commit still holds).
+        # This process's name in the owners' leases. The guard on each commit checks it
+        # where there are leases (several processes on one database); with none (lease
+        # None: one process) it checks the event numbers alone.
         process = secrets.token_hex(8)
         self.writer = Writer(
             store,
