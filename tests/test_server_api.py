@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import cardtable
-from cardtable.server.app import MAX_BODY
+from cardtable.server.limits import MAX_BODY
 from server_pieces import (
     events_of,
     humans,

@@ -274,7 +274,7 @@ def test_a_process_whose_lease_was_taken_over_stores_nothing_more(database: str)
         TestClient(create_app(database, bot_delay=0, workers=1)) as second,
     ):
         hub: Hub = first.app.state.hub  # type: ignore[attr-defined]
-        keeper = hub.keeper
+        keeper = hub.leases.keeper
         assert keeper is not None and first.portal is not None
         first.portal.call(keeper.cancel)  # the first process renews nothing from now on
         opened = open_table(first, "knockout-whist", humans(2))
@@ -305,7 +305,7 @@ def test_a_process_whose_lease_was_taken_over_stores_nothing_more(database: str)
             store = Store(database)
             try:
                 owner = store.owner(table)
-                assert owner is not None and owner.process == taker.process
+                assert owner is not None and owner.process == taker.leases.process
             finally:
                 store.close()
 

@@ -18,8 +18,8 @@ from fastapi.testclient import TestClient
 
 from cardtable.fairness import commitment_of, verify_record
 from cardtable.server.app import create_app
+from cardtable.server.bots import move_seed
 from cardtable.server.hub import Hub
-from cardtable.server.hub import _seed as _bot_seed
 from cardtable.server.limits import Limits
 from cardtable.server.store import Store
 from cardtable.server.table import Change, Table
@@ -169,7 +169,7 @@ def _fair_facts(table: Table) -> dict[str, Any]:
         "fair": table.fairness(),
         "seeds": table.client_seeds(),
         "chances": [(c.kind, c.hand, c.cards, c.seeds) for c in table.run.chances],
-        "bots": [_bot_seed(table, table.seq + n) for n in range(3)],
+        "bots": [move_seed(table, table.seq + n) for n in range(3)],
     }
 
 

@@ -483,7 +483,7 @@ def test_a_table_whose_bot_waits_on_a_busy_database_stays_in_memory(
         opened = open_table(client, "knockout-whist", [*humans(1), *BOTS])
         table = opened["table"]
         # The bots have moved up to the seat's turn: its invited player has not come.
-        until(lambda: table not in hub.thinking and hub.tables[table].state.to_move == 0)
+        until(lambda: table not in hub.bots.thinking and hub.tables[table].state.to_move == 0)
         loaded = hub.tables[table]
         holder = sqlite3.connect(database, isolation_level=None, timeout=30)
         try:

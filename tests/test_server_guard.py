@@ -187,7 +187,7 @@ def test_a_stopping_server_gives_up_its_leases_before_its_sockets_close() -> Non
         store = Store(url)
         try:
             owner = store.owner(table)
-            assert owner is not None and owner.process == hub.process
+            assert owner is not None and owner.process == hub.leases.process
             with first.websocket_connect(f"/ws/{table}") as session:
                 Socket(session, "seat").join(tokens_of(opened)[0])
                 assert first.portal is not None

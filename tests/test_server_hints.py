@@ -257,7 +257,7 @@ def test_a_hint_does_not_change_when_hidden_cards_are_swapped(
     monkeypatch.setattr(
         thinking,
         "HINT_BUDGET",
-        HintBudget(deals=12, seconds=120.0, search_seconds=120.0, kryt_seconds=120.0),
+        HintBudget(deals=12, seconds=120.0, search_seconds=120.0, kryt_navalivat_seconds=120.0),
     )
     hints = ThreadPoolExecutor(1)
     app = create_app(f"sqlite:///{tmp_path / 't.db'}", bot_delay=0, workers=1, hint_executor=hints)

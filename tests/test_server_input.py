@@ -21,8 +21,10 @@ import httpx
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from cardtable.server.app import CONTENT_SECURITY_POLICY, MAX_DEPTH, MAX_MESSAGE
+from cardtable.server.headers import CONTENT_SECURITY_POLICY
+from cardtable.server.play import MAX_MESSAGE
 from cardtable.server.transport import MAX_FRAME
+from cardtable.server.wire import MAX_DEPTH
 from live_pieces import (
     DATABASES,
     LiveSocket,

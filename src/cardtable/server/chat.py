@@ -19,8 +19,10 @@ import logging
 import weakref
 from typing import ClassVar
 
-from cardtable.server.hub import Connection, Hub
+from cardtable.server.hub import Hub
 from cardtable.server.limits import CreationLimit
+from cardtable.server.seats import seated
+from cardtable.server.sockets import Connection
 from cardtable.server.table import TableError
 
 __all__ = ["PER_MINUTE", "PRESETS", "Chat"]
@@ -69,7 +71,7 @@ class Chat:
         """Relay a seat's preset message to everyone at its table, the sender included (its
         answer); refused (and heard by nobody else) from a spectator, with an id that is not
         a preset, or past the seat's allowance."""
-        seat = self.hub._seated(connection)
+        seat = seated(connection)
         if not isinstance(message_id, str):
             raise TableError("malformed", "a preset message is {type: 'chat', id: text}")
         if message_id not in PRESETS:

@@ -14,7 +14,7 @@ the loop never waits on a lock: a commit it cannot make at once goes to a thread
 store's own, which retries it with a growing pause for up to ``patience`` seconds. A
 change still not stored then is refused with :class:`UnavailableError` (``unavailable``):
 nothing of it was installed or announced, the seat that sent it is told, and a bot's move is
-tried again (``hub.py``). An error of the data is not retried.
+tried again (``bots.py``). An error of the data is not retried.
 
 A commit whose answer was lost (the connection cut after COMMIT was sent) may have been
 stored after all: it is not acknowledged, and its retry finds its event numbers taken
@@ -44,7 +44,16 @@ from cardtable.server.outages import outage
 from cardtable.server.store import DealRow, NewTable, Store
 from cardtable.server.table import Change, TableError
 
-__all__ = ["COMMIT_PATIENCE", "MOVED", "UNAVAILABLE", "MovedError", "UnavailableError", "Writer"]
+__all__ = [
+    "COMMIT_PATIENCE",
+    "MOVED",
+    "UNAVAILABLE",
+    "MovedError",
+    "UnavailableError",
+    "Writer",
+    "unavailable",
+    "unreachable",
+]
 
 log = logging.getLogger("cardtable.server")
 
@@ -76,6 +85,33 @@ class MovedError(TableError):
     def __init__(self, table_id: str) -> None:
         super().__init__(MOVED, f"table {table_id} moved on in another server process")
         self.table_id = table_id
+
+
+def unreachable(metrics: Metrics, table_id: str, exc: SQLAlchemyError) -> UnavailableError:
+    """A database that failed while a table was claimed or read: logged, counted, and
+    answered as a commit the database did not take (``unavailable``; nothing was
+    changed)."""
+    kind = outage(exc)
+    if kind is not None:
+        metrics.database_failed(kind)
+    log.error("database unreachable", extra={"table": table_id, "kind": kind, "reason": str(exc)})
+    return UnavailableError("the database could not be reached; nothing was changed: try again")
+
+
+def unavailable(metrics: Metrics, exc: SQLAlchemyError) -> UnavailableError | None:
+    """A read the database could not answer now (a join's older events, a stored review,
+    whether a table exists): counted and logged as the writer's failures are, without a
+    traceback, and answered ``unavailable``, to be asked again. None: an error of the data
+    (``outages.py``), which is a bug."""
+    kind = outage(exc)
+    if kind is None:
+        return None
+    metrics.database_failed(kind)
+    reason = str(getattr(exc, "orig", None) or exc).strip()
+    log.warning("database unavailable for a read", extra={"kind": kind, "reason": reason})
+    return UnavailableError(
+        "the database could not be read just now; nothing was changed: try again"
+    )
 
 
 class Writer:

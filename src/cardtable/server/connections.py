@@ -34,7 +34,7 @@ from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from cardtable.server.app import SECURITY_HEADERS
+from cardtable.server.headers import SECURITY_HEADERS
 from cardtable.server.limits import ConnectionCount, Limits
 from cardtable.server.transport import LINGER, WebSocketProtocol
 

@@ -6,7 +6,7 @@ wrote: a seat of a kind it does not know, an option its game does not have, an e
 the wrong shape. Replaying the events checks every action against the rules, but not the
 rest, which the server would publish as it is. So every stored field is checked here
 first, against the shapes the server writes today (``table.py``, and the options as opening
-a table checks them), and a table that does not fit is quarantined (``hub.py``), for a
+a table checks them), and a table that does not fit is quarantined (``loading.py``), for a
 reason that names the field: ``seat 2: kind 'alien' is not human or bot``.
 
 Fields added since the first tables were stored are optional (``won``, ``final``, a fair
@@ -25,6 +25,7 @@ from cardtable.cards import Card
 from cardtable.errors import CardtableError
 from cardtable.fairness import check_client_seed
 from cardtable.options import read_deck
+from cardtable.server.deals import commitment
 from cardtable.server.store import DealRow, StoredTable
 from cardtable.server.table import (
     BOT,
@@ -33,7 +34,6 @@ from cardtable.server.table import (
     NAME_LENGTH,
     Table,
     TableError,
-    commitment,
     printable_name,
 )
 

@@ -19,7 +19,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from cardtable.server.hub import RESTART_CODE, RESTARTING
+from cardtable.server.draining import RESTART_CODE, RESTARTING
 
 __all__ = ["CONNECT_WITHIN", "RELAYED", "relay"]
 

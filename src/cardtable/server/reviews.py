@@ -41,7 +41,9 @@ from cardtable.review import (
     moments,
 )
 from cardtable.server.commits import UNAVAILABLE, UnavailableError
-from cardtable.server.hub import Connection, Hub
+from cardtable.server.hub import Hub
+from cardtable.server.seats import seated
+from cardtable.server.sockets import Connection
 from cardtable.server.store import WAIT, Base, Store
 from cardtable.server.table import Run, Table, TableError
 
@@ -148,7 +150,7 @@ class Reviewer:
     async def ask(self, connection: Connection, game: object) -> None:
         """The seat's review of game ``game``: sent at once if made before, else begun (the
         answer is its first ``review_progress``) or, if under way, its progress so far."""
-        seat = self.hub._seated(connection)
+        seat = seated(connection)
         table = connection.table
         if type(game) is not int:
             raise TableError("malformed", "a review is {type, game: the game's number}")

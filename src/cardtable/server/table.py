@@ -5,11 +5,8 @@ copy of the game state and handed back as a :class:`Change` (the public events, 
 rows to store). The server commits a change before it installs it with :meth:`Table.commit`
 and tells anyone, so an action that could not be stored never happened.
 
-Deals anyone can verify: each deck (and each reshuffle the rules call for) is stored with a
-random salt, and its commitment ``sha256(salt + ":" + cards)`` is published when it is
-drawn; the cards and salt are revealed when the hand is over (docs/server.md). Each deck is
-also derived from the game's committed server seed and the players' own seeds, and the
-server seed is revealed when the game is over (docs/fairness.md).
+Deals anyone can verify: each deck a game draws is committed to when it is drawn and
+revealed when its hand is over (``deals.py``).
 """
 
 from __future__ import annotations
@@ -23,12 +20,12 @@ from typing import Any
 import cardtable
 from cardtable.bots.base import LEVELS as BOT_LEVELS
 from cardtable.cards import card_text
-from cardtable.chance import Shuffler
-from cardtable.core import Game, Record, Result, State, View
+from cardtable.core import Game, Record, State, View
 from cardtable.errors import CardtableError, IllegalActionError
-from cardtable.fairness import chain_seed, check_client_seed, commitment_of, fair_shuffle
+from cardtable.fairness import chain_seed, check_client_seed, commitment_of
 from cardtable.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.rules.catalog import descriptor
+from cardtable.server.deals import Chance, fair_block, publish, published, shuffler
 from cardtable.server.store import DealRow, NewTable, SeatRow, StoredGame, StoredTable
 from cardtable.server.tricks import trick_taken
 
@@ -42,7 +39,6 @@ __all__ = [
     "Seat",
     "Table",
     "TableError",
-    "commitment",
     "printable_name",
     "token_hash",
 ]
@@ -76,11 +72,6 @@ class TableError(CardtableError):
         if self.reason is not None:
             sent |= {"reason": self.reason, "details": self.details}
         return sent
-
-
-def commitment(salt: str, cards: list[str]) -> str:
-    """The published hash of a deck: hex SHA-256 of the salt, a colon and the cards."""
-    return hashlib.sha256(f"{salt}:{' '.join(cards)}".encode()).hexdigest()
 
 
 def token_hash(token: str) -> str:
@@ -134,31 +125,6 @@ class Seat:
             "stand_in": self.stand_in,
             "awaited": self.awaited,
         }
-
-
-@dataclass(slots=True)
-class Chance:
-    """A deck or a reshuffle drawn in a game, with its salt; ``revealed`` once published."""
-
-    number: int
-    kind: str
-    hand: int
-    cards: list[str]
-    salt: str
-    revealed: bool = False
-    seeds: list[str | None] | None = None  # the players' seeds it was derived from, if fair
-
-    @property
-    def commitment(self) -> str:
-        return commitment(self.salt, self.cards)
-
-    def published(self, game: int) -> dict[str, Any]:
-        item: dict[str, Any] = {"game": game, "hand": self.hand, "commitment": self.commitment}
-        if self.kind != "deck":
-            item["reshuffle"] = self.number
-        if self.seeds is not None:
-            item["seeds"] = self.seeds
-        return item
 
 
 @dataclass(slots=True)
@@ -376,7 +342,7 @@ class Table:
                 raise TableError(
                     "unavailable", f"game {number}'s commitment is not the table secret's"
                 )
-            run.state.shuffler = self._shuffler(number, run.server_seed)
+            run.state.shuffler = shuffler(self.id, number, run.server_seed, self.client_seeds)
         return run
 
     def creation(self, change: Change) -> NewTable:
@@ -471,7 +437,7 @@ class Table:
         result = self.run.state.result
         if result is None:
             return list(self.tally)
-        return [*self.tally, {"game": self.run.number, **_published(result)}]
+        return [*self.tally, {"game": self.run.number, **published(result)}]
 
     def view(self, seat: int | None) -> View:
         return self.state.view(seat)
@@ -573,7 +539,7 @@ class Table:
             event["won"] = won
         events: list[dict[str, Any]] = [event]
         after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
-        deals = self._chance_events(after, events)
+        deals = publish(self.id, after, events, self.client_seeds)
         return Change(self._numbered(events), deals, after)
 
     def next_game(self) -> Change:
@@ -610,15 +576,6 @@ class Table:
         events = [{"kind": "seed", "seat": seat, "seed": seed}]
         return Change(self._numbered(events), [], self.run)
 
-    def _shuffler(self, number: int, server_seed: str) -> Shuffler:
-        """Game ``number``'s decks, derived from its server seed and the players' seeds as
-        they are when each deck is drawn."""
-
-        def shuffle(label: str, cards: list[int]) -> list[int]:
-            return fair_shuffle(server_seed, self.id, number, label, self.client_seeds(), cards)
-
-        return shuffle
-
     def _start(self, dealer: int) -> Change:
         number = self.games + 1
         game = self.game_of(dealer)
@@ -629,81 +586,14 @@ class Table:
         else:
             # The first hand is dealt as the state is made: its deck is stacked.
             server_seed = chain_seed(self.secret, number)
-            shuffle = self._shuffler(number, server_seed)
+            shuffle = shuffler(self.id, number, server_seed, self.client_seeds)
             first = [card_text(c) for c in shuffle("hand 1", list(game.pack))]
             state = game.new_state(seed=secrets.randbits(62), decks=[first])
             state.shuffler = shuffle
             run = Run(number, dealer, state, server_seed=server_seed)
             events[0]["commitment"] = commitment_of(server_seed)
-        deals = self._chance_events(run, events)
+        deals = publish(self.id, run, events, self.client_seeds)
         return Change(self._numbered(events), deals, run, new_game=True)
-
-    def _chance_events(self, run: Run, events: list[dict[str, Any]]) -> list[DealRow]:
-        """Publish what the last step drew and finished: reveals of the hand that ended,
-        commitments of the decks and reshuffles drawn, and the result of a finished game."""
-        record = run.state.record()
-        drawn = [("deck", cards) for cards in record.decks[self._count(run, "deck") :]]
-        drawn += [("reshuffle", cards) for cards in record.reshuffles[self._count(run, "re") :]]
-        hand = self._count(run, "deck")
-        rows: list[DealRow] = []
-        if any(kind == "deck" for kind, _ in drawn) or run.state.is_over:
-            self._reveal(run, events)
-        for kind, cards in drawn:
-            if kind == "deck":
-                hand += 1
-            chance = Chance(len(run.chances), kind, hand, list(cards), secrets.token_hex(16))
-            if run.server_seed is not None:
-                chance.seeds = self.client_seeds()
-            run.chances.append(chance)
-            events.append({"kind": "deal", **chance.published(run.number)})
-            rows.append(
-                DealRow(
-                    table_id=self.id,
-                    game=run.number,
-                    number=chance.number,
-                    kind=kind,
-                    hand=hand,
-                    cards=" ".join(cards),
-                    salt=chance.salt,
-                )
-            )
-        result = run.state.result
-        if result is not None:
-            over = {"kind": "over", "game": run.number, "result": _published(result)}
-            # The game's end as a watcher sees it (who went out when, the final scores), so
-            # that a log rebuilt from the events tells it as a page watching it live told it.
-            over["final"] = run.state.view(None)
-            if run.server_seed is not None:
-                over["server_seed"] = run.server_seed  # the game is over: nothing left hidden
-            events.append(over)
-        return rows
-
-    @staticmethod
-    def _count(run: Run, kind: str) -> int:
-        return sum(1 for c in run.chances if (c.kind == "deck") == (kind == "deck"))
-
-    @staticmethod
-    def _reveal(run: Run, events: list[dict[str, Any]]) -> None:
-        for index, chance in enumerate(run.chances):
-            if not chance.revealed:
-                # A copy: the live run's chances change only when the change is committed.
-                run.chances[index] = shown = Chance(
-                    chance.number,
-                    chance.kind,
-                    chance.hand,
-                    chance.cards,
-                    chance.salt,
-                    True,
-                    chance.seeds,
-                )
-                events.append(
-                    {
-                        "kind": "reveal",
-                        **shown.published(run.number),
-                        "deck": shown.cards,
-                        "salt": shown.salt,
-                    }
-                )
 
     def _numbered(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [{"seq": self.seq + i + 1, **item} for i, item in enumerate(events)]
@@ -725,7 +615,7 @@ class Table:
 
     def held_since(self, since: int) -> list[dict[str, Any]] | None:
         """The events after ``since`` if memory holds them all; None if some are in the
-        database only (see :meth:`events_since` of the hub)."""
+        database only (see ``Loader.events_since``, ``loading.py``)."""
         if since < self.first:
             return None
         return self.events[since - self.first :]
@@ -785,36 +675,10 @@ class Table:
             frames.append(self._frame(state, seat, text))
         document = record.to_dict()
         if run.server_seed is not None:
-            document["fair"] = self.fair_block(run)
+            document["fair"] = fair_block(self.id, run)
         return {"game": run.number, "record": document, "frames": frames}
-
-    def fair_block(self, run: Run) -> dict[str, Any]:
-        """What ``cardtable verify`` needs of a finished game (docs/record.md, ``fair``)."""
-        assert run.server_seed is not None and run.state.is_over
-        decks = [c for c in run.chances if c.kind == "deck"]
-        reshuffles = [c for c in run.chances if c.kind != "deck"]
-        return {
-            "table": self.id,
-            "game": run.number,
-            "commitment": commitment_of(run.server_seed),
-            "server_seed": run.server_seed,
-            "decks": [{"hand": c.hand, "seeds": c.seeds} for c in decks],
-            "reshuffles": [
-                {"number": n, "hand": c.hand, "seeds": c.seeds} for n, c in enumerate(reshuffles)
-            ],
-        }
 
     @staticmethod
     def _frame(state: State, seat: int | None, action: str | None) -> dict[str, Any]:
         hands = [state.view(s).get("hand", []) for s in range(state.game.num_players)]
         return {"seat": seat, "action": action, "view": {**state.view(None), "hands": hands}}
-
-
-def _published(result: Result) -> dict[str, Any]:
-    """A game's result as the table publishes it (JSON)."""
-    return {
-        "winners": list(result.winners),
-        "places": [list(place) for place in result.places],
-        "returns": list(result.returns),
-        "summary": result.summary,
-    }

@@ -87,13 +87,13 @@ class HintBudget:
     PIMC over the core's solvers (at most ``deals`` deals and ``seconds`` seconds), and
     the ``hard`` search gives each action's chance of a good end of the game beside it
     (within ``search_seconds``). Kryt'-navalivat's unit is that search's own chance, at
-    the ``hard`` level's budget (``kryt_seconds``, as its own). In all, about a second and
+    the ``hard`` level's budget (``kryt_navalivat_seconds``, as its own). In all, about a second and
     a half at most."""
 
     deals: int = 400
     seconds: float = 0.9
     search_seconds: float = 0.5
-    kryt_seconds: float = 0.9
+    kryt_navalivat_seconds: float = 0.9
 
 
 HINT_BUDGET = HintBudget()
@@ -132,7 +132,7 @@ def advise(game_name: str, view: View, seed: int) -> dict[str, Any]:
             values[text] = means.get(number)
             visits[text] = deals.get(number, 0)
     bot = copy.copy(bot)
-    bot.seconds = budget.kryt_seconds if judge is None else budget.search_seconds
+    bot.seconds = budget.kryt_navalivat_seconds if judge is None else budget.search_seconds
     # A hint shows every action's chance, not just the best one's: no stopping early.
     result = bot.analyse(game, view, rng, stop_early=False)
     low, high = descriptor(game_name).return_range(game.num_players)

@@ -31,7 +31,7 @@ from websockets.frames import CloseCode
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 
-from cardtable.server.app import MAX_MESSAGE
+from cardtable.server.play import MAX_MESSAGE
 
 __all__ = ["LINGER", "MAX_FRAME", "WebSocketProtocol"]
 

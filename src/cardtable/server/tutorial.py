@@ -20,6 +20,7 @@ import secrets
 from typing import Any
 
 from cardtable.options import read_deck
+from cardtable.server.deals import publish
 from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError, token_hash
 from cardtable.tutorial import Tutorial
 
@@ -116,7 +117,7 @@ class TutorialTable(Table):
         state.shuffler = deal
         run = Run(1, dealer, state)
         events: list[dict[str, Any]] = [{"kind": "game", "game": 1, "dealer": dealer}]
-        deals = self._chance_events(run, events)
+        deals = publish(self.id, run, events, self.client_seeds)
         return Change(self._numbered(events), deals, run, new_game=True)
 
     def commit(self, change: Change) -> None:
