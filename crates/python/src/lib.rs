@@ -7,7 +7,8 @@
 //! Modules by concern: `game`, `state` and `batch` hold the three classes each game is
 //! bound as; `solvers` each game's solver and judge; `search` a seat's search from its
 //! view; `errors` the mapping of the core's refusals onto `cardtable.errors`; `options` and
-//! `observation` the checked reading of Python's arguments.
+//! `observation` the checked reading of Python's arguments; `views` the view structs' fields
+//! and shape check, for the tests that hold them to Python's.
 
 use pyo3::prelude::*;
 
@@ -22,6 +23,7 @@ mod options;
 mod search;
 mod solvers;
 mod state;
+mod views;
 
 use batch::{KnockoutWhistBatch, KrytNavalivatBatch, NeufBatch};
 use game::{KnockoutWhistGame, KrytNavalivatGame, NeufGame};
@@ -64,5 +66,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(state_sizes, m)?)?;
     m.add_function(wrap_pyfunction!(broken_rule, m)?)?;
+    m.add_function(wrap_pyfunction!(views::view_fields, m)?)?;
+    m.add_function(wrap_pyfunction!(views::check_view, m)?)?;
     Ok(())
 }
