@@ -19,8 +19,10 @@ __all__ = [
     "NeufBatch",
     "NeufState",
     "broken_rule",
+    "check_view",
     "game_seed",
     "state_sizes",
+    "view_fields",
 ]
 
 def state_sizes() -> list[tuple[str, int]]:
@@ -31,6 +33,15 @@ def game_seed(seed: int, index: int) -> int:
 
 def broken_rule() -> bool:
     """Whether this build breaks a rule on purpose (the ``broken-rule`` cargo feature)."""
+
+def view_fields(game: str) -> dict[str, list[str]]:
+    """The field names of ``game``'s view struct as serde knows them, by path (``""`` the
+    view, ``"tricks[]"`` each trick of its list, ``"previous_hand.tricks[]"``, ...);
+    ``InvalidOptionError`` for a name that is no game's."""
+
+def check_view(game: str, view: str) -> None:
+    """Reads a view (JSON text) into ``game``'s view struct and no further (its shape, not
+    what its values mean); ``InvalidPositionError`` naming what is wrong."""
 
 _A = TypeVar("_A")
 
@@ -47,9 +58,10 @@ class _State:
         """``[table[a] for a in legal_action_ids()]`` in one call."""
     def is_legal(self, action: int) -> bool: ...
     def apply(self, action: int) -> None: ...
-    def step(self, action: int) -> Self | None:
-        """``apply``, handing back the state as it was before the action when the action
-        drew a chance event (a deal or a reshuffle), else ``None``."""
+    def step(self, action: int) -> int | Self | None:
+        """``apply``, answering the seat to move now (``None`` once the game is over) or,
+        when the action drew a chance event (a deal or a reshuffle), the state as it was
+        before the action."""
     def position(self) -> str: ...
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation: the float32 vector of ``cardtable.rl.observation``

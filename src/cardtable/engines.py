@@ -255,33 +255,32 @@ class CoreBacked(State):
             number = game.number_of(action)
         if self.to_move is None or (seat is not None and seat != self.to_move):
             return State.apply(self, number, seat=seat)
-        core = self.core
         try:
-            before = core.step(number)
+            after = self.core.step(number)
         except IllegalActionError:
             return State.apply(self, number, seat=seat)
         self._reference = None
-        if before is None:
+        if after is None or type(after) is int:
             self.history.append(number)
-            self.to_move = core.to_move
+            self.to_move = after
         else:
-            self._drawn(number, before)
+            self._drawn(number, after)
         return game.actions[number]
 
     def apply_id(self, number: int) -> None:
-        core = self.core
-        before = core.step(number)
+        after = self.core.step(number)
         self._reference = None
-        if before is None:
+        if after is None or type(after) is int:
             self.history.append(number)
-            self.to_move = core.to_move
+            self.to_move = after
         else:
-            self._drawn(number, before)
+            self._drawn(number, after)
 
-    def _drawn(self, number: int, before: CoreState) -> None:
+    def _drawn(self, number: int, before: CoreState | int) -> None:
         """After a step of ``number`` that drew a chance event (``before``: the core's
         state before it): a state that keeps its chance events has the reference draw it
         (from the shuffler, the recorded reshuffles or the seed) and record it."""
+        assert not isinstance(before, int)
         if self._synced:
             ref = self._rebuilt(before)
             ref.apply_id(number)

@@ -12,6 +12,7 @@
 //! A seat's observation is written as the float vector of `cardtable.rl.observation`
 //! ([`observation::Observe`]), without allocating, for the batch environments
 //! ([`vector::Batch`]: many games stepped together, their opponents played in the core).
+//! A seat's view is read with serde into each game's typed `View` ([`views`]).
 
 pub mod cards;
 pub mod chance;
@@ -26,6 +27,7 @@ pub mod pimc;
 pub mod rollout;
 pub mod search;
 pub mod vector;
+pub mod views;
 
 pub use game::{Determinize, Game, OptionValue, Stacked};
 pub use knockout_whist::KnockoutWhist;

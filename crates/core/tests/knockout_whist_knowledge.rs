@@ -367,6 +367,13 @@ fn kow_9_a_view_that_is_not_a_seats_view_of_this_game_is_refused() {
         v
     };
     assert!(refusal(&missing).contains("not a knockout-whist seat's view"));
+    assert!(refusal(&missing).contains("missing field `tricks`"));
+    let extra = with("bid", 1.into());
+    assert!(refusal(&extra).contains("unknown field `bid`"));
+    // A field that may be null must still be there.
+    let mut no_winner = good.clone();
+    no_winner.as_object_mut().unwrap().remove("winner");
+    assert!(refusal(&no_winner).contains("missing field `winner`"));
     let bad_seat = with("dealer", 9.into());
     assert!(refusal(&bad_seat).contains("expected a seat"));
     let phase = with("phase", "bidding".into());

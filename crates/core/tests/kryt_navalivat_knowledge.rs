@@ -315,7 +315,10 @@ fn views_that_are_not_a_seats_view_of_this_game_are_refused() {
     }
     let mut missing = view.clone();
     missing.as_object_mut().unwrap().remove("dealer");
-    assert!(refusal(&options, &missing).contains("KeyError('dealer')"));
+    assert!(refusal(&options, &missing).contains("missing field `dealer`"));
+    // A field no view of this game has is refused too, by name.
+    let extra = edited(&view, "bid", 1.into());
+    assert!(refusal(&options, &extra).contains("unknown field `bid`"));
     // A view of the permanent game is not one of the turned game with the same seats.
     let permanent = options_permanent(3);
     assert!(refusal(&permanent, &view).contains("other options"));

@@ -248,6 +248,11 @@ fn views_that_are_not_a_seats_view_are_refused() {
     let mut no_hand = view.clone();
     no_hand.as_object_mut().unwrap().remove("hand");
     assert!(refused(&three, &no_hand).contains("not a neuf seat's view"));
+    // A field no Neuf view has, or one the view needs, missing: refused by name.
+    assert!(refused(&three, &with("bid", 1.into())).contains("unknown field `bid`"));
+    let mut no_quota = view.clone();
+    no_quota.as_object_mut().unwrap().remove("quota");
+    assert!(refused(&three, &no_quota).contains("missing field `quota`"));
     // A hand that is not the held hand less its plays.
     let mut hand = view["hand"].clone();
     hand.as_array_mut().unwrap()[0] = "3C".into();
@@ -271,7 +276,11 @@ fn views_that_are_not_a_seats_view_are_refused() {
     assert!(refused(&three, &with("phase", "bidding".into())).contains("no phase 'bidding'"));
     assert!(refused(
         &three,
-        &with("ledger", serde_json::json!([{"tricks": [4, 4, 4]}]))
+        &with(
+            "ledger",
+            serde_json::json!([{"deal": 1, "trump": "H", "dealer": 0, "tricks": [4, 4, 4],
+                                "scores": [9, 9, 9], "total": 27}])
+        )
     )
     .contains("13 tricks"));
     // A card the seat itself played, also in another seat's play.

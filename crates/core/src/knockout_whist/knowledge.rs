@@ -27,10 +27,12 @@ use serde_json::Value;
 use crate::cards::{bit, cards, parse_card, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::game::{PlayoutRng, MAX_PLAYERS};
 use crate::notation::PositionError;
+use crate::views;
 
 use super::options::{Options, NAME};
 use super::plays::{Play, Rounds, KNOCKED};
 use super::state::{KnockoutWhist, Phase, Status, HANDS, NONE};
+use super::view::{PlayView, Trick, View};
 
 /// A sample whose void-respecting deal reaches a dead end starts again; the view is
 /// checked to be dealable (Hall's condition) up front, so this only bounds bad luck.
@@ -161,97 +163,58 @@ fn shape<T>(what: &str) -> Result<T, PositionError> {
     fail(format!("not a knockout-whist seat's view: {what}"))
 }
 
-fn key<'a>(view: &'a Value, name: &str) -> Result<&'a Value, PositionError> {
-    match view.get(name) {
-        Some(value) => Ok(value),
-        None => shape(&format!("it has no '{name}'")),
-    }
-}
-
-fn list<'a>(value: &'a Value, what: &str) -> Result<&'a Vec<Value>, PositionError> {
-    match value.as_array() {
-        Some(items) => Ok(items),
-        None => shape(&format!("{what} is not a list")),
-    }
-}
-
-/// A number as Python's `int()` reads one from JSON: an integer, a boolean, a float (cut
-/// toward zero) or a string of digits.
-fn int(value: &Value, what: &str) -> Result<i64, PositionError> {
-    let n = match value {
-        Value::Number(n) => n.as_i64().or_else(|| {
-            n.as_f64()
-                .filter(|f| f.is_finite() && f.abs() < 9e18)
-                .map(|f| f as i64)
-        }),
-        Value::Bool(b) => Some(i64::from(*b)),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    };
-    match n {
-        Some(n) => Ok(n),
-        None => shape(&format!("{what} is {value}, not a number")),
-    }
-}
-
-fn small(value: &Value, what: &str, most: i64) -> Result<u8, PositionError> {
-    let n = int(value, what)?;
+fn small(n: i64, what: &str, most: i64) -> Result<u8, PositionError> {
     if !(0..=most).contains(&n) {
         return shape(&format!("{what} is {n}, outside 0-{most}"));
     }
     Ok(n as u8)
 }
 
-/// A seat, given as an integer and nothing else (`_seat`).
-fn seat_of(value: &Value, n: usize) -> Result<u8, PositionError> {
-    match value.as_u64() {
-        Some(s) if (s as usize) < n => Ok(s as u8),
-        _ => fail(format!("expected a seat 0-{}, not {value}", n - 1)),
+/// A seat of the game (`_seat`).
+fn seat_of(s: i64, n: usize) -> Result<u8, PositionError> {
+    match usize::try_from(s) {
+        Ok(seat) if seat < n => Ok(seat as u8),
+        _ => fail(format!("expected a seat 0-{}, not {s}", n - 1)),
     }
 }
 
-fn card_of(value: &Value) -> Result<Card, PositionError> {
-    let Some(text) = value.as_str() else {
-        return fail(format!("expected a card, not {value}"));
-    };
+fn optional_seat(s: Option<i64>, n: usize) -> Result<u8, PositionError> {
+    s.map_or(Ok(NONE), |s| seat_of(s, n))
+}
+
+fn card_of(text: &str) -> Result<Card, PositionError> {
     parse_card(text)
         .map_err(|e| PositionError(format!("a knockout-whist view with a bad card: {}", e.0)))
 }
 
-fn suit_of(value: &Value) -> Result<u8, PositionError> {
-    match value.as_str() {
-        Some("C") => Ok(0),
-        Some("D") => Ok(1),
-        Some("H") => Ok(2),
-        Some("S") => Ok(3),
-        _ => shape(&format!("{value} is not a suit")),
+fn suit_of(text: &str) -> Result<u8, PositionError> {
+    match text {
+        "C" => Ok(0),
+        "D" => Ok(1),
+        "H" => Ok(2),
+        "S" => Ok(3),
+        _ => shape(&format!("{text:?} is not a suit")),
     }
 }
 
 /// A trick as the view writes it (`[[seat, "7D"], [seat, "knock"]]`).
-fn plays_of(value: &Value, n: usize) -> Result<Plays, PositionError> {
-    let mut plays = Vec::new();
-    for play in list(value, "a trick")? {
-        let pair = list(play, "a play")?;
-        let [seat, card] = pair.as_slice() else {
-            return shape("a play is not [seat, card]");
-        };
-        let seat = small(seat, "a play's seat", n as i64 - 1)?;
-        let card = if card.as_str() == Some("knock") {
-            KNOCKED
-        } else {
-            card_of(card)?
-        };
-        plays.push((seat, card));
-    }
-    Ok(plays)
+fn plays_of(plays: &[PlayView], n: usize) -> Result<Plays, PositionError> {
+    plays
+        .iter()
+        .map(|(seat, card)| {
+            let seat = small(*seat, "a play's seat", n as i64 - 1)?;
+            let card = if card == "knock" {
+                KNOCKED
+            } else {
+                card_of(card)?
+            };
+            Ok((seat, card))
+        })
+        .collect()
 }
 
-fn tricks_of(value: &Value, n: usize) -> Result<Vec<Plays>, PositionError> {
-    list(value, "tricks")?
-        .iter()
-        .map(|t| plays_of(key(t, "plays")?, n))
-        .collect()
+fn tricks_of(tricks: &[Trick], n: usize) -> Result<Vec<Plays>, PositionError> {
+    tricks.iter().map(|t| plays_of(&t.plays, n)).collect()
 }
 
 fn rounds<const N: usize>(groups: &[Plays]) -> Rounds<N> {
@@ -265,51 +228,58 @@ fn rounds<const N: usize>(groups: &[Plays]) -> Rounds<N> {
     rounds
 }
 
-fn read(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {
+fn read(options: &Options, value: &Value) -> Result<Knowledge, PositionError> {
     let n = options.players;
-    if view.get("game").and_then(Value::as_str) != Some(NAME)
-        || view.get("players").and_then(Value::as_u64) != Some(n as u64)
+    // Which game, table and seat the view is of comes first, so that another game's view,
+    // another table's or a spectator's is refused as such rather than for its shape.
+    if value.get("game").and_then(Value::as_str) != Some(NAME)
+        || value.get("players").and_then(Value::as_u64) != Some(n as u64)
     {
         return fail(format!("not a view of {NAME} for {n} players"));
     }
     let rules = serde_json::json!({ "players": n });
-    let given = key(view, "options")?;
-    if *given != rules {
-        return fail(format!("a view of {given}, not of {rules}"));
+    match value.get("options") {
+        None => return shape("it has no 'options'"),
+        Some(given) if *given != rules => {
+            return fail(format!("a view of {given}, not of {rules}"));
+        }
+        Some(_) => {}
     }
-    let seat = view
+    let seat = value
         .get("seat")
         .and_then(Value::as_u64)
         .filter(|&s| (s as usize) < n);
-    let (Some(seat), Some(_)) = (seat, view.get("hand")) else {
+    let (Some(seat), Some(_)) = (seat, value.get("hand")) else {
         return fail("a determinizer needs a seat's view, not a spectator's");
     };
     let seat = seat as usize;
+    let view: View = views::read(value).or_else(|why| shape(&why))?;
+    let hand = view.hand.as_deref().unwrap_or_default();
+
     let mut status = [Status::Active; MAX_PLAYERS];
-    let statuses = list(key(view, "statuses")?, "statuses")?;
-    for (slot, name) in status.iter_mut().zip(statuses) {
+    for (slot, name) in status.iter_mut().zip(&view.statuses) {
         *slot = match name.as_str() {
-            Some("active") => Status::Active,
-            Some("dog") => Status::Dog,
-            Some("out") => Status::Out,
-            _ => return shape(&format!("{name} is not a status")),
+            "active" => Status::Active,
+            "dog" => Status::Dog,
+            "out" => Status::Out,
+            _ => return shape(&format!("{name:?} is not a status")),
         };
     }
-    let sizes_given = list(key(view, "hand_sizes")?, "hand sizes")?;
     let mut sizes = [0u8; MAX_PLAYERS];
-    for (slot, size) in sizes.iter_mut().zip(sizes_given) {
+    for (slot, &size) in sizes.iter_mut().zip(&view.hand_sizes) {
         *slot = small(size, "a hand size", 52)?;
     }
-    let phase = match key(view, "phase")?.as_str() {
-        Some("trump") => Some(Phase::Trump),
-        Some("play") => Some(Phase::Play),
-        Some("over") => Some(Phase::Over),
+    let phase = match view.phase.as_str() {
+        "trump" => Some(Phase::Trump),
+        "play" => Some(Phase::Play),
+        "over" => Some(Phase::Over),
         _ => None,
     };
-    let Some(phase) = phase.filter(|_| statuses.len() == n && sizes_given.len() == n) else {
+    let fits = view.statuses.len() == n && view.hand_sizes.len() == n;
+    let Some(phase) = phase.filter(|_| fits) else {
         return fail("statuses, hand sizes or phase do not fit the game");
     };
-    let hand_no = int(key(view, "hand_number")?, "the hand number")?;
+    let hand_no = view.hand_number;
     if !(1..=i64::from(HANDS)).contains(&hand_no) {
         return fail(format!("there is no hand {hand_no} (KOW-2.2)"));
     }
@@ -317,65 +287,50 @@ fn read(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {
 
     let mut state = KnockoutWhist::blank(n as u8, 0);
     state.hand_no = hand_no;
-    state.dealer = seat_of(key(view, "dealer")?, n)?;
+    state.dealer = seat_of(view.dealer, n)?;
     state.phase = phase;
-    let optional_seat = |name: &str| -> Result<u8, PositionError> {
-        match key(view, name)? {
-            Value::Null => Ok(NONE),
-            value => seat_of(value, n),
-        }
-    };
-    state.to_move = optional_seat("to_move")?;
-    state.chooser = optional_seat("chooser")?;
-    state.dog_used = truthy(key(view, "dog_used")?);
-    state.trump = match key(view, "trump")? {
-        Value::Null => NONE,
-        value => suit_of(value)?,
+    state.to_move = optional_seat(view.to_move, n)?;
+    state.chooser = optional_seat(view.chooser, n)?;
+    state.dog_used = view.dog_used;
+    state.trump = match &view.trump {
+        None => NONE,
+        Some(text) => suit_of(text)?,
     };
     state.status = status;
-    let eliminated = list(key(view, "eliminated")?, "eliminated")?;
-    if eliminated.len() > state.eliminated.len() {
+    if view.eliminated.len() > state.eliminated.len() {
         return shape("more seats went out than there are");
     }
-    for (i, entry) in eliminated.iter().enumerate() {
-        let pair = list(entry, "an elimination")?;
-        let [s, h] = pair.as_slice() else {
-            return shape("an elimination is not [seat, hand]");
-        };
+    for (i, &(s, h)) in view.eliminated.iter().enumerate() {
         state.eliminated[i] = (
             small(s, "an eliminated seat", n as i64 - 1)?,
             small(h, "an elimination's hand", 255)?,
         );
     }
-    state.eliminated_len = eliminated.len() as u8;
+    state.eliminated_len = view.eliminated.len() as u8;
     state.dealt_in = (0..n)
         .filter(|&s| status[s] != Status::Out || state.eliminated().contains(&(s as u8, hand_no)))
         .fold(0, |m, s| m | 1 << s);
-    let won = list(key(view, "tricks_won")?, "tricks won")?;
-    if won.len() != n {
+    if view.tricks_won.len() != n {
         return shape("tricks won do not fit the game");
     }
-    for (slot, w) in state.tricks_won.iter_mut().zip(won) {
+    for (slot, &w) in state.tricks_won.iter_mut().zip(&view.tricks_won) {
         *slot = u32::from(small(w, "a trick count", 255)?);
     }
-    let cuts = list(key(view, "cuts")?, "cuts")?
+    let cuts = view
+        .cuts
         .iter()
         .map(|round| plays_of(round, n))
         .collect::<Result<Vec<_>, _>>()?;
     if cuts.iter().flatten().any(|&(_, c)| c == KNOCKED) {
         return fail("a knockout-whist view with a bad card: a knock among the cuts");
     }
-    let done = tricks_of(key(view, "tricks")?, n)?;
-    let trick = plays_of(key(view, "trick")?, n)?;
-    match key(view, "previous_hand")? {
-        Value::Null => {}
-        previous => {
-            state.previous_trump = suit_of(key(previous, "trump")?)?;
-            state.previous = rounds(&tricks_of(key(previous, "tricks")?, n)?);
-        }
+    let done = tricks_of(&view.tricks, n)?;
+    let trick = plays_of(&view.trick, n)?;
+    if let Some(previous) = &view.previous_hand {
+        state.previous_trump = suit_of(&previous.trump)?;
+        state.previous = rounds(&tricks_of(&previous.tricks, n)?);
     }
     let mut own: CardSet = 0;
-    let hand = list(key(view, "hand")?, "the hand")?;
     for c in hand {
         own |= bit(card_of(c)?);
     }
@@ -395,9 +350,9 @@ fn read(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {
             per_seat[usize::from(s)] += 1;
         }
     }
-    state.turned = match key(view, "turned")? {
-        Value::Null => NONE,
-        value => card_of(value)?,
+    state.turned = match &view.turned {
+        None => NONE,
+        Some(text) => card_of(text)?,
     };
     let turned = state.turned != NONE;
     let seen = own | played | if turned { bit(state.turned) } else { 0 };
@@ -458,18 +413,6 @@ fn read(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {
         return fail("the view's card counts do not add up to the pack");
     }
     Ok(knowledge)
-}
-
-/// Python's truth of a JSON value.
-fn truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64() != Some(0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
 }
 
 /// Follows the cut of W-2 to learn which cut cards went back into the stock: when the

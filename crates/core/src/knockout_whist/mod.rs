@@ -23,12 +23,14 @@ mod position;
 mod rollout;
 mod solver;
 mod state;
+mod view;
 
 pub use knowledge::Knowledge;
 pub use options::Options;
 pub use rollout::DOG_CHANCE;
 pub use solver::{Model, Solution, TRICK_BONUS};
 pub use state::{KnockoutWhist, Phase, Status, KNOCK, NUM_ACTIONS, TRUMP_BASE};
+pub use view::View;
 
 use crate::cards::{card_text, parse_card, parse_suit, Card, SUIT_LETTERS};
 use crate::chance::Seed;

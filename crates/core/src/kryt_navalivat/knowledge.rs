@@ -18,33 +18,19 @@ use crate::chance::Seed;
 use crate::game::{actions_of, Game, PlayoutRng};
 use crate::notation::PositionError;
 use rand::{Rng, RngCore, SeedableRng};
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
+use std::sync::OnceLock;
 
-/// A seat's view's keys in the order `KrytNavalivatState.view` writes them, so that a view that is
-/// wrong in several fields is refused for the first, as Python refuses it.
-const VIEW_KEYS: [&str; 21] = [
-    "game",
-    "options",
-    "seat",
-    "players",
-    "dealer",
-    "trump_mode",
-    "trump",
-    "anti_trump",
-    "trump_card",
-    "stock",
-    "hand_sizes",
-    "known",
-    "out",
-    "pile",
-    "would_take",
-    "mode",
-    "to_move",
-    "loser",
-    "draw",
-    "hand",
-    "legal_actions",
-];
+use super::view::View;
+use crate::views;
+
+/// A seat's view's keys in the order `KrytNavalivatState.view` writes them (the view struct's, as
+/// serde knows them), so that a view that is wrong in several fields is refused for the
+/// first, as Python refuses it.
+fn view_keys() -> &'static [String] {
+    static KEYS: OnceLock<Vec<String>> = OnceLock::new();
+    KEYS.get_or_init(|| views::fields_of::<View>().remove("").unwrap_or_default())
+}
 
 /// A seat's knowledge of a hand, read from its view alone (KRYT-9).
 #[derive(Clone, Debug)]
@@ -88,47 +74,26 @@ fn repr(value: &Value) -> String {
     }
 }
 
-/// A view's field; a missing one is refused as Python's `KeyError` is.
-fn field<'a>(view: &'a Map<String, Value>, key: &str) -> Result<&'a Value, PositionError> {
-    view.get(key).ok_or_else(|| {
-        fail(format!(
-            "not a readable kryt-navalivat view: KeyError('{key}')"
-        ))
-    })
-}
-
 /// A non-negative whole number (`_count`).
-fn count(value: &Value, what: &str) -> Result<usize, PositionError> {
-    value
-        .as_u64()
-        .map(|v| v.min(u32::MAX as u64) as usize)
-        .ok_or_else(|| {
-            fail(format!(
-                "the view's {what} should be a count, not {}",
-                repr(value)
-            ))
-        })
+fn count(value: i64, what: &str) -> Result<usize, PositionError> {
+    usize::try_from(value)
+        .map(|v| v.min(u32::MAX as usize))
+        .map_err(|_| fail(format!("the view's {what} should be a count, not {value}")))
 }
 
 /// A count or `null`, kept as a seat byte: a count past any seat stays past every seat, so
 /// the position's checks refuse it.
-fn seat_or_none(value: &Value, what: &str) -> Result<u8, PositionError> {
-    if value.is_null() {
-        return Ok(NONE);
+fn seat_or_none(value: Option<i64>, what: &str) -> Result<u8, PositionError> {
+    match value {
+        None => Ok(NONE),
+        Some(value) => Ok(count(value, what)?.min(NONE as usize - 1) as u8),
     }
-    Ok(count(value, what)?.min(NONE as usize - 1) as u8)
 }
 
 /// The cards of the 36-card pack a view lists (`_cards`).
-fn card_list(value: &Value, what: &str) -> Result<Vec<Card>, PositionError> {
-    let items = value
-        .as_array()
-        .ok_or_else(|| fail(format!("the view's {what} should be a list of cards")))?;
+fn card_list(items: &[String], what: &str) -> Result<Vec<Card>, PositionError> {
     let mut list = Vec::with_capacity(items.len());
-    for item in items {
-        let text = item
-            .as_str()
-            .ok_or_else(|| fail(format!("the view's {what}: {} is no card text", repr(item))))?;
+    for text in items {
         let card = parse_card(text).map_err(|e| fail(format!("the view's {what}: {}", e.0)))?;
         if PACK_36_SET & bit(card) == 0 {
             return Err(fail(format!(
@@ -230,36 +195,41 @@ impl Knowledge {
     /// Reads a seat's view with `KrytNavalivatKnowledge.__init__`'s checks: anything but a seat's
     /// view of a hand of this game, or a view whose cards and counts do not make up the
     /// pack, is refused, naming what is wrong.
-    pub fn new(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {
+    pub fn new(options: &Options, value: &Value) -> Result<Knowledge, PositionError> {
         let name = KrytNavalivat::NAME;
-        let view = match view {
+        // Which game, seat and table the view is of comes first, so that another game's
+        // view, a spectator's or another table's is refused as such rather than for its
+        // shape.
+        let map = match value {
             Value::Object(map) if map.get("game").and_then(Value::as_str) == Some(name) => map,
             _ => return Err(fail(format!("not a view of a {name} game"))),
         };
         let n = options.players;
-        let seat = view.get("seat").and_then(Value::as_u64);
+        let seat = map.get("seat").and_then(Value::as_u64);
         let seat = match seat {
-            Some(seat) if (seat as usize) < n && view.contains_key("hand") => seat as usize,
+            Some(seat) if (seat as usize) < n && map.contains_key("hand") => seat as usize,
             _ => {
                 return Err(fail(
                     "a determinizer needs a seat's view (KRYT-9): a spectator sees no hand",
                 ))
             }
         };
-        if view.get("players").and_then(Value::as_u64) != Some(n as u64)
-            || view.get("trump_mode").and_then(Value::as_str) != Some(mode_name(options.trump_mode))
+        if map.get("players").and_then(Value::as_u64) != Some(n as u64)
+            || map.get("trump_mode").and_then(Value::as_str) != Some(mode_name(options.trump_mode))
         {
             return Err(fail("the view is of a game with other options"));
         }
-        let knowledge = Self::read(options, view, seat)?;
+        let view: View =
+            views::read(value).map_err(|why| fail(format!("not a readable {name} view: {why}")))?;
+        let knowledge = Self::read(options, &view, seat)?;
         // One sample, checked whole: the position notation's checks (the turn, the mover,
         // the result against the cards) and the view itself, field by field.
         let first = knowledge.sample(&mut PlayoutRng::seed_from_u64(0));
         position::parse(options, &first.position())?;
         let built = first.view(Some(seat));
-        for key in VIEW_KEYS {
+        for key in view_keys() {
             let value = &built[key];
-            let given = view.get(key).unwrap_or(&Value::Null);
+            let given = map.get(key).unwrap_or(&Value::Null);
             if given != value {
                 return Err(fail(format!(
                     "the view's {key} ({}) does not follow from its cards ({})",
@@ -272,30 +242,22 @@ impl Knowledge {
     }
 
     /// The template, the unseen cards and where they go (`_read`).
-    fn read(
-        options: &Options,
-        view: &Map<String, Value>,
-        seat: usize,
-    ) -> Result<Knowledge, PositionError> {
+    fn read(options: &Options, view: &View, seat: usize) -> Result<Knowledge, PositionError> {
         let n = options.players;
         let (trump, anti) = match options.trump_mode {
             TrumpMode::Permanent => (PERMANENT_TRUMP, PERMANENT_ANTI),
             TrumpMode::Turned => {
-                let given = field(view, "trump")?;
+                let given = &view.trump;
                 let suit = ["C", "D", "H", "S"]
                     .iter()
-                    .position(|&s| given.as_str() == Some(s))
-                    .ok_or_else(|| fail(format!("the view's trump {} is no suit", repr(given))))?;
+                    .position(|s| given == s)
+                    .ok_or_else(|| fail(format!("the view's trump '{given}' is no suit")))?;
                 (suit as u8, NO_SUIT)
             }
         };
-        let dealer = count(field(view, "dealer")?, "dealer")?;
+        let dealer = count(view.dealer, "dealer")?;
 
-        let sizes = field(view, "hand_sizes")?.as_array();
-        let known_lists = field(view, "known")?.as_array();
-        let (Some(sizes), Some(known_lists)) = (sizes, known_lists) else {
-            return Err(fail("the view's hand_sizes and known are per seat"));
-        };
+        let (sizes, known_lists) = (&view.hand_sizes, &view.known);
         if sizes.len() != n || known_lists.len() != n {
             return Err(fail(format!(
                 "the view's hand_sizes and known should have {n} seats"
@@ -305,14 +267,10 @@ impl Knowledge {
         for (set, list) in known.iter_mut().zip(known_lists) {
             *set = mask(&card_list(list, "known cards")?, "known cards")?;
         }
-        let own = mask(&card_list(field(view, "hand")?, "hand")?, "hand")?;
-        let pile = card_list(field(view, "pile")?, "pile")?;
-        let trump_card = field(view, "trump_card")?;
-        let faceup = if trump_card.is_null() {
-            Vec::new()
-        } else {
-            card_list(&Value::Array(vec![trump_card.clone()]), "trump card")?
-        };
+        let hand = view.hand.as_deref().unwrap_or_default();
+        let own = mask(&card_list(hand, "hand")?, "hand")?;
+        let pile = card_list(&view.pile, "pile")?;
+        let faceup = card_list(view.trump_card.as_slice(), "trump card")?;
 
         // Everything the seat sees lies in exactly one place.
         let mut seen = own;
@@ -336,7 +294,7 @@ impl Knowledge {
                 "the view's known cards of its seat are not in its hand",
             ));
         }
-        if count(&sizes[seat], "hand size")? != own.count_ones() as usize {
+        if count(sizes[seat], "hand size")? != own.count_ones() as usize {
             return Err(fail("the view's hand and its hand size differ"));
         }
 
@@ -349,7 +307,7 @@ impl Knowledge {
                 hands[s] = own;
                 continue;
             }
-            let size = count(&sizes[s], "hand size")?;
+            let size = count(sizes[s], "hand size")?;
             let unknown = size
                 .checked_sub(known[s].count_ones() as usize)
                 .ok_or_else(|| fail(format!("seat {s} is known to hold more cards than it has")))?;
@@ -366,19 +324,19 @@ impl Knowledge {
             pool[pool_len] = card;
             pool_len += 1;
         }
-        let face_down = count(field(view, "stock")?, "stock")?.checked_sub(faceup.len());
+        let face_down = count(view.stock, "stock")?.checked_sub(faceup.len());
         if face_down.is_none_or(|down| unknown_total + down != pool_len) {
             return Err(fail("the view's cards and counts do not make up the pack"));
         }
 
-        let mode = field(view, "mode")?;
+        let mode = &view.mode;
         let mode = Mode::ALL
             .into_iter()
-            .find(|m| mode.as_str() == Some(m.name()))
-            .ok_or_else(|| fail(format!("the view's mode {} is not a turn mode", repr(mode))))?;
-        let to_move = seat_or_none(field(view, "to_move")?, "to_move")?;
-        let loser = seat_or_none(field(view, "loser")?, "loser")?;
-        field(view, "draw")?; // the result is the loser's and the cards'; the check reads it
+            .find(|m| mode == m.name())
+            .ok_or_else(|| fail(format!("the view's mode '{mode}' is not a turn mode")))?;
+        let to_move = seat_or_none(view.to_move, "to_move")?;
+        let loser = seat_or_none(view.loser, "loser")?;
+        // `draw` is the loser's and the cards': the check against the sample's view reads it.
 
         let mut table = [0; 36];
         table[..pile.len()].copy_from_slice(&pile);

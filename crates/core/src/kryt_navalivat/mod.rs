@@ -21,6 +21,7 @@ mod position;
 mod rollout;
 mod solver;
 mod state;
+mod view;
 
 use crate::cards::{Card, CardSet};
 use crate::chance::Seed;
@@ -33,6 +34,7 @@ pub use knowledge::Knowledge;
 pub use options::{Options, TrumpMode};
 pub use solver::{Model, Solution, Unsolvable, HORIZON};
 pub use state::{action_text, parse_action};
+pub use view::View;
 
 /// The first lead action (`lead 6C`).
 pub const LEAD: usize = 0;

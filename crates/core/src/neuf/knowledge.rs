@@ -26,6 +26,9 @@ use super::{Neuf, Options, Phase, Previous, Trump};
 use crate::cards::{bit, card_text, cards, parse_card, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::game::{actions_of, Game, PlayoutRng};
 use crate::notation::{push_cards, PositionError};
+use crate::views;
+
+use super::view::{PlayView, Trick, View};
 
 const TRUMP_NAMES: [&str; 5] = ["C", "D", "H", "S", "NT"];
 /// The places unseen cards go: at most three seats and the spare, or four seats.
@@ -67,28 +70,9 @@ fn fail(why: impl Into<String>) -> PositionError {
     PositionError(why.into())
 }
 
-/// A missing or mistyped part of the view (Python's `KeyError`, `TypeError`, … there).
+/// A view of the wrong shape: a field missing, unknown or of the wrong type.
 fn malformed(what: &str) -> PositionError {
     fail(format!("not a neuf seat's view: {what}"))
-}
-
-fn field<'a>(value: &'a Value, key: &str) -> Result<&'a Value, PositionError> {
-    value
-        .get(key)
-        .ok_or_else(|| malformed(&format!("KeyError({key:?})")))
-}
-
-fn list<'a>(value: &'a Value, what: &str) -> Result<&'a Vec<Value>, PositionError> {
-    value
-        .as_array()
-        .ok_or_else(|| malformed(&format!("{what} is not a list")))
-}
-
-fn int(value: &Value, what: &str) -> Result<i64, PositionError> {
-    value
-        .as_i64()
-        .filter(|_| !value.is_f64())
-        .ok_or_else(|| malformed(&format!("{what} is not a whole number")))
 }
 
 /// Python's `repr` of a JSON value, enough for messages.
@@ -102,54 +86,36 @@ fn repr(value: &Value) -> String {
     }
 }
 
-fn card(value: &Value) -> Result<Card, PositionError> {
-    let text = value
-        .as_str()
-        .ok_or_else(|| fail(format!("expected a card, not {}", repr(value))))?;
+fn card(text: &str) -> Result<Card, PositionError> {
     parse_card(text).map_err(|e| fail(e.0))
 }
 
-fn mask(value: &Value) -> Result<CardSet, PositionError> {
+fn mask(list: &[String]) -> Result<CardSet, PositionError> {
     let mut set: CardSet = 0;
-    for item in list(value, "a list of cards")? {
-        let c = card(item)?;
+    for text in list {
+        let c = card(text)?;
         if set & bit(c) != 0 {
-            return Err(fail(format!(
-                "card {} is listed twice",
-                item.as_str().unwrap_or_default()
-            )));
+            return Err(fail(format!("card {text} is listed twice")));
         }
         set |= bit(c);
     }
     Ok(set)
 }
 
-fn plays(value: &Value, players: u8) -> Result<Vec<(u8, Card)>, PositionError> {
-    let mut out = Vec::new();
-    for item in list(value, "plays")? {
-        let pair = list(item, "a play")?;
-        if pair.len() != 2 {
-            return Err(malformed("a play is not [seat, card]"));
-        }
-        let seat = pair[0]
-            .as_u64()
-            .filter(|&s| s < u64::from(players) && !pair[0].is_f64())
-            .ok_or_else(|| {
-                fail(format!(
-                    "no seat {} plays neuf with {players}",
-                    repr(&pair[0])
-                ))
-            })?;
-        out.push((seat as u8, card(&pair[1])?));
-    }
-    Ok(out)
+fn plays(list: &[PlayView], players: u8) -> Result<Vec<(u8, Card)>, PositionError> {
+    list.iter()
+        .map(|(seat, text)| {
+            let seat = u8::try_from(*seat)
+                .ok()
+                .filter(|&s| s < players)
+                .ok_or_else(|| fail(format!("no seat {seat} plays neuf with {players}")))?;
+            Ok((seat, card(text)?))
+        })
+        .collect()
 }
 
-fn tricks(value: &Value, players: u8) -> Result<Vec<Vec<(u8, Card)>>, PositionError> {
-    list(value, "tricks")?
-        .iter()
-        .map(|t| plays(field(t, "plays")?, players))
-        .collect()
+fn tricks(list: &[Trick], players: u8) -> Result<Vec<Vec<(u8, Card)>>, PositionError> {
+    list.iter().map(|t| plays(&t.plays, players)).collect()
 }
 
 fn push_plays(out: &mut String, plays: &[(u8, Card)]) {
@@ -300,12 +266,14 @@ fn deal_cards(set: CardSet, counts: &Room, dealt: &mut [CardSet; PLACES], rng: &
 }
 
 /// Reads a seat's view as `NeufKnowledge.__init__` does, with the same refusals.
-pub(super) fn read(options: &Options, view: &Value) -> Result<Knowledge, PositionError> {
-    if !view.is_object() || view.get("game").and_then(Value::as_str) != Some("neuf") {
+pub(super) fn read(options: &Options, value: &Value) -> Result<Knowledge, PositionError> {
+    // Which game and seat the view is of comes first, so that another game's view or a
+    // spectator's is refused as such rather than for its shape.
+    if !value.is_object() || value.get("game").and_then(Value::as_str) != Some("neuf") {
         return Err(fail("not a view of a neuf game"));
     }
     let n = options.players as u8;
-    let seat_value = view.get("seat").unwrap_or(&Value::Null);
+    let seat_value = value.get("seat").unwrap_or(&Value::Null);
     let seat = seat_value
         .as_u64()
         .filter(|&s| s < u64::from(n) && !seat_value.is_f64())
@@ -315,44 +283,33 @@ pub(super) fn read(options: &Options, view: &Value) -> Result<Knowledge, Positio
                 repr(seat_value)
             ))
         })? as u8;
-    let knowledge = read_view(options, view, seat)?;
+    let view: View = views::read(value).map_err(|why| malformed(&why))?;
+    let knowledge = read_view(options, &view, seat)?;
     // Whatever the view says must come back from a sample of it, word for word: this
     // catches a view whose parts disagree (scores against the ledger, the hand against the
     // legal actions, a trick winner, an option of another table) once, here.
     let sample = sample(&knowledge, &mut PlayoutRng::seed_from_u64(0));
-    if sample.view(seat as usize) != *view {
+    if sample.view(seat as usize) != *value {
         return Err(fail("the view is not one that a neuf state shows"));
     }
     Ok(knowledge)
 }
 
-fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, PositionError> {
+fn read_view(options: &Options, view: &View, seat: u8) -> Result<Knowledge, PositionError> {
     let n = options.players as u8;
-    let players = int(field(view, "players")?, "players")?;
-    if players != i64::from(n)
-        || field(view, "trump_sequence")?.as_str() != Some(options.sequence_name())
-    {
+    if view.players != i64::from(n) || view.trump_sequence != options.sequence_name() {
         return Err(fail("the view is of a neuf table with other options"));
     }
     // The public record, as Python's `_public_state` reads it.
-    let deal = int(field(view, "deal_number")?, "the deal number")
-        .map_err(|_| fail("the deal number and dealer must be whole numbers"))?;
-    let dealer = int(field(view, "dealer")?, "the dealer")
-        .map_err(|_| fail("the deal number and dealer must be whole numbers"))?;
+    let (deal, dealer) = (view.deal_number, view.dealer);
     if deal < 1 {
         return Err(fail("the deal number and dealer must be whole numbers"));
     }
     let first = (dealer - deal + 1).rem_euclid(i64::from(n));
     let mut sheet = super::Sheet::new(n, first as u8, options.trump_sequence);
     let mut ledger_text = String::new();
-    for (r, row) in list(field(view, "ledger")?, "the ledger")?
-        .iter()
-        .enumerate()
-    {
-        let counts = list(field(row, "tricks")?, "a row's tricks")?
-            .iter()
-            .map(|t| int(t, "a trick count").map(|t| t.to_string()))
-            .collect::<Result<Vec<_>, _>>()?;
+    for (r, row) in view.ledger.iter().enumerate() {
+        let counts: Vec<String> = row.tricks.iter().map(i64::to_string).collect();
         let counts: Vec<&str> = counts.iter().map(String::as_str).collect();
         sheet.record_counts(&counts).map_err(fail)?;
         if r > 0 {
@@ -363,44 +320,43 @@ fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, Pos
     if ledger_text.is_empty() {
         ledger_text.push('-');
     }
-    let phase_value = field(view, "phase")?;
-    let phase = match phase_value.as_str() {
-        Some("exchange") => Phase::Exchange,
-        Some("play") => Phase::Play,
-        Some("over") => Phase::Over,
-        _ => return Err(fail(format!("no phase {} in neuf", repr(phase_value)))),
+    let phase = match view.phase.as_str() {
+        "exchange" => Phase::Exchange,
+        "play" => Phase::Play,
+        "over" => Phase::Over,
+        other => return Err(fail(format!("no phase '{other}' in neuf"))),
     };
     let mut exchanges: Vec<(u8, bool)> = Vec::new();
-    for item in list(field(view, "exchanges")?, "the exchanges")? {
-        let pair = list(item, "an exchange")?;
-        let (Some(s), Some(choice)) = (pair.first(), pair.get(1)) else {
-            return Err(malformed("an exchange is not [seat, choice]"));
-        };
+    for &(s, ref choice) in &view.exchanges {
         let exchanged = match choice.as_str() {
-            Some("exchange") => true,
-            Some("keep") => false,
-            _ => return Err(malformed(&format!("KeyError({})", repr(choice)))),
+            "exchange" => true,
+            "keep" => false,
+            other => {
+                return Err(malformed(&format!(
+                    "an exchange is 'exchange' or 'keep', not '{other}'"
+                )))
+            }
         };
-        let s = int(s, "a seat")?;
         if !(0..i64::from(n)).contains(&s) || n == 4 {
             return Err(fail("the view is not one that a neuf state shows"));
         }
         exchanges.push((s as u8, exchanged));
     }
-    let done = tricks(field(view, "tricks")?, n)?;
-    let trick = plays(field(view, "trick")?, n)?;
-    let previous = match field(view, "previous_deal")? {
-        Value::Null => None,
-        previous => {
+    let done = tricks(&view.tricks, n)?;
+    let trick = plays(&view.trick, n)?;
+    let previous = match &view.previous_deal {
+        None => None,
+        Some(previous) => {
             if sheet.row_count() == 0 {
                 return Err(fail("a previous deal with no ledger row"));
             }
             // The deal before is the ledger's last row (the very deal, once it ended the
             // game).
             let trump: Trump = sheet.trump_of(sheet.row_count());
-            let tricks = tricks(field(previous, "tricks")?, n)?;
+            let tricks = tricks(&previous.tricks, n)?;
             let spare = if n == 3 {
-                mask(field(previous, "spare")?)?
+                let spare = previous.spare.as_deref();
+                mask(spare.ok_or_else(|| malformed("a previous deal with no spare"))?)?
             } else {
                 0
             };
@@ -427,14 +383,17 @@ fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, Pos
         }
         played[s as usize] |= bit(c);
     }
-    let hand = mask(field(view, "hand")?)?;
+    let hand = view.hand.as_deref();
+    let hand = mask(hand.ok_or_else(|| malformed("it has no hand"))?)?;
     let mut known: [Option<CardSet>; 4] = [None; 4];
     if n == 4 {
         known[seat as usize] = Some(hand | played[seat as usize]);
     } else {
-        let held = list(field(view, "held")?, "held")?
+        let held = view.held.as_deref();
+        let held = held
+            .ok_or_else(|| malformed("it has no held hands"))?
             .iter()
-            .map(mask)
+            .map(|h| mask(h))
             .collect::<Result<Vec<_>, _>>()?;
         if held.len() != held_ids.len() {
             return Err(fail("the held hands do not match the exchanges"));
@@ -458,7 +417,7 @@ fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, Pos
         seen |= cards;
     }
 
-    let sizes = list(field(view, "hand_sizes")?, "hand_sizes")?;
+    let sizes = &view.hand_sizes;
     let voids = voids(done.iter().map(Vec::as_slice).chain([trick.as_slice()]), n);
     let mut all_played: CardSet = 0;
     let mut piles: [CardSet; 4] = [0; 4];
@@ -507,8 +466,8 @@ fn read_view(options: &Options, view: &Value, seat: u8) -> Result<Knowledge, Pos
         if place < n as usize {
             let size = sizes
                 .get(place)
-                .ok_or_else(|| malformed("IndexError('list index out of range')"))?;
-            if left < 0 || size.as_i64() != Some(left) || size.is_f64() {
+                .ok_or_else(|| malformed("hand_sizes has too few seats"))?;
+            if left < 0 || *size != left {
                 return Err(fail(format!("seat {place}'s hand size does not add up")));
             }
         }

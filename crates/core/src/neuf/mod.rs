@@ -20,6 +20,7 @@ mod rollout;
 mod rules;
 mod solver;
 mod tricks;
+mod view;
 
 use std::sync::Arc;
 
@@ -35,6 +36,7 @@ pub use ledger::{quota, winning_sides, Sheet, MAX_ROWS, START_SCORE, TRICKS};
 pub use options::{trump_of, Options, Trump, NO_TRUMP, SEQUENCE_NAMES};
 pub use solver::{Model, Solution, LOSS, WIN};
 use tricks::Plays;
+pub use view::View;
 
 /// Take the current spare and put this hand down in its place (NEUF-3.2).
 pub const EXCHANGE: usize = 52;
