@@ -58,10 +58,11 @@ class _State:
         """``[table[a] for a in legal_action_ids()]`` in one call."""
     def is_legal(self, action: int) -> bool: ...
     def apply(self, action: int) -> None: ...
-    def step(self, action: int) -> int | Self | None:
-        """``apply``, answering the seat to move now (``None`` once the game is over) or,
-        when the action drew a chance event (a deal or a reshuffle), the state as it was
-        before the action."""
+    def step(self, action: int) -> int | None:
+        """``apply``, answering the seat to move now (``None`` once the game is over)."""
+    def step_drawing(self, action: int) -> int | Self | None:
+        """``step``, answering instead the state as it was before the action when the
+        action drew a chance event (a deal or a reshuffle)."""
     def position(self) -> str: ...
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation: the float32 vector of ``cardtable.rl.observation``

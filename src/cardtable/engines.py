@@ -256,38 +256,40 @@ class CoreBacked(State):
         if self.to_move is None or (seat is not None and seat != self.to_move):
             return State.apply(self, number, seat=seat)
         try:
-            after = self.core.step(number)
+            if self._synced:
+                self._step_drawing(number)
+            else:
+                self.to_move = self.core.step(number)
+                self.history.append(number)
+                self._reference = None
         except IllegalActionError:
             return State.apply(self, number, seat=seat)
-        self._reference = None
-        if after is None or type(after) is int:
-            self.history.append(number)
-            self.to_move = after
-        else:
-            self._drawn(number, after)
         return game.actions[number]
 
     def apply_id(self, number: int) -> None:
-        after = self.core.step(number)
+        if self._synced:
+            self._step_drawing(number)
+        else:
+            # The core deals any chance event from the seed and the stacked decks, as the
+            # reference would: nothing of it to keep until a record asks (_sync).
+            self.to_move = self.core.step(number)
+            self.history.append(number)
+            self._reference = None
+
+    def _step_drawing(self, number: int) -> None:
+        """A step of a state that keeps its chance events: one the step draws (the core
+        answers its state before the step) is drawn by the reference, from the shuffler,
+        the recorded reshuffles or the seed, and recorded."""
+        after = self.core.step_drawing(number)
         self._reference = None
-        if after is None or type(after) is int:
+        if after is None or isinstance(after, int):
             self.history.append(number)
             self.to_move = after
-        else:
-            self._drawn(number, after)
-
-    def _drawn(self, number: int, before: CoreState | int) -> None:
-        """After a step of ``number`` that drew a chance event (``before``: the core's
-        state before it): a state that keeps its chance events has the reference draw it
-        (from the shuffler, the recorded reshuffles or the seed) and record it."""
-        assert not isinstance(before, int)
-        if self._synced:
-            ref = self._rebuilt(before)
-            ref.apply_id(number)
-            self._adopt(ref)
-            self.core = _core_game(self.game).state_from_position(ref.position())
-        else:
-            self.history.append(number)
+            return
+        ref = self._rebuilt(after)
+        ref.apply_id(number)
+        self._adopt(ref)
+        self.core = _core_game(self.game).state_from_position(ref.position())
         self.to_move = self.core.to_move
 
     def playout(self, rng: random.Random) -> None:
@@ -406,9 +408,7 @@ def _state_class(reference_class: type[State]) -> type[CoreBacked]:
 
 
 def _core_game(game: Game) -> Any:
-    twin = compiled.core_game(game, always=True)
-    assert twin is not None
-    return twin
+    return cast(_OnCore, game).twin
 
 
 def _reference_game_call(game: Game, method: str, *args: Any) -> State:
@@ -453,10 +453,12 @@ class _OnCore(Game):
 
     # The batch calls: many games in one call into the core -----------------------------------
 
-    @property
+    @functools.cached_property
     def twin(self) -> CoreGame:
-        """The game in the compiled core (``cardtable._core``, typed by ``_core.pyi``)."""
-        return cast("CoreGame", _core_game(self))
+        """The game in the compiled core (typed by ``_core.pyi``)."""
+        twin = compiled.core_game(self, always=True)
+        assert twin is not None  # every game of the package has its twin in the core
+        return twin
 
     def random_games(self, seeds: Sequence[int]) -> tuple[npt.NDArray[np.float64], int]:
         """Whole games of uniformly random legal actions, game ``i`` dealt as

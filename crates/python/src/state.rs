@@ -88,12 +88,18 @@ macro_rules! bind_state {
                 Ok(())
             }
 
-            /// Applies a legal action by number, as `apply` does, and answers what the
-            /// run-time engine (`cardtable.engines`) needs next in the same call: the seat to
-            /// move now (`None` once the game is over) or, when the action drew a chance
-            /// event (a deal or a reshuffle), the state as it was before the action, which
-            /// the Python side redraws when a table deals its own decks.
-            fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<PyObject> {
+            /// Applies a legal action by number, as `apply` does, and answers the seat to
+            /// move now (`None` once the game is over): the run-time engine's step
+            /// (`cardtable.engines`) in one call.
+            fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<Option<usize>> {
+                self.apply(py, action)?;
+                Ok(self.inner.to_move())
+            }
+
+            /// `step` for a state whose chance events the Python side draws (a table that
+            /// deals its own decks): when the action drew a chance event (a deal or a
+            /// reshuffle), it answers the state as it was before the action instead.
+            fn step_drawing(&mut self, py: Python<'_>, action: usize) -> PyResult<PyObject> {
                 let before = self.clone();
                 self.apply(py, action)?;
                 if self.inner.chance_drawn() != before.inner.chance_drawn() {
