@@ -21,7 +21,7 @@ from cardtable.server.commits import COMMIT_PATIENCE
 from proxy_pieces import CONFIG, NGINX, certificate, loopback_config, nginx_command
 from served import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
 COMPOSE = ROOT / "deploy" / "compose.yaml"
 
