@@ -1,5 +1,5 @@
 """PostgreSQL failing under two ``cardtable serve`` processes while tables are played: what
-``tests/test_server_database_failures.py`` and ``scripts/database_failures.py`` share.
+``tests/server/test_server_database_failures.py`` and ``scripts/database_failures.py`` share.
 
 A private PostgreSQL server (``postgres_server.py``) and two real server processes on it, on
 loopback. For each :class:`Case`, fresh tables are opened (on both processes), each with two
