@@ -4,7 +4,7 @@ under ``src/cardtable/web/views/<game>.schema.json``.
 
 Regenerate them after changing a view: ``python -m cardtable.view_schemas``; ``--check``
 writes nothing and exits 1 when a committed file differs from what would be written
-(tests/test_view_schema.py checks the same).
+(tests/rules/test_view_schema.py checks the same).
 """
 
 from __future__ import annotations
