@@ -118,12 +118,14 @@ def play_fair_game(
     swap: bool = False,
     reshuffle: bool = False,
     late: bool = False,
+    knock: bool = False,
 ) -> FairGame | None:
     """One game at a fair table, played to its end; None if it ran past ``MAX_ACTIONS``.
     ``swap``: a seat that may swap the six of trumps does. ``reshuffle`` (seven-player
     Knockout Whist): the first hand is played so that every seat takes a trick, and a page
     joining in it brings a seed whose second deck makes the tie's cut reshuffle. ``late``:
-    the spectator's page opens once the game is over."""
+    the spectator's page opens once the game is over. ``knock``: a dog that may knock
+    (KOW-6.3) does."""
     players = int(options["players"])
     kinds = ["human"] + [rng.choice(["human", "bot"]) for _ in range(players - 1)]
     rng.shuffle(kinds)
@@ -181,6 +183,8 @@ def play_fair_game(
             action = planned.pop(0)
         elif swap and "swap" in legal:
             action = "swap"
+        elif knock and "knock" in legal:
+            action = "knock"
         else:
             action = rng.choice(legal)
         swapped = swapped or action == "swap"

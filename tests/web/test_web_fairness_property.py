@@ -123,3 +123,21 @@ def test_a_page_opened_after_the_end_checks_the_last_hands_cuts(watcher: Page) -
         if checked == 2:
             break
     assert checked == 2, "no game of 60 ended with a cut in its last hand"
+
+
+def test_a_dogs_knocks_in_the_last_hand_are_not_cards_dealt(watcher: Page) -> None:
+    """A dog's knock (KOW-6.3) sits in its trick as a play without a card. A page opened
+    after the end finds where its last hand's remainder began by counting the cards played,
+    so a game whose last hand had knocks and a cut (KOW-5.3) is still called fair."""
+    rng = random.Random(12)
+    for _ in range(2000):
+        game = play_fair_game("knockout-whist", {"players": 3}, rng, late=True, knock=True)
+        assert game is not None
+        view = game.pages[-1].stream[0]["view"]
+        plays = [card for trick in view["tricks"] for _, card in trick["plays"]]
+        if view.get("cuts") and "knock" in plays:
+            break
+    else:
+        pytest.fail("no game of 2,000 ended with a knock and a cut in its last hand")
+    [honest] = page_verdicts(watcher, [game])
+    assert passed(honest[-1]) and honest[-1]["seen"] >= 1, honest[-1]

@@ -126,10 +126,12 @@ export class FairWatch {
       } else if (at >= 0 && view.game === "knockout-whist" && (view.cuts || []).length) {
         // A game over still shows its last hand's cuts. Its seats' statuses are the end's,
         // not the deal's, but every card dealt in that hand was played: its tricks count
-        // them, and the remainder the cuts came from starts after them.
+        // them (a dog's knock is a play without a card), and the remainder the cuts came
+        // from starts after them.
         const game = this.#game(msg.game);
         game.kind = view.game;
-        const dealt = (view.tricks || []).reduce((n, trick) => n + trick.plays.length, 0);
+        const cards = (trick) => trick.plays.filter(([, card]) => card !== "knock").length;
+        const dealt = (view.tricks || []).reduce((n, trick) => n + cards(trick), 0);
         const remainder = dealt + (view.hand_number === 1 ? 1 : 0);
         game.seen.push({ kind: "cuts", hand: ofGame[at].hand, view, remainder });
       }
