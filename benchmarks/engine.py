@@ -123,7 +123,7 @@ def play_open_spiel(game: Any, seed: int) -> Played:
     and of ``crazy_eights`` (a card dealt) is uniform over its outcomes, so the loop draws
     one with ``rng.choice``: the cheapest fair sampler, which keeps the baseline as fast as
     Python can drive it. Chance events are counted apart from player decisions.
-    ``tests/test_benchmarks.py`` checks that the outcomes are uniform.
+    ``tests/benchmarks/test_benchmarks.py`` checks that the outcomes are uniform.
     """
     rng = random.Random(seed)
     state = game.new_initial_state()

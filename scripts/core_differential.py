@@ -1,6 +1,6 @@
 """The big differential run: the compiled core against the Python engine, every variant.
 
-``tests/test_core_equality.py`` plays 200 games of each variant in CI; this script plays
+``tests/core/test_core_equality.py`` plays 200 games of each variant in CI; this script plays
 ``--games`` (10,000 by default) of each, seeds ``0 … games-1``, in worker processes (one
 per core by default), comparing every step as :func:`cardtable.differential.compare_game`
 does. It is resumable: each finished block of seeds is appended to ``--out`` (JSON lines)

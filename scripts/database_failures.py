@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """PostgreSQL failing under two ``cardtable serve`` processes while tables are played: the long
-run of tests/test_server_database_failures.py's last test, with its figures.
+run of tests/server/test_server_database_failures.py's last test, with its figures.
 
     .venv/bin/python scripts/database_failures.py --rounds 3 --tables 4 --json failures.json
 

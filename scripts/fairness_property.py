@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The page's fairness check against ``cardtable verify`` over many random games (the long run
-of tests/test_web_fairness_property.py): every variant of all three games in turn, swaps and
+of tests/web/test_web_fairness_property.py): every variant of all three games in turn, swaps and
 reshuffles forced in a share of them, each page's messages through ``web/fairwatch.js`` in
 headless Chromium, and every kind of forged field in every ``--forge-every``-th game.
 

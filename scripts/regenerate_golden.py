@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/regenerate_golden.py
 
-``tests/test_golden.py`` plays the same games and compares them line by line, so an
+``tests/rules/test_golden.py`` plays the same games and compares them line by line, so an
 unintended rule change or a view that starts to show more (or less) than it did shows
 up as a diff to read. Regenerate only when the change is meant, and say so in the commit.
 """

@@ -7,11 +7,11 @@ Chance steps (deals, the turned trump, cuts) happen inside the actions and are n
 a sequence that ends the game before depth ``d`` does not count at depth ``d``. A change in
 the generation of legal actions shows up as a changed number:
 
-* Knockout Whist (``tests/test_perft.py``): follow-suit, knocks, leads, trump choices, the
+* Knockout Whist (``tests/rules/test_perft.py``): follow-suit, knocks, leads, trump choices, the
   order of play.
-* Neuf (``tests/test_neuf_perft.py``): the exchange decisions NEUF-3, follow-suit
+* Neuf (``tests/rules/test_neuf_perft.py``): the exchange decisions NEUF-3, follow-suit
   NEUF-4.2, the leader NEUF-4.1 and NEUF-4.4, the end of the game NEUF-6 and NEUF-8.3.
-* Kryt'-navalivat' (``tests/test_kryt_navalivat_perft.py``, which also checks the small
+* Kryt'-navalivat' (``tests/rules/test_kryt_navalivat_perft.py``, which also checks the small
   depths against a plain move generator written from the SPEC): a beat is two actions,
   ``beat <card>`` then ``cover <card>`` (KRYT-4.6), and the swap of the six of trumps is an
   action of its own (KRYT-6); beating KRYT-3 and KRYT-8.2, the turn modes KRYT-4, picking up

@@ -16,7 +16,7 @@ person's "Review my game" beside the replay (``review-<game>``: every decision j
 exactly the window's size.
 
 The browser tests share this module: their layout test photographs the same positions with
-the same code (tests/test_web_browser.py).
+the same code (tests/web/test_web_browser.py).
 """
 
 from __future__ import annotations

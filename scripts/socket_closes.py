@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """How a live ``cardtable serve`` ends the sockets of clients sending everything at once: the
-long run of tests/test_server_closes.py.
+long run of tests/server/test_server_closes.py.
 
     .venv/bin/python scripts/socket_closes.py --sockets 1875
 

@@ -1,5 +1,5 @@
 """PostgreSQL failing under two ``cardtable serve`` processes while tables are played: what
-``tests/test_server_database_failures.py`` and ``scripts/database_failures.py`` share.
+``tests/server/test_server_database_failures.py`` and ``scripts/database_failures.py`` share.
 
 A private PostgreSQL server (``postgres_server.py``) and two real server processes on it, on
 loopback. For each :class:`Case`, fresh tables are opened (on both processes), each with two
@@ -42,8 +42,8 @@ from sqlalchemy import create_engine, text
 from cardtable.server.commits import COMMIT_PATIENCE
 from cardtable.server.outages import CONNECTION, READ_ONLY
 from postgres_server import pg_ctl, stored_events
+from restart_pieces import Client, _clients, _open_table, _verify_game
 from served import ServerProcess
-from test_server_restart import Client, _clients, _open_table, _verify_game
 
 __all__ = ["CASES", "Case", "Database", "FailingPlayer", "Probe", "cases", "run_case"]
 

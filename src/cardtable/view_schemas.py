@@ -4,7 +4,7 @@ under ``src/cardtable/web/views/<game>.schema.json``.
 
 Regenerate them after changing a view: ``python -m cardtable.view_schemas``; ``--check``
 writes nothing and exits 1 when a committed file differs from what would be written
-(tests/test_view_schema.py checks the same).
+(tests/rules/test_view_schema.py checks the same).
 """
 
 from __future__ import annotations
@@ -17,16 +17,11 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from cardtable.rules.knockout_whist.view import KnockoutWhistView
-from cardtable.rules.kryt_navalivat.view import KrytNavalivatView
-from cardtable.rules.neuf.view import NeufView
+from cardtable.rules.catalog import DESCRIPTORS
+from cardtable.rules.descriptor import load
 
-# Each game's view type, by the game's name (``cardtable.make``'s).
-VIEWS: dict[str, type[Any]] = {
-    "knockout-whist": KnockoutWhistView,
-    "neuf": NeufView,
-    "kryt-navalivat": KrytNavalivatView,
-}
+VIEWS: dict[str, Any] = {name: load(d.view) for name, d in DESCRIPTORS.items()}
+"""Each game's view type, by the game's name (its descriptor's ``view``)."""
 
 DIRECTORY = Path(__file__).parent / "web" / "views"
 

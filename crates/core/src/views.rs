@@ -12,7 +12,7 @@
 //! Paths name where a struct sits in the view: `""` the view itself, `"tricks[]"` each item
 //! of its `tricks` list, `"previous_hand.tricks[]"` each of those inside `previous_hand`.
 //! An optional field adds nothing to the path. Python holds its `TypedDict`s to these
-//! names (tests/test_view_schema.py), so that the two descriptions of a view cannot part.
+//! names (tests/rules/test_view_schema.py), so that the two descriptions of a view cannot part.
 
 use std::collections::BTreeMap;
 

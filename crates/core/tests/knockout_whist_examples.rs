@@ -1,5 +1,5 @@
 //! The worked examples KOW-EX-1 … KOW-EX-11 of rules/EXAMPLES.md, Part 3, replayed through
-//! the core as `tests/test_knockout_whist_examples.py` replays them through the Python
+//! the core as `tests/rules/test_knockout_whist_examples.py` replays them through the Python
 //! engine: the same stacked decks and actions, the outcomes the examples state.
 //!
 //! Seats: P1 … P5 are seats 0 … 4, clockwise; X, Y, Z are seats 0 … 2. KOW-EX-1 … KOW-EX-6

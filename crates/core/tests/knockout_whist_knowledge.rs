@@ -2,7 +2,7 @@
 //! `cardtable.rules.knockout_whist.knowledge`): every sample is a state the seat cannot
 //! tell from the real one, its own cards and every public card stay put, the voids play
 //! revealed hold (KOW-4.2), and the cards it cannot see move about. That the samples follow
-//! the Python sampler's distribution is checked from Python (`tests/test_core_knowledge.py`).
+//! the Python sampler's distribution is checked from Python (`tests/core/test_core_knowledge.py`).
 //!
 //! The views below are `state.view(state.to_move)` of states met along seeded uniformly
 //! random games of the Python engine (`cardtable.make("knockout-whist", players=n)`, seeds

@@ -1,7 +1,7 @@
 //! The guided rollout policy (`cardtable.bots.knockout_whist_rollout`) over random games
 //! of every table size: its actions are always legal, whole games played by it end with
 //! one winner, and its rollouts return zero-sum values without touching the state. (That
-//! it draws and chooses as the Python policy does is `tests/test_core_guided.py`'s check;
+//! it draws and chooses as the Python policy does is `tests/core/test_core_guided.py`'s check;
 //! that its hand played locally ends as the engine ends it, the unit tests'.)
 
 mod knockout_whist_support;

@@ -1,5 +1,5 @@
 //! Knockout Whist rules one piece at a time (SPEC §3, KOW-1 … KOW-11, decisions W-1 …
-//! W-11), as `tests/test_knockout_whist_rules.py` checks them in the Python engine: each
+//! W-11), as `tests/rules/test_knockout_whist_rules.py` checks them in the Python engine: each
 //! test builds its situation from a stacked deck (SPEC §0.3, index 0 dealt first) or a
 //! position (SPEC §0.4 (1)) and checks what the cited rule says must happen.
 

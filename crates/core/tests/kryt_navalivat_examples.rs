@@ -1,9 +1,9 @@
 //! Kryt'-navalivat' worked examples (EXAMPLES.md, Part 2: KRYT-EX-1 … KRYT-EX-9) replayed
-//! through the core, as `tests/test_kryt_navalivat_examples.py` replays them through the Python
-//! engine: KRYT-EX-1 from its stacked deck, the others from constructed `kryt/1` positions
-//! in which the cards a scenario leaves unplaced fill the place marked `…`, in pack order.
-//! Expected facts come from EXAMPLES.md and SPEC.md §2. A beat is two actions (KRYT-4.6):
-//! `BEAT(b, c)` is `beat b` then `cover c` by the same player.
+//! through the core, as `tests/rules/test_kryt_navalivat_examples.py` replays them through
+//! the Python engine: KRYT-EX-1 from its stacked deck, the others from constructed `kryt/1`
+//! positions in which the cards a scenario leaves unplaced fill the place marked `…`, in pack
+//! order. Expected facts come from EXAMPLES.md and SPEC.md §2. A beat is two actions
+//! (KRYT-4.6): `BEAT(b, c)` is `beat b` then `cover c` by the same player.
 //!
 //! Not here: the session parts of KRYT-EX-2 and KRYT-EX-3 (who deals the next hand,
 //! KRYT-2.1, KRYT-7.5), since a session stays in Python; and KRYT-EX-4's completion with a

@@ -1,7 +1,7 @@
 //! The `kryt/1` position notation in the core (docs/kryt-navalivat.md, SPEC §0.4 (1)):
 //! round trips on states reached by random play (proptest), the documented field order,
 //! and positions that describe no reachable state refused naming their field, as
-//! `tests/test_kryt_navalivat_notation.py` checks the Python engine.
+//! `tests/rules/test_kryt_navalivat_notation.py` checks the Python engine.
 
 mod kryt_navalivat_common;
 

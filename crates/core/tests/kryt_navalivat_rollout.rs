@@ -1,6 +1,6 @@
 //! The guided rollout policy of search (`cardtable.bots.kryt_navalivat_rollout`): its
 //! choices in set positions, with the draws each one takes (the Python policy's, which
-//! `tests/test_core_guided.py` holds the core to), and along random games of every table
+//! `tests/core/test_core_guided.py` holds the core to), and along random games of every table
 //! size and trump mode, legal actions and rollouts that end the hand, zero-sum.
 
 mod kryt_navalivat_common;

@@ -1,8 +1,8 @@
 //! Kryt'-navalivat' rules in the core, unit by unit (SPEC §2, KRYT-1 … KRYT-11, decisions
-//! K-1 … K-15), as `tests/test_kryt_navalivat_rules.py` checks the Python engine. Seats A, B, C, D
-//! are 0 … 3. Expected facts are restated from SPEC.md, not read from the engine: the beat
-//! relation and the pick-up counts are written out again in plain terms on card text, and
-//! draws are recomputed from the stock before each turn.
+//! K-1 … K-15), as `tests/rules/test_kryt_navalivat_rules.py` checks the Python engine.
+//! Seats A, B, C, D are 0 … 3. Expected facts are restated from SPEC.md, not read from the
+//! engine: the beat relation and the pick-up counts are written out again in plain terms on
+//! card text, and draws are recomputed from the stock before each turn.
 
 mod kryt_navalivat_common;
 

@@ -1,5 +1,5 @@
 //! EXAMPLES.md Part 1 replayed through the core: NEUF-EX-4, 5, 6, 7 and 8, with stacked
-//! decks, positions and actions as `tests/test_neuf_examples.py` gives them. The
+//! decks, positions and actions as `tests/rules/test_neuf_examples.py` gives them. The
 //! ledger-level scenarios (NEUF-EX-1, 2, 3 and 7's sheet) are the score sheet's unit
 //! tests (`src/neuf/ledger.rs`). Seats A, B, C are 0, 1, 2 (B is A's left).
 

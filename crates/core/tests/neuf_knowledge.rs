@@ -2,7 +2,7 @@
 //! view, samples that keep that view, respect every constraint play revealed (voids,
 //! NEUF-4.2; hands held, NEUF-3.2/3.3; hand sizes), never move the seat's own cards, vary
 //! where the seat cannot see, and views that are not one refused. Its distribution is
-//! checked against Python's `NeufKnowledge` in `tests/test_core_knowledge.py`.
+//! checked against Python's `NeufKnowledge` in `tests/core/test_core_knowledge.py`.
 
 use std::collections::HashSet;
 

@@ -1,5 +1,5 @@
 //! The `neuf/1` position notation in the core (docs/neuf.md; SPEC §0.4 (1): any state can
-//! be written down and read back; NEUF-10), mirroring `tests/test_neuf_notation.py`:
+//! be written down and read back; NEUF-10), mirroring `tests/rules/test_neuf_notation.py`:
 //! round trips on states reached by random play, and the positions the Python reader
 //! refuses, refused here too.
 

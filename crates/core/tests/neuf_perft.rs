@@ -98,7 +98,7 @@ fn neuf_perft_exchange_small_depths_by_hand() {
     // NEUF-EX-5's deal, dealer C: depths 1-3 are one decision each for A, B, C (NEUF-3.1):
     // 2, 4, 8; depth 4: A leads from 13 cards: 104; depth 5: B may play any of 13 unless
     // A exchanged and B kept, when B follows with 4 * 5 + 4 * 4 + 5 * 4 = 56 lines:
-    // 6 * 169 + 2 * 56 = 1126 (tests/test_neuf_perft.py).
+    // 6 * 169 + 2 * 56 = 1126 (tests/rules/test_neuf_perft.py).
     let entry = entry("three-players-exchange-neuf-ex-5");
     assert_eq!(counted(&start(&entry), 5), [2, 4, 8, 104, 1126]);
 }

@@ -2,7 +2,7 @@
 //! action is always legal, a rollout plays exactly to the end of the deal (or of the game)
 //! and returns zero-sum values, and the policy plays as the Python one's rules say on
 //! positions written by hand. (That it equals the Python policy draw for draw is
-//! `tests/test_core_guided.py`'s.)
+//! `tests/core/test_core_guided.py`'s.)
 
 mod neuf_common;
 

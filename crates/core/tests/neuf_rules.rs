@@ -1,5 +1,5 @@
 //! Neuf rules in the core, one piece at a time (SPEC §1, NEUF-1 … NEUF-11, decisions
-//! N-1 … N-9), mirroring `tests/test_neuf_rules.py`. Each test builds its situation from
+//! N-1 … N-9), mirroring `tests/rules/test_neuf_rules.py`. Each test builds its situation from
 //! a stacked deck (SPEC §0.3: index 0 is dealt first) or a position, and checks what the
 //! cited rule says; expected values are worked out from the SPEC, not read off the core.
 

@@ -3,7 +3,7 @@
 //! (root parallel), and the same seed gives the same search; bad settings and a seat whose
 //! turn it is not are refused before anything runs. The cheater's search (`search_seeing`)
 //! plays the true deal alone. (The contract against the Python search
-//! is held from Python, `tests/test_core_search.py`.)
+//! is held from Python, `tests/core/test_core_search.py`.)
 
 use cardtable_core::game::{new_game, Determinize, Game, OptionValue, PlayoutRng};
 use cardtable_core::rollout::Guided;

@@ -30,7 +30,7 @@ fn check_struct<V: DeserializeOwned>(view: &Value) {
 
 #[test]
 fn each_games_view_struct_reads_its_views_and_refuses_others() {
-    // Knockout Whist's views are Python's alone: tests/test_view_schema.py reads them.
+    // Knockout Whist's views are Python's alone: tests/rules/test_view_schema.py reads them.
     assert!(refusal::<knockout_whist::View>(&Value::Null).contains("invalid type: null"));
     let three = [("players".to_string(), OptionValue::Int(3))];
     let neuf = Neuf::options(&three).unwrap();

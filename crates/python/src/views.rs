@@ -1,5 +1,5 @@
 //! A seat's view as the core reads it, for the tests that hold the core's view structs,
-//! the Python `TypedDict`s and the web page's JSON Schemas equal (tests/test_view_schema.py).
+//! the Python `TypedDict`s and the web page's JSON Schemas equal (tests/rules/test_view_schema.py).
 
 use pyo3::prelude::*;
 

@@ -38,6 +38,7 @@ KNOCKOUT_WHIST = Descriptor(
     per_deal=False,
     trick_counters=("hand_number", "previous_hand"),
     observation="knockout_whist",
+    view="cardtable.rules.knockout_whist.view:KnockoutWhistView",
 )
 
 NEUF = Descriptor(
@@ -69,6 +70,7 @@ NEUF = Descriptor(
     per_deal=True,
     trick_counters=("deal_number", "previous_deal"),
     observation="neuf",
+    view="cardtable.rules.neuf.view:NeufView",
 )
 
 KRYT_NAVALIVAT = Descriptor(
@@ -101,6 +103,7 @@ KRYT_NAVALIVAT = Descriptor(
     per_deal=False,
     trick_counters=None,
     observation="kryt_navalivat",
+    view="cardtable.rules.kryt_navalivat.view:KrytNavalivatView",
 )
 
 DESCRIPTORS: dict[str, Descriptor] = {

@@ -91,6 +91,8 @@ class Descriptor:
     (the view's ``tricks`` each with its ``winner``); ``None``: not played in tricks."""
     observation: str
     """The name of the game's layout in :mod:`cardtable.rl.observation`."""
+    view: str
+    """The ``TypedDict`` of a seat's view ("module:attr"), the one schema of the view."""
 
     def game_class(self) -> type[Game]:
         cls: type[Game] = load(self.game)

@@ -4,7 +4,7 @@
 //! suits, counts that fit KOW-2.2) is checked by the reader in `knowledge.rs`.
 //!
 //! Python's `cardtable.rules.knockout_whist.view.KnockoutWhistView` describes the same
-//! fields (tests/test_view_schema.py holds the two equal).
+//! fields (tests/rules/test_view_schema.py holds the two equal).
 
 use serde::Deserialize;
 

@@ -4,7 +4,7 @@
 //! `knowledge.rs`, which also holds every field equal to the view of a sample of it.
 //!
 //! Python's `cardtable.rules.kryt_navalivat.view.KrytNavalivatView` describes the same
-//! fields (tests/test_view_schema.py holds the two equal).
+//! fields (tests/rules/test_view_schema.py holds the two equal).
 
 use serde::Deserialize;
 

@@ -5,7 +5,7 @@
 //! view of a sample of it.
 //!
 //! Python's `cardtable.rules.neuf.view.NeufView` describes the same fields
-//! (tests/test_view_schema.py holds the two equal).
+//! (tests/rules/test_view_schema.py holds the two equal).
 
 use serde::Deserialize;
 

@@ -1,5 +1,5 @@
 //! Helpers for the Neuf tests: options, cards and actions as text, stacked deals, and
-//! positions written by hand (the same builder as `tests/test_neuf_rules.py`'s
+//! positions written by hand (the same builder as `tests/rules/test_neuf_rules.py`'s
 //! `constructed`).
 
 #![allow(dead_code)]
@@ -159,7 +159,7 @@ pub fn winner_of(plays: &[(usize, Card)], trump: &str) -> usize {
 }
 
 /// A `neuf/1` position late in a deal, written by hand (docs/neuf.md), as
-/// `tests/test_neuf_rules.py`'s `constructed` writes it.
+/// `tests/rules/test_neuf_rules.py`'s `constructed` writes it.
 ///
 /// `ledger` gives the completed deals' trick counts, so the scores, deal number, dealer and
 /// trump follow from it; everyone kept (3 players). `hands` are the cards each seat holds

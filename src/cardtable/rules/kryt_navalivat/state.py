@@ -451,7 +451,7 @@ class KrytNavalivatState(State):
 
     def facts(self, seat: int) -> Facts:
         """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
-        holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
+        holds the same facts as the view and nothing more (tests/rl/test_rl_observation.py)."""
         pile = self.pile
         taken = self.would_take()
         hands = self.hands

@@ -456,7 +456,7 @@ class NeufState(State):
 
     def facts(self, seat: int) -> Facts:
         """``view(seat)`` as numbers, for the research interfaces' observation vectors; it
-        holds the same facts as the view and nothing more (tests/test_rl_observation.py)."""
+        holds the same facts as the view and nothing more (tests/rl/test_rl_observation.py)."""
         rows = self.ledger.rows
         return Facts(
             seat,

@@ -7,7 +7,7 @@ JSON array of two, written here as a tuple.
 
 The core reads the same view with serde (``crates/core/src/neuf/view.rs``) and the web page
 is described by the JSON Schema generated from these types (``python -m
-cardtable.view_schemas``); tests/test_view_schema.py holds the three equal.
+cardtable.view_schemas``); tests/rules/test_view_schema.py holds the three equal.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """EXAMPLES.md Part 1, played through the engine: NEUF-EX-4, 5, 6 and 8.
 
 Seats A, B, C are 0, 1, 2 (B is A's left). The ledger-level scenarios (NEUF-EX-1, 2, 3,
-7) are in ``tests/test_neuf_ledger.py``. Expected facts come from EXAMPLES.md and SPEC.md
+7) are in ``tests/rules/test_neuf_ledger.py``. Expected facts come from EXAMPLES.md and SPEC.md
 §1, not from the engine's own output.
 """
 

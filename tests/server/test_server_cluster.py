@@ -35,8 +35,7 @@ import websockets
 
 from failure_pieces import keep_playing
 from postgres_server import postgres_url, stored_events
-from served import ServerProcess, free_port
-from test_server_restart import (
+from restart_pieces import (
     MESSAGE_TIMEOUT,
     Client,
     _clients,
@@ -44,6 +43,7 @@ from test_server_restart import (
     _seed,
     _verify_game,
 )
+from served import ServerProcess, free_port
 
 TABLES = 4
 KILLS = 4

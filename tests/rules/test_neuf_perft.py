@@ -20,7 +20,7 @@ import pytest
 from cardtable.core import State
 from cardtable.testing import checked_perft, perft, perft_start
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "perft_neuf.json"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "perft_neuf.json"
 ENTRIES: list[dict[str, Any]] = json.loads(FIXTURE.read_text(encoding="utf-8"))["positions"]
 BY_NAME = {entry["name"]: entry for entry in ENTRIES}
 

@@ -26,7 +26,7 @@ from cardtable.server import thinking
 from cardtable.server.thinking import HintBudget, advise
 
 ENGLISH = json.loads(
-    (Path(__file__).resolve().parent.parent / "src/cardtable/web/locales/en.json").read_text()
+    (Path(__file__).resolve().parents[2] / "src/cardtable/web/locales/en.json").read_text()
 )
 
 

@@ -16,7 +16,7 @@ from cardtable.server.chat import PER_MINUTE, PRESETS
 from cardtable.server.limits import CreationLimit
 from server_pieces import Frame, Socket, humans, open_table, seated, serving
 
-WEB = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
 
 
 @dataclass

@@ -26,7 +26,7 @@ from cardtable.rules.knockout_whist.position import compose_position as kow_posi
 from cardtable.rules.kryt_navalivat.position import compose_position as kryt_navalivat_position
 from cardtable.server.tutorial import LESSON_REASONS
 
-LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web" / "locales"
 LANGS = sorted(p.stem for p in LOCALES.glob("*.json"))
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 

@@ -1,6 +1,6 @@
 """``cardtable._core`` from Python: its errors, its batches, and the ``CARDTABLE_CORE``
 switch (``docs/core.md``). Equality with the Python engine is
-``tests/test_core_equality.py``'s business; these tests hold the boundary."""
+``tests/core/test_core_equality.py``'s business; these tests hold the boundary."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
-SOURCE = Path(__file__).resolve().parent.parent / "src"
+SOURCE = Path(__file__).resolve().parents[2] / "src"
 PACKAGE = SOURCE / "cardtable"
 LONGEST = 800
 """The most lines a product file of the package may have; locales are data, not code."""

@@ -18,7 +18,7 @@ from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN
 from cardtable.rules.catalog import DESCRIPTORS, descriptor
 from cardtable.rules.descriptor import Descriptor, load
 
-PACKAGE = Path(__file__).resolve().parent.parent / "src" / "cardtable"
+PACKAGE = Path(__file__).resolve().parents[2] / "src" / "cardtable"
 
 # Where a game's name may stand as a literal: its own rules, notation and tutorial script,
 # the catalog, and the compiled core's face (its table of the core's classes is the lead's

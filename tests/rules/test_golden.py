@@ -13,7 +13,7 @@ import pytest
 
 from scripts_loader import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 golden = load_script("scripts/regenerate_golden.py")

@@ -26,7 +26,7 @@ from cardtable.server.table import TableError
 from cardtable.server.tutorial import TutorialTable, other_move
 from cardtable.tutorial import Tutorial, tutorial_of
 
-WEB = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web"
+WEB = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web"
 LOCALES = WEB / "locales"
 GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
 

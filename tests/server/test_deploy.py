@@ -1,7 +1,7 @@
 """The container files (``Dockerfile``, ``deploy/compose.yaml``, ``deploy/nginx.conf``),
 checked where no Docker engine runs: each file is read and held to what docs/hosting.md
 says of it, and nginx itself checks its configuration (``nginx -t``).
-``tests/test_deploy_proxy.py`` runs the same topology with processes."""
+``tests/server/test_deploy_proxy.py`` runs the same topology with processes."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from cardtable.server.commits import COMMIT_PATIENCE
 from proxy_pieces import CONFIG, NGINX, certificate, loopback_config, nginx_command
 from served import free_port
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
 COMPOSE = ROOT / "deploy" / "compose.yaml"
 

@@ -17,7 +17,7 @@ from browser_pieces import context, open_page
 
 GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
 CARD_VERBS = {"play", "lead", "beat", "cover"}
-LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web" / "locales"
 
 
 def words(lang: str, key: str) -> Any:

@@ -115,7 +115,7 @@ def test_the_agent_bot_plays_legal_moves_from_the_view(
 def test_the_committed_agent_is_a_bot_spec(monkeypatch: pytest.MonkeyPatch) -> None:
     """``examples.ppo_knockout_whist:Agent`` loads through make_bot from the repository's
     root, with the committed weights."""
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     if not (root / "examples" / "ppo_knockout_whist.npz").exists():
         pytest.skip("no trained weights committed")
     monkeypatch.syspath_prepend(str(root))

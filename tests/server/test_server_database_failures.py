@@ -42,9 +42,9 @@ from cardtable.server.store import Store
 from failure_pieces import Database, cases, run_case
 from postgres_proxy import PostgresProxy
 from postgres_server import pg_ctl, postgres_url, stored_events
+from restart_pieces import Client, _clients, _open_table, _seed
 from served import ServerProcess
 from server_pieces import Socket, humans, locked, open_table, play_to_end, tokens_of
-from test_server_restart import Client, _clients, _open_table, _seed
 
 TABLES = 2  # tables played through each failure, besides the probe's
 

@@ -34,7 +34,7 @@ from server_pieces import Socket, humans, open_table, tokens_of
 PLAYERS = {"knockout-whist": 2, "neuf": 3, "kryt-navalivat": 2}
 UNITS = {"knockout-whist": "tricks", "neuf": "points", "kryt-navalivat": "not_fool"}
 ENGLISH = json.loads(
-    (Path(__file__).resolve().parent.parent / "src/cardtable/web/locales/en.json").read_text()
+    (Path(__file__).resolve().parents[2] / "src/cardtable/web/locales/en.json").read_text()
 )
 
 HOLD = 8.0  # seconds the only hint worker is kept busy

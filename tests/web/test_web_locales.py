@@ -19,7 +19,7 @@ from playwright.sync_api import Browser, expect
 
 from browser_pieces import bots, context, invite, last_seq, open_table, seated_page, wait_past
 
-LOCALES = Path(__file__).resolve().parent.parent / "src" / "cardtable" / "web" / "locales"
+LOCALES = Path(__file__).resolve().parents[2] / "src" / "cardtable" / "web" / "locales"
 # A placeholder: {name}, or {name:case} for a grammatical case of it (i18n.js).
 PLACEHOLDER = re.compile(r"\{(\w+)(?::\w+)?\}")
 CASED = re.compile(r"\{(\w+):(\w+)\}")

@@ -20,7 +20,7 @@ import pytest
 
 from served import ServerProcess, free_port
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA_ERROR = 1  # cardtable.cli: what the machine refuses (a port, a folder, a driver)
 USAGE_ERROR = 2  # cardtable.cli: what the command line gets wrong (a URL that is none)
 
