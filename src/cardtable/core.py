@@ -267,6 +267,18 @@ class Game(ABC):
     def state_from_position(self, text: str) -> State:
         """Rebuild a state from :meth:`State.position` text."""
 
+    @abstractmethod
+    def position_of(self, state: State) -> str:
+        """``state``'s :meth:`State.position` text. The game writes it, not the state: a
+        game's notation reads the state's module, so the state reaches its notation
+        through the game it holds (typed by this class) and never imports it."""
+
+    def refusal_of(self, state: State, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`State.refusal`), reached through
+        the game for the same reason as :meth:`position_of`. By default only that it is not
+        legal; the games name the rule broken."""
+        return Refusal(NOT_LEGAL, {})
+
     def _replay_state(self, record: Record) -> State:
         """The state a record starts from, with its chance events stacked."""
         try:

@@ -1,19 +1,28 @@
 """The package's shape: no two modules of ``cardtable`` need each other, however many
-modules apart, and no product file grows past what one reader takes in.
+modules apart, nor two of the web page's ES modules, and no product file grows past what one
+reader takes in.
 
 The graph is read from the source with :mod:`ast`, so nothing is imported. It counts every
-import that runs: those at a module's top and those inside a function, which run on the
-first call (an import moved into a function still ties the two modules; it only hides the
-circle from Python's import order). It leaves out imports under ``if TYPE_CHECKING:``: they
-never run, and naming a type of a module above for an annotation is what they are for.
-``from package import name`` is an import of ``package.name`` where that is a module, and of
-``package`` otherwise; a package's ``__init__`` is not counted as imported by its
-submodules' imports (Python runs it, but it is the package's face, not a dependency).
+import: those at a module's top, those inside a function, which run on the first call (an
+import moved into a function still ties the two modules; it only hides the circle from
+Python's import order), and those under ``if TYPE_CHECKING:``, which never run but tie the
+modules all the same: a module that names another's type in its annotations is read, typed
+and changed with it, so a module below that annotates with a type of a module above has the
+two needing each other. It types against the protocol below both instead
+(``cardtable.core``). ``from package import name`` is an import of ``package.name`` where
+that is a module, and of ``package`` otherwise; a package's ``__init__`` is not counted as
+imported by its submodules' imports (Python runs it, but it is the package's face, not a
+dependency).
+
+The web page's modules (``web/*.js``) are read the same way, from their text: each
+``import``, ``export … from`` and ``import(…)`` of a module beside it (``"./x.js"``) is an
+edge.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +31,7 @@ PACKAGE = SOURCE / "cardtable"
 LONGEST = 800
 """The most lines a product file of the package may have; locales are data, not code."""
 LOCALES = PACKAGE / "web" / "locales"
+WEB = PACKAGE / "web"
 
 Graph = dict[str, dict[str, int]]
 """Each module's imports of the package's modules, each with the line of its first import."""
@@ -32,20 +42,10 @@ def module_name(path: Path, source: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
 def imported_names(tree: ast.AST, modules: set[str]) -> Iterator[tuple[str, int]]:
-    """Each module name an import that runs names, with its line: the whole tree, less
-    the bodies of ``if TYPE_CHECKING:`` (their ``else`` runs, and counts)."""
+    """Each module name an import names, with its line, anywhere in the tree (a function's
+    body and an ``if TYPE_CHECKING:`` block included)."""
     for node in ast.iter_child_nodes(tree):
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            for child in node.orelse:
-                yield from imported_names(ast.Module(body=[child], type_ignores=[]), modules)
-            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 yield alias.name, node.lineno
@@ -57,7 +57,7 @@ def imported_names(tree: ast.AST, modules: set[str]) -> Iterator[tuple[str, int]
 
 
 def import_graph(package: Path = PACKAGE) -> Graph:
-    """The package's modules, each with the package's modules its running imports reach."""
+    """The package's modules, each with the package's modules its imports reach."""
     source = package.parent
     files = {module_name(path, source): path for path in sorted(package.rglob("*.py"))}
     # Compiled extensions (and their stubs) are modules too, though not nodes of the graph:
@@ -76,6 +76,35 @@ def import_graph(package: Path = PACKAGE) -> Graph:
                 target = target.rpartition(".")[0]
             if target in files and target != name:
                 edges.setdefault(target, line)
+        graph[name] = edges
+    return graph
+
+
+# An ES module's imports of a module beside it: ``import … from "./x.js"`` (over several
+# lines too), ``import "./x.js"`` and ``export … from "./x.js"``, each at the start of a line
+# (so not in a comment's prose), and ``import("./x.js")`` anywhere.
+_STATIC_JS = re.compile(
+    r"""^(?:import|export)\b[^;"'`]*?\bfrom\s*(["'])\./([\w.-]+\.js)\1"""
+    r"""|^import\s*(["'])\./([\w.-]+\.js)\3""",
+    re.MULTILINE,
+)
+_DYNAMIC_JS = re.compile(r"""\bimport\(\s*(["'])\./([\w.-]+\.js)\1\s*\)""")
+
+
+def js_import_graph(folder: Path = WEB) -> Graph:
+    """The folder's ES modules (by file name), each with the modules beside it that it
+    imports, each with the line of its first import."""
+    files = {path.name: path for path in sorted(folder.glob("*.js"))}
+    graph: Graph = {}
+    for name, path in files.items():
+        text = path.read_text()
+        edges: dict[str, int] = {}
+        found = [
+            (match.start(), match.group(2) or match.group(4)) for match in _STATIC_JS.finditer(text)
+        ] + [(match.start(), match.group(2)) for match in _DYNAMIC_JS.finditer(text)]
+        for at, target in sorted(found):
+            if target in files and target != name:
+                edges.setdefault(target, text.count("\n", 0, at) + 1)
         graph[name] = edges
     return graph
 
@@ -143,11 +172,11 @@ def test_the_package_has_no_import_circle() -> None:
     )
 
 
-def test_circles_are_found_whether_the_import_is_at_the_top_or_in_a_function(
+def test_circles_are_found_whether_the_import_is_at_the_top_in_a_function_or_for_types(
     tmp_path: Path,
 ) -> None:
-    """The finder itself: a circle closed by a function's import is one; one closed only
-    under ``TYPE_CHECKING`` is not; a module below the circle stays out of it."""
+    """The finder itself: a circle closed by a function's import is one, and so is one
+    closed only under ``TYPE_CHECKING``; a module below the circle stays out of it."""
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("")
@@ -160,8 +189,40 @@ def test_circles_are_found_whether_the_import_is_at_the_top_or_in_a_function(
     )
     (package / "c2.py").write_text("import pkg.c\n")
     graph = import_graph(package)
-    assert circles(graph) == [["pkg.a", "pkg.b"]]
+    assert circles(graph) == [["pkg.a", "pkg.b"], ["pkg.c", "pkg.c2"]]
     assert "pkg.b -> pkg.a (line 3)" in describe(graph, ["pkg.a", "pkg.b"])
+    assert "pkg.c -> pkg.c2 (line 4)" in describe(graph, ["pkg.c", "pkg.c2"])
+
+
+def test_the_web_page_has_no_import_circle() -> None:
+    graph = js_import_graph()
+    assert graph["table.js"], "the web page's imports were not read"
+    found = circles(graph)
+    assert not found, f"{len(found)} import circle(s) in web/:\n" + "\n".join(
+        describe(graph, group) for group in found
+    )
+
+
+def test_es_module_circles_are_found_however_the_import_is_written(tmp_path: Path) -> None:
+    """The web finder itself: an import over several lines, a re-export and a dynamic
+    import each tie two modules; an import of a module elsewhere, or one named in a
+    comment's prose, does not."""
+    (tmp_path / "low.js").write_text("export const X = 1;\n")
+    (tmp_path / "a.js").write_text('import {\n  B,\n} from "./b.js";\nimport "./low.js";\n')
+    (tmp_path / "b.js").write_text(
+        'export { X } from "./low.js";\nexport async function later() {\n'
+        '  return import("./a.js");\n}\n'
+    )
+    (tmp_path / "c.js").write_text(
+        '/*\n * the drawing: import { c } from "./c2.js" would be a circle\n */\n'
+        'import { y } from "../elsewhere/c2.js";\nexport { X } from "./low.js";\n'
+    )
+    (tmp_path / "c2.js").write_text("import { c } from './c.js';\n")
+    graph = js_import_graph(tmp_path)
+    assert graph["a.js"] == {"b.js": 1, "low.js": 4}
+    assert graph["c.js"] == {"low.js": 5}
+    assert circles(graph) == [["a.js", "b.js"]]
+    assert "b.js -> a.js (line 3)" in describe(graph, ["a.js", "b.js"])
 
 
 def product_files() -> Iterator[Path]:

@@ -127,7 +127,7 @@ def test_kow_9_samples_are_states_the_seat_cannot_tell_from_the_real_one(
     players: int, index: int
 ) -> None:
     label, real = situations(players)[index]
-    game = real.game
+    game = kow(players)
     rng = random.Random(index)
     for seat in range(players):
         knowledge = game.knowledge(real.view(seat))
@@ -151,7 +151,7 @@ def test_samples_vary_where_the_seat_cannot_see(players: int) -> None:
         seat = real.to_move
         if seat is None or not any(real.hands[s] for s in range(players) if s != seat):
             continue
-        knowledge = real.game.knowledge(real.view(seat))
+        knowledge = kow(players).knowledge(real.view(seat))
         places: dict[int, set[int]] = {}
         differs = False
         for _ in range(40):
@@ -183,7 +183,7 @@ def test_kow_4_2_a_seat_that_did_not_follow_is_never_dealt_the_suit_led() -> Non
     reaches each hand that may hold it."""
     real = _void_position()
     assert voids(real) == [0, SUIT[0], SUIT[1]]
-    knowledge = real.game.knowledge(real.view(0))
+    knowledge = kow(3).knowledge(real.view(0))
     rng = random.Random(1)
     reached = [0, 0, 0]
     for _ in range(300):
@@ -202,7 +202,7 @@ def test_with_one_seat_void_every_consistent_deal_is_as_likely() -> None:
     each of the 9 hidden clubs is in seat 0's three cards about 3/40 of the time (seat 0
     and the 37-card stock share them)."""
     real = _void_position()
-    knowledge = real.game.knowledge(real.view(2))
+    knowledge = kow(3).knowledge(real.view(2))
     rng = random.Random(5)
     runs = 4000
     counts = [[0] * 52 for _ in range(3)]
@@ -261,7 +261,7 @@ def test_a_sample_gets_a_fresh_seed_and_replays_once_given_its_position() -> Non
     """The sample's future deals come from its own seed; with ``start`` set to its own
     position, its record replays to the same state."""
     real = kow(4).new_state(seed=9)
-    knowledge = real.game.knowledge(real.view(1))
+    knowledge = kow(4).knowledge(real.view(1))
     rng = random.Random(3)
     samples = [knowledge.sample(rng) for _ in range(5)]
     assert len({s.seed for s in samples}) == 5

@@ -94,6 +94,7 @@ def test_kryt_navalivat_position_round_trips_at_random_points(
     rng = random.Random(seed)
     for state in [*states[::9], states[-1]]:
         again = state.game.state_from_position(state.position())
+        assert isinstance(again, KrytNavalivatState)
         same(state, again)
         mirror = state.copy()
         for _ in range(6):

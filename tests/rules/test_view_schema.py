@@ -27,7 +27,7 @@ from typing_extensions import is_typeddict
 
 import cardtable
 from cardtable import _core, compiled
-from cardtable.errors import InvalidPositionError
+from cardtable.errors import InvalidOptionError, InvalidPositionError
 from cardtable.view_schemas import VIEWS, adapter, path, stale, text
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -150,6 +150,14 @@ def test_the_core_struct_knows_the_typed_dicts_fields(name: str) -> None:
     """(c) The field names serde knows for the core's view struct, path by path and in
     order, are the ``TypedDict``'s: neither side has a field the other lacks."""
     assert _core.view_fields(name) == field_paths(VIEWS[name])
+
+
+def test_the_core_knows_a_view_struct_for_each_game_and_no_other_name() -> None:
+    """The bindings pair each game's name with its struct; another name is refused."""
+    assert all(_core.view_fields(name)[""] for name in VIEWS)
+    for ask in (lambda: _core.view_fields("whist"), lambda: _core.check_view("whist", "{}")):
+        with pytest.raises(InvalidOptionError, match='no game is named "whist"'):
+            ask()
 
 
 @pytest.mark.parametrize("name", list(VIEWS))

@@ -1,8 +1,10 @@
 //! A seat's view read with serde: each game's `view.rs` holds a `#[derive(Deserialize)]`
 //! struct of the view `state.view(seat)` writes, every field named, none unknown; [`read`]
-//! reads one, naming the path of what is wrong.
+//! reads one, naming the path of what is wrong, and [`check`] reads only its shape. The
+//! helpers here sit below the games and name none of them: which struct is which game's is
+//! said by the Python bindings (`view_fields`, `check_view`), which stand above them all.
 //!
-//! [`fields`]: the field names a view's `Deserialize` knows, asked of serde itself: a probing
+//! [`fields_of`]: the field names a view's `Deserialize` knows, asked of serde itself: a probing
 //! deserializer records the `fields` that serde's derived code passes to
 //! `deserialize_struct` (the very list `deny_unknown_fields` checks against), then feeds
 //! each field a placeholder value so that the nested structs are asked too.
@@ -15,7 +17,10 @@
 use std::collections::BTreeMap;
 
 use serde::de::value::{Error, StrDeserializer};
-use serde::de::{DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess,
+    Visitor,
+};
 use serde::{forward_to_deserialize_any, Deserialize};
 use serde_json::Value;
 
@@ -51,36 +56,13 @@ where
     T::deserialize(deserializer).map(Some)
 }
 
-/// Reads `view` into `game`'s view struct and no further: its shape (every field there,
-/// none unknown, each of its type), not what the values mean, which each game's
-/// `Determinize::knowledge` checks. `Err` names what is wrong; `None` for a name that is no
-/// game's.
-pub fn check(game: &str, view: &Value) -> Option<Result<(), String>> {
-    use crate::game::Game;
-    if game == crate::KnockoutWhist::NAME {
-        Some(read::<crate::knockout_whist::View>(view).map(drop))
-    } else if game == crate::Neuf::NAME {
-        Some(read::<crate::neuf::View>(view).map(drop))
-    } else if game == crate::KrytNavalivat::NAME {
-        Some(read::<crate::kryt_navalivat::View>(view).map(drop))
-    } else {
-        None
-    }
-}
-
-/// The fields of each game's view struct, by game name (`Game::NAME`); `None` for a name
-/// that is no game's.
-pub fn fields(game: &str) -> Option<Fields> {
-    use crate::game::Game;
-    if game == crate::KnockoutWhist::NAME {
-        Some(fields_of::<crate::knockout_whist::View>())
-    } else if game == crate::Neuf::NAME {
-        Some(fields_of::<crate::neuf::View>())
-    } else if game == crate::KrytNavalivat::NAME {
-        Some(fields_of::<crate::kryt_navalivat::View>())
-    } else {
-        None
-    }
+/// Reads `view` into the view struct `T` and no further: its shape (every field there, none
+/// unknown, each of its type), not what the values mean, which each game's
+/// `Determinize::knowledge` checks. `Err` names what is wrong. Which struct is which game's
+/// is said above the games (the Python bindings' `check_view`), not here: this module sits
+/// below them.
+pub fn check<T: DeserializeOwned>(view: &Value) -> Result<(), String> {
+    read::<T>(view).map(drop)
 }
 
 /// Each struct's path in the view and its field names, in declaration order.

@@ -54,8 +54,8 @@ import { FairWatch } from "./fairwatch.js";
 import { applyMotionSetting } from "./motion.js";
 import { initSound } from "./sound.js";
 import { initReview, askReview } from "./review.js";
-import { TUTORIAL_PAGE, TABLE, MY_SEED, pageSeed, st, $, skipAnimations, seatName, showBanner, announce, setConn, setTable, setSeed } from "./table_state.js";
-import { send, connect } from "./table_connection.js";
+import { TUTORIAL_PAGE, TABLE, MY_SEED, pageSeed, st, $, skipAnimations, seatName, showBanner, announce, setConn, setTable, setSeed, send, setRenderer } from "./table_state.js";
+import { connect } from "./table_connection.js";
 import { render } from "./table_render.js";
 import { fitHand, onHandKey, closeMenu } from "./table_hand.js";
 import { openReplay, closeReplay } from "./table_replay.js";
@@ -64,6 +64,10 @@ import { openReplay, closeReplay } from "./table_replay.js";
 export { moveWords, refusalWords } from "./table_connection.js";
 
 // ---------------------------------------------------------------- start
+
+// The modules below the drawing (the connection, the hand, the hints, the replay bar) redraw
+// the table through this, before anything can ask them to.
+setRenderer(render);
 
 function wire() {
   $("banner-close").addEventListener("click", () => ($("banner").hidden = true));

@@ -8,23 +8,13 @@ import { onChatMessage } from "./chat.js";
 import { motionOn, capture, play } from "./motion.js";
 import { cueSounds } from "./sound.js";
 import { onReviewMessage } from "./review.js";
-import { CARD_VERBS, TUTORIAL_PAGE, TABLE, TOKEN, MY_SEED, notify, st, $, pause, seatName, showBanner, announce, log, setConn, game } from "./table_state.js";
+import { CARD_VERBS, TUTORIAL_PAGE, TABLE, TOKEN, MY_SEED, notify, st, $, pause, seatName, showBanner, announce, log, setConn, game, redraw } from "./table_state.js";
 import { catchUp, noteEvent, turnKey, turnWords, announceTurn } from "./table_events.js";
 import { celebrate, celebrateHand } from "./table_celebrate.js";
 import { fairNews, renderVerify } from "./table_fair.js";
-import { render } from "./table_render.js";
 import { onHint } from "./table_hints.js";
 
 let pinger = null;
-
-export function send(obj) {
-  if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
-    showBanner(t("error.offline"), "offline");
-    return false;
-  }
-  st.ws.send(JSON.stringify(obj));
-  return true;
-}
 
 function sendJoin(ws) {
   // A page that has not joined yet asks for every event (since 0), to rebuild the log.
@@ -79,7 +69,7 @@ function onMessage(msg) {
       break;
     case "presence":
       if (msg.table) st.table = msg.table;
-      render();
+      redraw();
       break;
     case "hint":
       if (msg.seq === st.seq && Array.isArray(msg.actions)) onHint(msg);
@@ -164,7 +154,7 @@ function onError(msg) {
     st.hints = null;
     if (msg.code === "bad_token") showInvalidInvite();
   }
-  render();
+  redraw();
 }
 
 /** A link whose token holds no seat here (mistyped, cut short, or from another table): the
@@ -210,7 +200,7 @@ function onSnapshot(msg) {
   if (!wasJoined) log(st.seat === null ? t("log.watching") : t("log.seated", { name: seatName(st.seat) }));
   // The lobby lists the seats this browser has taken, with their links (common.js).
   if (TOKEN && !TUTORIAL_PAGE && st.seat !== null) rememberJoined(TABLE, st.seat, location.pathname + location.hash, msg.table.game);
-  render();
+  redraw();
   announceTurn(true);
 }
 
@@ -232,7 +222,7 @@ async function pump() {
     st.pending = false;
     const said = noteEvent(ev, msg.seq, before, st.view, true);
     fairNews(st.watch.event(msg), true);
-    render();
+    redraw();
     const shown = paced ? play(ev, seen, before, st.view, st.seat) : 0;
     const turn = turnWords();
     const turnChanged = turnKey() !== st.lastTurnKey;
@@ -246,5 +236,5 @@ async function pump() {
     else if (ev.kind === "deal" && ev.reshuffle == null && !st.replay) celebrateHand(st.view);
   }
   st.busy = false;
-  render();
+  redraw();
 }

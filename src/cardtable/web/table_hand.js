@@ -5,9 +5,7 @@
 import { t, list, cardName } from "./i18n.js";
 import { cardFace, sortHand } from "./cards.js";
 import { h } from "./common.js";
-import { st, $, skipAnimations, game } from "./table_state.js";
-import { send } from "./table_connection.js";
-import { render, isMyTurn, splitActions } from "./table_render.js";
+import { CARD_VERBS, st, $, skipAnimations, game, send, redraw, isMyTurn } from "./table_state.js";
 import { hintBest, chanceBadge } from "./table_hints.js";
 
 export function renderHand(v, g, myTurn) {
@@ -212,12 +210,27 @@ export function renderActions(v, g, myTurn) {
   }
 }
 
+/** The legal actions by the card they name (upper case), and the others. */
+function splitActions(v) {
+  const byCard = new Map();
+  const other = [];
+  for (const a of v.legal_actions || []) {
+    const [verb, arg] = a.split(" ");
+    if (arg && CARD_VERBS.has(verb)) {
+      const key = arg.toUpperCase();
+      if (!byCard.has(key)) byCard.set(key, []);
+      byCard.get(key).push(a);
+    } else other.push(a);
+  }
+  return { byCard, other };
+}
+
 function sendAction(action) {
   skipAnimations();
   if (st.pending) return;
   if (send({ type: "action", action, seq: st.seq })) {
     st.pending = true;
     $("banner").hidden = true;
-    render();
+    redraw();
   }
 }

@@ -3,8 +3,7 @@
  */
 import { t, num, pct, cardWords, Forms } from "./i18n.js";
 import { h } from "./common.js";
-import { st, $, seatName, announce, actionWords } from "./table_state.js";
-import { render } from "./table_render.js";
+import { st, $, seatName, announce, actionWords, redraw } from "./table_state.js";
 
 /** A hint: the best action marked, each action's value in the game's unit (or its gap to
  * the best), and the reason in words. A forced move (the only legal action) is not valued. */
@@ -13,7 +12,7 @@ export function onHint(msg) {
   const actions = new Map(msg.actions.map((a) => [a.action, a]));
   const best = actions.has(msg.best) ? msg.best : msg.actions[0].action;
   st.hints = { actions, best, forced, unit: msg.unit, reason: msg.reason };
-  render();
+  redraw();
   if (forced) announce(t("hint_forced_said", { action: actionWords(best) }));
   else {
     const value = actions.get(best).value;

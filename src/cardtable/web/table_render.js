@@ -8,8 +8,7 @@ import { h, createdInvite, copyField, avatar } from "./common.js";
 import { renderChat } from "./chat.js";
 import { renderBoard } from "./results.js";
 import { renderReview } from "./review.js";
-import { GAMES, CARD_VERBS, TABLE, notify, st, $, seatName, showBanner, ctxFor } from "./table_state.js";
-import { send } from "./table_connection.js";
+import { GAMES, TABLE, notify, st, $, seatName, showBanner, ctxFor, send, isMyTurn } from "./table_state.js";
 import { absentMover, waitingWords } from "./table_events.js";
 import { renderVerify } from "./table_fair.js";
 import { renderHintPanel } from "./table_hints.js";
@@ -89,19 +88,6 @@ function renderWaiting(v) {
   box.replaceChildren(...parts);
 }
 
-export function isMyTurn(v) {
-  return (
-    !st.replay &&
-    st.seat !== null &&
-    v.to_move === st.seat &&
-    Array.isArray(v.legal_actions) &&
-    v.legal_actions.length > 0 &&
-    !st.pending &&
-    st.queue.length === 0 &&
-    !st.stop
-  );
-}
-
 function renderSeats(v, g, ctx) {
   const box = $("seats");
   box.replaceChildren();
@@ -152,20 +138,6 @@ function renderSeats(v, g, ctx) {
     el.style.top = `${p.y}%`;
     box.append(el);
   }
-}
-
-export function splitActions(v) {
-  const byCard = new Map();
-  const other = [];
-  for (const a of v.legal_actions || []) {
-    const [verb, arg] = a.split(" ");
-    if (arg && CARD_VERBS.has(verb)) {
-      const key = arg.toUpperCase();
-      if (!byCard.has(key)) byCard.set(key, []);
-      byCard.get(key).push(a);
-    } else other.push(a);
-  }
-  return { byCard, other };
 }
 
 function renderInfo(v, g, ctx) {

@@ -3,8 +3,7 @@
  */
 import { t } from "./i18n.js";
 import { fetchReplay, Replay } from "./replay.js";
-import { GAMES, TABLE, st, $, showBanner, announce, ctxFor } from "./table_state.js";
-import { render } from "./table_render.js";
+import { GAMES, TABLE, st, $, showBanner, announce, ctxFor, redraw } from "./table_state.js";
 
 export function replayWords() {
   const r = st.replay;
@@ -29,10 +28,10 @@ export async function openReplay(gameNo) {
     const data = await fetchReplay(TABLE, gameNo);
     if (!data.frames.length) throw new Error(t("replay.empty"));
     st.replay = new Replay(gameNo, data, () => {
-      render();
+      redraw();
       announce($("replay-step").textContent);
     });
-    render();
+    redraw();
     $("replay-next").focus();
   } catch (err) {
     showBanner(`${t("replay.failed")}: ${err.message}`, err.code || "replay");
@@ -41,6 +40,6 @@ export async function openReplay(gameNo) {
 
 export function closeReplay() {
   st.replay = null;
-  render();
+  redraw();
   $("replay-open").focus();
 }

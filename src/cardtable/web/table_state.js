@@ -1,7 +1,12 @@
 /*
  * What the table page's modules share: its table, token and seed, the state of the seat
- * and of what is shown (`st`), the games' renderers, and the words, banner, live region
- * and log everything reports through.
+ * and of what is shown (`st`), the games' renderers, the words, banner, live region and
+ * log everything reports through, sending on the socket, and redrawing the table.
+ *
+ * The page's modules import downwards only: table.js, then the connection, then the
+ * drawing (table_render.js), then what it draws (the hand, the hints, the replay bar),
+ * then this module. A module below the drawing that changes what is shown calls redraw(),
+ * which runs the drawing table.js registers when the page starts (setRenderer).
  */
 import { t, cardName, cardWords } from "./i18n.js";
 import { h, seatPositions } from "./common.js";
@@ -111,6 +116,45 @@ export function setConn(state, seconds = 0) {
   const el = $("conn");
   el.dataset.state = state;
   el.textContent = t(`conn.${state}`, { s: seconds });
+}
+
+/** Sends a message on the table's socket; false (and the offline banner) when it is not
+ * open, so that nothing is taken for sent that was not. */
+export function send(obj) {
+  if (!st.ws || st.ws.readyState !== WebSocket.OPEN) {
+    showBanner(t("error.offline"), "offline");
+    return false;
+  }
+  st.ws.send(JSON.stringify(obj));
+  return true;
+}
+
+let renderer = () => {};
+
+/** Registers the table's drawing (table_render.js's render), once, as the page starts. */
+export function setRenderer(draw) {
+  renderer = draw;
+}
+
+/** Draws the table again from `st`: the modules the drawing itself draws, and the
+ * connection, call this rather than import the drawing. */
+export function redraw() {
+  renderer();
+}
+
+/** Whether the seat may act now: its turn, with legal actions, nothing sent and unanswered,
+ * no events waiting to be shown, not replaying and not stopped. */
+export function isMyTurn(v) {
+  return (
+    !st.replay &&
+    st.seat !== null &&
+    v.to_move === st.seat &&
+    Array.isArray(v.legal_actions) &&
+    v.legal_actions.length > 0 &&
+    !st.pending &&
+    st.queue.length === 0 &&
+    !st.stop
+  );
 }
 
 export function game() {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from cardtable.cards import Card, Suit
 from cardtable.core import Action, Game, State, View
@@ -12,11 +12,12 @@ from cardtable.errors import (
     InvalidOptionError,
 )
 from cardtable.options import check_options
+from cardtable.refusals import Refusal
+from cardtable.rules.knockout_whist.invariants import check_transition
+from cardtable.rules.knockout_whist.knowledge import KnockoutWhistKnowledge
+from cardtable.rules.knockout_whist.position import format_position, parse_position
+from cardtable.rules.knockout_whist.refusals import refusal
 from cardtable.rules.knockout_whist.state import ACTIONS, KNOCK, TRUMP_BASE, KnockoutWhistState
-
-if TYPE_CHECKING:
-    from cardtable.refusals import Refusal
-    from cardtable.rules.knockout_whist.knowledge import KnockoutWhistKnowledge
 
 
 class KnockoutWhist(Game):
@@ -77,33 +78,24 @@ class KnockoutWhist(Game):
             self, seed=seed, dealer=dealer, decks=decks, reshuffles=reshuffles
         )
 
-    def position_of(self, state: KnockoutWhistState) -> str:
+    def position_of(self, state: State) -> str:
         """``state``'s position text (:meth:`KnockoutWhistState.position`): the game, above both,
         joins the state to its notation."""
-        from cardtable.rules.knockout_whist.position import format_position
-
+        assert isinstance(state, KnockoutWhistState)  # the states of this game are its own
         return format_position(state)
 
-    def refusal_of(self, state: KnockoutWhistState, number: int) -> Refusal:
-        """Why ``state`` refuses action ``number`` (:meth:`KnockoutWhistState.refusal`). Imported
-        here: the reasons are read only when an action is refused."""
-        from cardtable.rules.knockout_whist.refusals import refusal
-
+    def refusal_of(self, state: State, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`KnockoutWhistState.refusal`)."""
+        assert isinstance(state, KnockoutWhistState)
         return refusal(state, number)
 
     def state_from_position(self, text: str) -> KnockoutWhistState:
-        from cardtable.rules.knockout_whist.position import parse_position
-
         return parse_position(self, text)
 
     def knowledge(self, view: View) -> KnockoutWhistKnowledge:
         """The determinizer of search for the seat whose ``view`` this is (KOW-9)."""
-        from cardtable.rules.knockout_whist.knowledge import KnockoutWhistKnowledge
-
         return KnockoutWhistKnowledge(self, view)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
-        from cardtable.rules.knockout_whist.invariants import check_transition
-
         assert isinstance(before, KnockoutWhistState) and isinstance(after, KnockoutWhistState)
         check_transition(before, number, after)

@@ -27,10 +27,10 @@ from __future__ import annotations
 
 import random
 from itertools import combinations
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.cards import Card
-from cardtable.core import View
+from cardtable.core import Game, View
 from cardtable.errors import InvalidCardError, InvalidPositionError
 from cardtable.rules.knockout_whist.state import (
     ACTIVE,
@@ -45,9 +45,6 @@ from cardtable.rules.knockout_whist.state import (
     KnockoutWhistState,
 )
 from cardtable.rules.tricks import BIT, CLOCKWISE, SUIT_MASKS, bits
-
-if TYPE_CHECKING:
-    from cardtable.rules.knockout_whist.game import KnockoutWhist
 
 __all__ = ["KnockoutWhistKnowledge"]
 
@@ -100,7 +97,7 @@ class KnockoutWhistKnowledge:
 
     seat: int
 
-    def __init__(self, game: KnockoutWhist, view: View) -> None:
+    def __init__(self, game: Game, view: View) -> None:
         try:
             self._read(game, view)
         except InvalidPositionError:
@@ -112,7 +109,7 @@ class KnockoutWhistKnowledge:
 
     # Reading the view ---------------------------------------------------------------------
 
-    def _read(self, game: KnockoutWhist, view: View) -> None:
+    def _read(self, game: Game, view: View) -> None:
         n = game.num_players
         seat = view.get("seat")
         if view.get("game") != game.name or view.get("players") != n:

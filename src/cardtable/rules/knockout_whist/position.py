@@ -23,9 +23,9 @@ Whose turn it is follows from the rest, so it is not written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from cardtable.cards import Card, card_text, parse_cards
+from cardtable.core import Game
 from cardtable.rules.knockout_whist.state import (
     ACTIVE,
     DOG,
@@ -39,9 +39,6 @@ from cardtable.rules.knockout_whist.state import (
 )
 from cardtable.rules.notation import Fields, cards_field, is_count, plays_field, tricks_field
 from cardtable.rules.tricks import CLOCKWISE, bits, trick_winner
-
-if TYPE_CHECKING:
-    from cardtable.rules.knockout_whist.game import KnockoutWhist
 
 HEADER = "kow/1"
 FIELDS = (
@@ -156,7 +153,7 @@ def _cards_played(text: str) -> list[int]:
     return [Card.parse(card).index for _, card in (i.split(":") for i in items) if card != "x"]
 
 
-def parse_position(game: KnockoutWhist, text: str) -> KnockoutWhistState:
+def parse_position(game: Game, text: str) -> KnockoutWhistState:
     r = Fields(text, HEADER, "knockout-whist", FIELDS, OPTIONAL_FIELDS)
     n = r.number("players", 2, 7)
     if n != game.num_players:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, NamedTuple, Self
 
 from cardtable.cards import Card, Suit, card_text
 from cardtable.chance import shuffled
-from cardtable.core import Action, Record, Result, State, View
+from cardtable.core import Action, Game, Record, Result, State, View
 from cardtable.errors import InvalidRecordError
 from cardtable.rules.tricks import (
     BIT,
@@ -36,7 +36,6 @@ from cardtable.rules.tricks import (
 
 if TYPE_CHECKING:
     from cardtable.refusals import Refusal
-    from cardtable.rules.knockout_whist.game import KnockoutWhist
 
 TRUMP_BASE = 52
 KNOCK = 56
@@ -125,7 +124,7 @@ class KnockoutWhistState(State):
         "used_reshuffles",
     )  # fmt: skip
 
-    game: KnockoutWhist
+    game: Game
     players: int
     hand_no: int
     dealer: int
@@ -164,7 +163,7 @@ class KnockoutWhistState(State):
     @classmethod
     def begin(
         cls,
-        game: KnockoutWhist,
+        game: Game,
         *,
         seed: int,
         dealer: int,

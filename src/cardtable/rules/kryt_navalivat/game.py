@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from cardtable.cards import Card
 from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidActionError, InvalidDeckError, InvalidOptionError
 from cardtable.options import check_options
+from cardtable.refusals import Refusal
 from cardtable.rules.kryt_navalivat.beating import PACK_36
 from cardtable.rules.kryt_navalivat.invariants import check_transition
+from cardtable.rules.kryt_navalivat.knowledge import KrytNavalivatKnowledge
+from cardtable.rules.kryt_navalivat.position import format_position, parse_position
+from cardtable.rules.kryt_navalivat.refusals import refusal
 from cardtable.rules.kryt_navalivat.state import (
     ACTIONS,
     BEAT,
@@ -21,10 +25,6 @@ from cardtable.rules.kryt_navalivat.state import (
     TAKE,
     KrytNavalivatState,
 )
-
-if TYPE_CHECKING:
-    from cardtable.refusals import Refusal
-    from cardtable.rules.kryt_navalivat.knowledge import KrytNavalivatKnowledge
 
 TRUMP_MODES = ("turned", "permanent")
 _VERBS = {"lead": LEAD, "beat": BEAT, "cover": COVER}
@@ -107,23 +107,18 @@ class KrytNavalivat(Game):
             self, seed=seed, dealer=dealer, deck=decks[0] if decks else None
         )
 
-    def position_of(self, state: KrytNavalivatState) -> str:
+    def position_of(self, state: State) -> str:
         """``state``'s position text (:meth:`KrytNavalivatState.position`): the game, above both,
         joins the state to its notation."""
-        from cardtable.rules.kryt_navalivat.position import format_position
-
+        assert isinstance(state, KrytNavalivatState)  # the states of this game are its own
         return format_position(state)
 
-    def refusal_of(self, state: KrytNavalivatState, number: int) -> Refusal:
-        """Why ``state`` refuses action ``number`` (:meth:`KrytNavalivatState.refusal`). Imported
-        here: the reasons are read only when an action is refused."""
-        from cardtable.rules.kryt_navalivat.refusals import refusal
-
+    def refusal_of(self, state: State, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`KrytNavalivatState.refusal`)."""
+        assert isinstance(state, KrytNavalivatState)
         return refusal(state, number)
 
     def state_from_position(self, text: str) -> KrytNavalivatState:
-        from cardtable.rules.kryt_navalivat.position import parse_position
-
         return parse_position(self, text)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
@@ -132,6 +127,4 @@ class KrytNavalivat(Game):
 
     def knowledge(self, view: View) -> KrytNavalivatKnowledge:
         """KRYT-9: the seat's knowledge as a sampler of full states (``knowledge.py``)."""
-        from cardtable.rules.kryt_navalivat.knowledge import KrytNavalivatKnowledge
-
         return KrytNavalivatKnowledge(self, view)

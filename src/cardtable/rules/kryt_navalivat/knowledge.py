@@ -18,10 +18,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.cards import Card, card_text
-from cardtable.core import View
+from cardtable.core import Game, View
 from cardtable.errors import CardtableError, InvalidPositionError
 from cardtable.rules.kryt_navalivat.beating import (
     NO_SUIT,
@@ -32,9 +32,6 @@ from cardtable.rules.kryt_navalivat.beating import (
 from cardtable.rules.kryt_navalivat.position import format_position, parse_position
 from cardtable.rules.kryt_navalivat.state import MODES, NUMBER, KrytNavalivatState, beaters_for
 from cardtable.rules.tricks import BIT, CLOCKWISE
-
-if TYPE_CHECKING:
-    from cardtable.rules.kryt_navalivat.game import KrytNavalivat
 
 __all__ = ["KrytNavalivatKnowledge"]
 
@@ -106,7 +103,7 @@ class KrytNavalivatKnowledge:
 
     seat: int
 
-    def __init__(self, game: KrytNavalivat, view: View) -> None:
+    def __init__(self, game: Game, view: View) -> None:
         if not isinstance(view, Mapping) or view.get("game") != game.name:
             raise InvalidPositionError(f"not a view of a {game.name} game")
         seat = view.get("seat")
@@ -137,7 +134,7 @@ class KrytNavalivatKnowledge:
                     f"({value!r})"
                 )
 
-    def _read(self, game: KrytNavalivat, view: Mapping[str, Any], seat: int) -> KrytNavalivatState:
+    def _read(self, game: Game, view: Mapping[str, Any], seat: int) -> KrytNavalivatState:
         """The template: every fixed part of the state; the other hands hold their known
         cards only and the stock is empty. Also the unseen cards and where they go."""
         n = game.num_players

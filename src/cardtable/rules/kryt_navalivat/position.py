@@ -20,9 +20,9 @@ mode). ``turn`` is the turn mode (``lead``, ``respond``, ``cover``, ``free`` or 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from cardtable.cards import Card, card_text
+from cardtable.core import Game
 from cardtable.rules.kryt_navalivat.beating import (
     NO_SUIT,
     PACK_36,
@@ -41,9 +41,6 @@ from cardtable.rules.kryt_navalivat.state import (
 )
 from cardtable.rules.notation import Fields, cards_field
 from cardtable.rules.tricks import BIT, CLOCKWISE, bits
-
-if TYPE_CHECKING:
-    from cardtable.rules.kryt_navalivat.game import KrytNavalivat
 
 HEADER = "kryt/1"
 FIELDS = (
@@ -75,7 +72,7 @@ def format_position(state: KrytNavalivatState) -> str:
     return HEADER + " " + " ".join(f"{k}={v}" for k, v in fields.items())
 
 
-def parse_position(game: KrytNavalivat, text: str) -> KrytNavalivatState:
+def parse_position(game: Game, text: str) -> KrytNavalivatState:
     r = Fields(text, HEADER, "kryt-navalivat", FIELDS, ())
     n = r.number("players", 2, 6)
     if n != game.num_players:

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple, Self
 
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
-from cardtable.core import Action, Record, Result, State, View
+from cardtable.core import Action, Game, Record, Result, State, View
 from cardtable.errors import InvalidRecordError
 from cardtable.rules.kryt_navalivat.beating import (
     NO_SUIT,
@@ -41,7 +41,6 @@ from cardtable.rules.tricks import BIT, CLOCKWISE, bits, cards_text
 
 if TYPE_CHECKING:
     from cardtable.refusals import Refusal
-    from cardtable.rules.kryt_navalivat.game import KrytNavalivat
 
 LEAD, BEAT, COVER = 0, 36, 72
 TAKE = 108
@@ -151,7 +150,7 @@ class KrytNavalivatState(State):
         "trump",
     )
 
-    game: KrytNavalivat
+    game: Game
     players: int
     clockwise: tuple[tuple[int, ...], ...]
     trump: int  # the trump suit
@@ -171,7 +170,7 @@ class KrytNavalivatState(State):
     start: str | None
 
     @classmethod
-    def begin(cls, game: KrytNavalivat, *, seed: int, dealer: int, deck: list[int] | None) -> Self:
+    def begin(cls, game: Game, *, seed: int, dealer: int, deck: list[int] | None) -> Self:
         """KRYT-2: deal three cards each, one at a time clockwise from the dealer's left
         (K-15); turn the next card for trumps (K-3); the rest is the stock."""
         if deck is None:

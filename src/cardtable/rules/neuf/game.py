@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from cardtable.cards import Card
 from cardtable.core import Action, Game, State, View
@@ -13,12 +13,13 @@ from cardtable.errors import (
     InvalidRecordError,
 )
 from cardtable.options import check_options
+from cardtable.refusals import Refusal
+from cardtable.rules.neuf.invariants import check_transition
+from cardtable.rules.neuf.knowledge import NeufKnowledge
 from cardtable.rules.neuf.ledger import sequence
+from cardtable.rules.neuf.position import format_position, parse_position
+from cardtable.rules.neuf.refusals import refusal
 from cardtable.rules.neuf.state import ACTIONS, EXCHANGE, KEEP, NeufState
-
-if TYPE_CHECKING:
-    from cardtable.refusals import Refusal
-    from cardtable.rules.neuf.knowledge import NeufKnowledge
 
 
 class Neuf(Game):
@@ -95,34 +96,25 @@ class Neuf(Game):
             raise InvalidRecordError("neuf shuffles only whole decks: a record has no reshuffles")
         return NeufState.begin(self, seed=seed, dealer=dealer, decks=decks)
 
-    def position_of(self, state: NeufState) -> str:
+    def position_of(self, state: State) -> str:
         """``state``'s position text (:meth:`NeufState.position`): the game, above both,
         joins the state to its notation."""
-        from cardtable.rules.neuf.position import format_position
-
+        assert isinstance(state, NeufState)  # the states of this game are its own
         return format_position(state)
 
-    def refusal_of(self, state: NeufState, number: int) -> Refusal:
-        """Why ``state`` refuses action ``number`` (:meth:`NeufState.refusal`). Imported
-        here: the reasons are read only when an action is refused."""
-        from cardtable.rules.neuf.refusals import refusal
-
+    def refusal_of(self, state: State, number: int) -> Refusal:
+        """Why ``state`` refuses action ``number`` (:meth:`NeufState.refusal`)."""
+        assert isinstance(state, NeufState)
         return refusal(state, number)
 
     def state_from_position(self, text: str) -> NeufState:
-        from cardtable.rules.neuf.position import parse_position
-
         return parse_position(self, text)
 
     def knowledge(self, view: View) -> NeufKnowledge:
         """The determinizer of ``view``'s seat (NEUF-9): see
         :mod:`cardtable.rules.neuf.knowledge`."""
-        from cardtable.rules.neuf.knowledge import NeufKnowledge
-
         return NeufKnowledge(self, view)
 
     def check_transition(self, before: State, number: int, after: State) -> None:
-        from cardtable.rules.neuf.invariants import check_transition
-
         assert isinstance(before, NeufState) and isinstance(after, NeufState)
         check_transition(before, number, after)

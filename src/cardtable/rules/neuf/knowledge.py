@@ -27,10 +27,10 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import starmap
 from math import factorial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable.cards import Card
-from cardtable.core import View
+from cardtable.core import Game, View
 from cardtable.errors import InvalidPositionError
 from cardtable.rules.neuf.ledger import Ledger
 from cardtable.rules.neuf.state import (
@@ -43,9 +43,6 @@ from cardtable.rules.neuf.state import (
 )
 from cardtable.rules.notation import cards_field
 from cardtable.rules.tricks import BIT, CLOCKWISE, SUIT_MASKS, bits
-
-if TYPE_CHECKING:
-    from cardtable.rules.neuf.game import Neuf
 
 __all__ = ["NeufKnowledge"]
 
@@ -152,7 +149,7 @@ class NeufKnowledge:
 
     seat: int
 
-    def __init__(self, game: Neuf, view: View) -> None:
+    def __init__(self, game: Game, view: View) -> None:
         if not isinstance(view, dict) or view.get("game") != game.name:
             raise InvalidPositionError("not a view of a neuf game")
         seat = view.get("seat")
@@ -173,7 +170,7 @@ class NeufKnowledge:
 
     # Reading the view, once ---------------------------------------------------------------
 
-    def _read(self, game: Neuf, view: View) -> None:
+    def _read(self, game: Game, view: View) -> None:
         n = game.num_players
         seat = self.seat
         if view["players"] != n or view["trump_sequence"] != game.options["trump_sequence"]:
@@ -270,7 +267,7 @@ class NeufKnowledge:
         )
         self._pile_texts = [_pile_text(p) if p else "" for p in piles]
 
-    def _public_state(self, game: Neuf, view: View) -> NeufState:
+    def _public_state(self, game: Game, view: View) -> NeufState:
         """A state holding everything public; hands, spare and piles are filled in later."""
         n = game.num_players
         state = NeufState.__new__(NeufState)

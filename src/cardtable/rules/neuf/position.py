@@ -18,17 +18,13 @@ Whose turn it is follows from the rest, so it is not written.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardtable.cards import card_text
+from cardtable.core import Game
 from cardtable.errors import InvalidScoreError
 from cardtable.rules.neuf.ledger import TRICKS, TRUMP_SEQUENCES, Ledger
 from cardtable.rules.neuf.state import EXCHANGING, OVER, PLAY, SPARE, NeufState, trump_index
 from cardtable.rules.notation import Fields, cards_field, is_count, plays_field, tricks_field
 from cardtable.rules.tricks import CLOCKWISE, SUIT_MASKS, bits, trick_winner
-
-if TYPE_CHECKING:
-    from cardtable.rules.neuf.game import Neuf
 
 HEADER = "neuf/1"
 FIELDS = (
@@ -63,7 +59,7 @@ def format_position(state: NeufState) -> str:
     return text
 
 
-def parse_position(game: Neuf, text: str) -> NeufState:
+def parse_position(game: Game, text: str) -> NeufState:
     r = Fields(text, HEADER, "neuf", FIELDS, OPTIONAL_FIELDS)
     n = r.number("players", 3, 4)
     if n != game.num_players:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, NamedTuple, Self
 
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
-from cardtable.core import Action, Record, Result, State, View
+from cardtable.core import Action, Game, Record, Result, State, View
 from cardtable.errors import InvalidRecordError
 from cardtable.rules.neuf.ledger import NO_TRUMP, TRICKS, Ledger, quota, trump_of
 from cardtable.rules.tricks import (
@@ -38,7 +38,6 @@ from cardtable.rules.tricks import (
 
 if TYPE_CHECKING:
     from cardtable.refusals import Refusal
-    from cardtable.rules.neuf.game import Neuf
 
 EXCHANGE = 52
 KEEP = 53
@@ -121,7 +120,7 @@ class NeufState(State):
         "used_decks",
     )
 
-    game: Neuf
+    game: Game
     players: int
     clockwise: tuple[tuple[int, ...], ...]
     ledger: Ledger
@@ -143,7 +142,7 @@ class NeufState(State):
     start: str | None
 
     @classmethod
-    def begin(cls, game: Neuf, *, seed: int, dealer: int, decks: list[list[int]]) -> NeufState:
+    def begin(cls, game: Game, *, seed: int, dealer: int, decks: list[list[int]]) -> NeufState:
         state = cls.__new__(cls)
         state.game = game
         state.players = game.num_players
