@@ -1,22 +1,27 @@
 """Type stubs of ``cardtable._core``, the compiled core (crates/python). Every game is
-bound twice by one macro, so its two classes have the same methods; ``_Game`` and
-``_State`` hold them once (they exist in these stubs only)."""
+bound alike by one macro each (a game, a state, a batch, and the native base of the
+run-time engine's state class), so its classes have the same methods; ``_Game``,
+``_State``, ``_Batch`` and ``_Public`` hold them once (they exist in these stubs only)."""
 
 from collections.abc import Sequence
-from typing import Any, Generic, Self, TypeVar, final
+from typing import Any, ClassVar, Generic, Self, TypeVar, final
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
 __all__ = [
     "KnockoutWhist",
     "KnockoutWhistBatch",
+    "KnockoutWhistPublic",
     "KnockoutWhistState",
     "KrytNavalivat",
     "KrytNavalivatBatch",
+    "KrytNavalivatPublic",
     "KrytNavalivatState",
     "Neuf",
     "NeufBatch",
+    "NeufPublic",
     "NeufState",
     "broken_rule",
     "check_view",
@@ -45,7 +50,40 @@ def check_view(game: str, view: str) -> None:
 
 _A = TypeVar("_A")
 
+class _Public:
+    """The native base of a core-backed state class (``cardtable.engines``): the core state,
+    the history, the seat to move, and the protocol's hot calls. ``apply`` plays the game's
+    own action object for the seat to move here and hands anything else to the subclass's
+    ``_apply_checked``; ``apply_id`` hands a state whose chance Python draws to its
+    ``_step_drawing``."""
+
+    core: Any
+    game: Any
+    history: list[int]
+    to_move: int | None
+    _reference: Any
+    _synced: bool
+    def __new__(cls, game: Any, core: Any) -> Self: ...
+    @property
+    def is_over(self) -> bool: ...
+    def legal_action_ids(self) -> list[int]: ...
+    def is_legal(self, number: int) -> bool: ...
+    def legal_actions(self) -> list[Any]: ...
+    def apply(self, action: Any, *, seat: int | None = None) -> Any: ...
+    def apply_id(self, number: int) -> None: ...
+
+@disjoint_base
+class KnockoutWhistPublic(_Public): ...
+
+@disjoint_base
+class NeufPublic(_Public): ...
+
+@disjoint_base
+class KrytNavalivatPublic(_Public): ...
+
 class _State:
+    public: ClassVar[type[_Public]]
+    """The native base of the run-time engine's states of this game."""
     @property
     def to_move(self) -> int | None: ...
     @property

@@ -87,32 +87,34 @@ class _Origin:
 
 
 class CoreBacked(State):
-    """What every core-backed state does; each game's class (:func:`on_core`) adds its
-    Python state class, whose fields it reads from the reference."""
+    """What every core-backed state does in Python. Each game's class (:func:`_state_class`)
+    derives from the core's native base for the game (``_core.<Game>Public``: the core
+    state, the history, the seat to move, and the hot calls ``legal_actions``, ``apply``,
+    ``apply_id``, ``legal_action_ids``, ``is_legal`` and ``is_over``), from this class, and
+    from the game's Python state class, whose fields it reads from the reference."""
 
     __slots__ = ()
 
-    # Set by each game's class (slots named in :func:`_state_class`).
+    # Kept by the native base.
     core: CoreState
-    start: str | None
     _reference: State | None
-    _origin: _Origin | None
     _synced: bool
+    # Kept by each state.
+    start: str | None
+    _origin: _Origin | None
     _shuffler: Shuffler | None
     _reference_class: type[State]
+
+    if TYPE_CHECKING:
+
+        def __new__(cls, game: Game, core: CoreState) -> Self: ...
 
     # Construction ---------------------------------------------------------------------------
 
     @classmethod
     def _made(cls, game: Game, core: CoreState) -> Self:
-        state = cls.__new__(cls)
-        state.game = game
-        state.core = core
-        state.to_move = core.to_move
-        state.history = []
-        state._reference = None
+        state = cls.__new__(cls, game, core)
         state._origin = None
-        state._synced = False
         state._shuffler = None
         return state
 
@@ -157,7 +159,7 @@ class CoreBacked(State):
     @classmethod
     @functools.cache
     def _own_names(cls) -> tuple[str, ...]:
-        return tuple(name for name in _slots(cls._reference_class) if name in _OWN)
+        return tuple(name for name in _fields(cls._reference_class) if name in _OWN)
 
     # The reference ----------------------------------------------------------------------------
 
@@ -234,21 +236,12 @@ class CoreBacked(State):
         self._adopt(ref)
         self.core = _core_game(self.game).state_from_position(ref.position())
 
-    # The hot path -----------------------------------------------------------------------------
+    # Steps the native base hands over ------------------------------------------------------
 
-    def legal_action_ids(self) -> list[int]:
-        return self.core.legal_action_ids()
-
-    def is_legal(self, number: int) -> bool:
-        return self.core.is_legal(number)
-
-    def legal_actions(self) -> list[Action]:
-        return self.core.legal_from(self.game.actions)
-
-    def apply(self, action: Action | str | int, *, seat: int | None = None) -> Action:
-        # The core checks legality as it steps: one call for a legal action; a refused one
-        # goes to the protocol's checks, which raise the refusal in the reference's words.
-        # (The public loop's hot path: _stepped is written out here.)
+    def _apply_checked(self, action: Action | str | int, seat: int | None) -> Action:
+        """``apply`` for all but the native base's plain case: an action given as text or
+        number, a seat named, a refused action (raised in the reference's words) or a state
+        whose chance the Python side draws."""
         game = self.game
         number = game.numbers_by_id.get(id(action))
         if number is None:
@@ -259,22 +252,14 @@ class CoreBacked(State):
             if self._synced:
                 self._step_drawing(number)
             else:
+                # The core deals any chance event from the seed and the stacked decks, as
+                # the reference would: nothing of it to keep until a record asks (_sync).
                 self.to_move = self.core.step(number)
                 self.history.append(number)
                 self._reference = None
         except IllegalActionError:
             return State.apply(self, number, seat=seat)
         return game.actions[number]
-
-    def apply_id(self, number: int) -> None:
-        if self._synced:
-            self._step_drawing(number)
-        else:
-            # The core deals any chance event from the seed and the stacked decks, as the
-            # reference would: nothing of it to keep until a record asks (_sync).
-            self.to_move = self.core.step(number)
-            self.history.append(number)
-            self._reference = None
 
     def _step_drawing(self, number: int) -> None:
         """A step of a state that keeps its chance events: one the step draws (the core
@@ -309,17 +294,13 @@ class CoreBacked(State):
         )
 
     def copy(self) -> Self:
-        other = self.__class__.__new__(self.__class__)
-        other.game = self.game
-        other.core = self.core.copy()
-        other.to_move = self.to_move
+        other = self.__class__.__new__(self.__class__, self.game, self.core.copy())
         other.history = self.history[:]
         other.start = self.start
         for name in self._chance_names():
             value = getattr(self, name, _UNSET)
             if value is not _UNSET:
                 setattr(other, name, [*value] if isinstance(value, list) else value)
-        other._reference = None
         other._origin = self._origin
         other._synced = self._synced
         other._shuffler = None  # as a Python state's copy: whoever sets it sets it again
@@ -372,13 +353,10 @@ class CoreBacked(State):
         return (_replayed, (self.record().to_dict(),))
 
 
-def _slots(cls: type) -> list[str]:
-    names: list[str] = []
-    for klass in cls.__mro__:
-        for name in getattr(klass, "__dict__", {}).get("__slots__", ()):
-            if name not in names:
-                names.append(name)
-    return names
+def _fields(cls: type[State]) -> tuple[str, ...]:
+    """A game's Python state class's fields (its ``FIELDS``)."""
+    fields: tuple[str, ...] = getattr(cls, "FIELDS", ())
+    return fields
 
 
 def _read_from_reference(name: str) -> property:
@@ -390,20 +368,21 @@ def _read_from_reference(name: str) -> property:
 
 
 @functools.cache
-def _state_class(reference_class: type[State]) -> type[CoreBacked]:
-    """The core-backed class of a game's Python state class: a subclass of it (so that
-    ``isinstance`` and the game's typed fields still hold), every field a position holds
-    read from the reference."""
+def _state_class(reference_class: type[State], public: type) -> type[CoreBacked]:
+    """The core-backed class of a game's Python state class: a subclass of the core's native
+    base ``public`` (the hot calls, with no Python frame) and of the Python class (so that
+    ``isinstance`` and the game's typed fields still hold, and its methods are the game's),
+    every field a position holds read from the reference."""
     namespace: dict[str, Any] = {
-        "__slots__": ("core", "_reference", "_origin", "_synced", "_shuffler"),
         "__module__": __name__,
         "__qualname__": f"{reference_class.__name__}OnCore",
         "_reference_class": reference_class,
     }
-    for name in _slots(reference_class):
+    for name in _fields(reference_class):
         if name not in _OWN:
             namespace[name] = _read_from_reference(name)
-    cls = type(f"{reference_class.__name__}OnCore", (CoreBacked, reference_class), namespace)
+    bases = (public, CoreBacked, reference_class)
+    cls = type(f"{reference_class.__name__}OnCore", bases, namespace)
     return cast(type[CoreBacked], cls)
 
 
@@ -444,12 +423,13 @@ class _OnCore(Game):
             _reference_game_call(self, "begin", seed, dealer, [*decks], [*reshuffles])
         # Recorded reshuffles are the reference's to deal and check (CoreBacked.begun).
         core = _core_game(self).new_state(seed, dealer, decks, [])
-        cls = _state_class(self.reference_class.state_class)
+        cls = _state_class(self.reference_class.state_class, type(core).public)
         return cls.begun(self, core, seed, dealer, decks, reshuffles)
 
     def state_from_position(self, text: str) -> State:
         ref = _reference_game_call(self, "state_from_position", text)
-        return _state_class(type(ref)).adopting(ref)
+        core = _core_game(self).state_from_position(ref.position())
+        return _state_class(type(ref), type(core).public).adopting(ref, core)
 
     # The batch calls: many games in one call into the core -----------------------------------
 

@@ -6,6 +6,7 @@ are dealt as the reference deals them (SPEC §0.4: a record replays exactly)."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import pickle
 import random
@@ -20,7 +21,12 @@ from cardtable.cards import card_text
 from cardtable.chance import shuffled
 from cardtable.core import State
 from cardtable.engines import CoreBacked, engine_of
-from cardtable.errors import CardtableError, IllegalActionError, InvalidOptionError
+from cardtable.errors import (
+    CardtableError,
+    IllegalActionError,
+    InvalidOptionError,
+    OutOfTurnError,
+)
 from cardtable.testing import run_conformance
 
 VARIANTS: list[tuple[str, dict[str, Any]]] = [
@@ -91,7 +97,39 @@ def test_a_refused_action_is_refused_for_the_same_reason_and_changes_nothing(
             theirs.value.details,
         )
         assert str(ours.value) == str(theirs.value)
-        assert core.position() == before
+        # The game's own Action object takes the native base's path first.
+        with pytest.raises(IllegalActionError) as native:
+            core.apply(core_game.actions[number])
+        assert str(native.value) == str(theirs.value)
+        assert core.position() == before and core.history == python.history
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
+def test_the_hot_calls_are_the_native_bases_and_hand_the_rest_to_python(
+    name: str, options: dict[str, Any]
+) -> None:
+    """legal_actions, apply, apply_id and is_over are the core's own methods (no Python
+    frame); a legal action for another seat, or given as text, still gets the protocol's
+    answer, and the game's own objects come back from apply."""
+    core_game, python_game = both(name, options)
+    state = core_game.new_state(seed=4)
+    public = type(state.core).public  # type: ignore[attr-defined]
+    for call in ("legal_actions", "legal_action_ids", "apply", "apply_id", "is_over"):
+        assert inspect.getattr_static(type(state), call) is public.__dict__[call], call
+    python = python_game.new_state(seed=4)
+    mover = state.to_move
+    assert mover is not None
+    action = state.legal_actions()[0]
+    other = (mover + 1) % core_game.num_players
+    with pytest.raises(OutOfTurnError) as ours:
+        state.apply(action, seat=other)
+    with pytest.raises(OutOfTurnError) as theirs:
+        python.apply(python_game.actions[core_game.numbers_by_id[id(action)]], seat=other)
+    assert (str(ours.value), ours.value.details) == (str(theirs.value), theirs.value.details)
+    assert state.apply(action, seat=mover) is action
+    text = str(state.legal_actions()[0])
+    played = state.apply(text)
+    assert played is core_game.actions[state.history[-1]] and str(played) == text
 
 
 def test_a_tables_own_decks_are_dealt_and_recorded_as_the_reference_deals_them() -> None:

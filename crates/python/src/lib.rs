@@ -5,7 +5,7 @@
 //! text; batches cross it once for many games and release the GIL while they run.
 //!
 //! Modules by concern: `game`, `state` and `batch` hold the three classes each game is
-//! bound as; `solvers` each game's solver and judge; `search` a seat's search from its
+//! bound as, and `public` the native base of the run-time engine's state classes; `solvers` each game's solver and judge; `search` a seat's search from its
 //! view; `errors` the mapping of the core's refusals onto `cardtable.errors`; `options` and
 //! `observation` the checked reading of Python's arguments; `views` the view structs' fields
 //! and shape check, for the tests that hold them to Python's.
@@ -20,6 +20,7 @@ mod errors;
 mod game;
 mod observation;
 mod options;
+mod public;
 mod search;
 mod solvers;
 mod state;
@@ -27,6 +28,7 @@ mod views;
 
 use batch::{KnockoutWhistBatch, KrytNavalivatBatch, NeufBatch};
 use game::{KnockoutWhistGame, KrytNavalivatGame, NeufGame};
+use public::{KnockoutWhistPublic, KrytNavalivatPublic, NeufPublic};
 use state::{KnockoutWhistState, KrytNavalivatState, NeufState};
 
 /// The generator seed of game `index` of a batch reset with base seed `seed`.
@@ -60,6 +62,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<NeufState>()?;
     m.add_class::<KrytNavalivatGame>()?;
     m.add_class::<KrytNavalivatState>()?;
+    m.add_class::<KnockoutWhistPublic>()?;
+    m.add_class::<NeufPublic>()?;
+    m.add_class::<KrytNavalivatPublic>()?;
     m.add_class::<KnockoutWhistBatch>()?;
     m.add_class::<NeufBatch>()?;
     m.add_class::<KrytNavalivatBatch>()?;

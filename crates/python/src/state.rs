@@ -91,7 +91,11 @@ macro_rules! bind_state {
             /// Applies a legal action by number, as `apply` does, and answers the seat to
             /// move now (`None` once the game is over): the run-time engine's step
             /// (`cardtable.engines`) in one call.
-            fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<Option<usize>> {
+            pub(crate) fn step(
+                &mut self,
+                py: Python<'_>,
+                action: usize,
+            ) -> PyResult<Option<usize>> {
                 self.apply(py, action)?;
                 Ok(self.inner.to_move())
             }
@@ -111,7 +115,7 @@ macro_rules! bind_state {
             /// The legal actions as the game's own objects, `table[a]` for each legal `a`
             /// ascending (`table`: the Python game's `actions`): the public
             /// `legal_actions()` in one call.
-            fn legal_from<'py>(
+            pub(crate) fn legal_from<'py>(
                 &self,
                 py: Python<'py>,
                 table: &Bound<'py, PyTuple>,

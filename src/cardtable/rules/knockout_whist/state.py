@@ -16,7 +16,7 @@ Action numbers (``docs/knockout-whist.md``)::
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple, Self
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Self
 
 from cardtable.cards import Card, Suit, card_text
 from cardtable.chance import shuffled
@@ -88,7 +88,10 @@ class Facts(NamedTuple):
 class KnockoutWhistState(State):
     """A Knockout Whist game in progress. Build it with ``game.new_state()``."""
 
-    __slots__ = (
+    # The state's fields. Plain attributes, not __slots__: the run-time engine's state class
+    # (cardtable.engines) inherits this class's methods beside the core's native base, and a
+    # class with its own slot layout cannot share a base with it.
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "acted",
         "chooser",
         "clockwise",

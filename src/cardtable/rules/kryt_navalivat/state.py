@@ -22,7 +22,7 @@ Action numbers (``docs/kryt-navalivat.md``), with a card's number ``suit * 9 + r
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple, Self
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Self
 
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
@@ -127,7 +127,10 @@ class Facts(NamedTuple):
 class KrytNavalivatState(State):
     """A hand of Kryt'-navalivat' in progress. Build it with ``game.new_state()``."""
 
-    __slots__ = (
+    # The state's fields. Plain attributes, not __slots__: the run-time engine's state class
+    # (cardtable.engines) inherits this class's methods beside the core's native base, and a
+    # class with its own slot layout cannot share a base with it.
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "anti",
         "beaters",
         "clockwise",

@@ -15,7 +15,7 @@ Action numbers (``docs/neuf.md``)::
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, NamedTuple, Self
+from typing import TYPE_CHECKING, ClassVar, NamedTuple, Self
 
 from cardtable.cards import Card, card_text
 from cardtable.chance import shuffled
@@ -95,7 +95,10 @@ class Facts(NamedTuple):
 class NeufState(State):
     """A Neuf game in progress. Build it with ``game.new_state()``."""
 
-    __slots__ = (
+    # The state's fields. Plain attributes, not __slots__: the run-time engine's state class
+    # (cardtable.engines) inherits this class's methods beside the core's native base, and a
+    # class with its own slot layout cannot share a base with it.
+    FIELDS: ClassVar[tuple[str, ...]] = (
         "acted_exchange",
         "clockwise",
         "decks_drawn",
