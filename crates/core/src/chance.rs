@@ -5,14 +5,12 @@
 
 use std::fmt::{self, Display, Write};
 
-use blake2::{Blake2b512, Digest};
-
 /// A game's seed. Python seeds are unbounded integers; positions hold them within
 /// `-2**63 ..= 2**63`, which an `i128` covers.
 pub type Seed = i128;
 
 /// Feeds formatted text straight into the digest, so that a label costs no allocation.
-struct Hashing(Blake2b512);
+struct Hashing(blake2b_simd::State);
 
 impl Write for Hashing {
     fn write_str(&mut self, s: &str) -> fmt::Result {
@@ -21,24 +19,25 @@ impl Write for Hashing {
     }
 }
 
-/// A 512-bit number as sixteen 32-bit limbs, least significant first, with the count of
+/// A 512-bit number as eight 64-bit limbs, least significant first, with the count of
 /// limbs still in use (the number shrinks as digits are taken off).
 struct Wide {
-    limbs: [u32; 16],
+    limbs: [u64; 8],
     used: usize,
 }
 
 impl Wide {
     fn of(seed: Seed, label: impl Display) -> Wide {
-        let mut hashing = Hashing(Blake2b512::new());
+        // BLAKE2b with its defaults (a 64-byte digest, no key), as Python's hashlib.blake2b.
+        let mut hashing = Hashing(blake2b_simd::State::new());
         write!(hashing, "{seed}/{label}").expect("hashing never fails");
         let digest = hashing.0.finalize();
-        let mut limbs = [0u32; 16];
-        for (i, chunk) in digest.chunks_exact(4).enumerate() {
+        let mut limbs = [0u64; 8];
+        for (i, chunk) in digest.as_bytes().chunks_exact(8).enumerate() {
             // The digest is big-endian: its first chunk is the most significant limb.
-            limbs[15 - i] = u32::from_be_bytes(chunk.try_into().expect("4-byte chunk"));
+            limbs[7 - i] = u64::from_be_bytes(chunk.try_into().expect("8-byte chunk"));
         }
-        let mut wide = Wide { limbs, used: 16 };
+        let mut wide = Wide { limbs, used: 8 };
         wide.trim();
         wide
     }
@@ -49,18 +48,56 @@ impl Wide {
         }
     }
 
-    /// Divides in place by `d` (below 2**32) and returns the remainder: Python's
+    /// Divides in place by `d` (at least 1) and returns the remainder: Python's
     /// `divmod(x, d)`.
+    ///
+    /// A shuffle divides by the same word down every limb, so the word is divided once, for
+    /// its reciprocal, and each limb costs two multiplications instead of a hardware
+    /// division (Möller and Granlund, "Improved division by invariant integers", 2011,
+    /// algorithm 4). The divisor is first shifted until its top bit is set, and the number
+    /// with it, which leaves the quotient as it was and shifts the remainder.
     fn divmod(&mut self, d: u64) -> u64 {
-        let mut rem: u64 = 0;
-        for limb in self.limbs[..self.used].iter_mut().rev() {
-            let cur = (rem << 32) | u64::from(*limb);
-            *limb = (cur / d) as u32;
-            rem = cur % d;
+        let shift = d.leading_zeros();
+        let divisor = d << shift;
+        let reciprocal = (u128::MAX / u128::from(divisor) - (1 << 64)) as u64;
+        let used = self.used;
+        // The bits the shift pushes above the top limb: below 2**shift, so below `divisor`.
+        let mut rem = if shift == 0 || used == 0 {
+            0
+        } else {
+            self.limbs[used - 1] >> (64 - shift)
+        };
+        for i in (0..used).rev() {
+            let mut limb = self.limbs[i] << shift;
+            if shift > 0 && i > 0 {
+                limb |= self.limbs[i - 1] >> (64 - shift);
+            }
+            let (quotient, r) = divide_two_words(rem, limb, divisor, reciprocal);
+            self.limbs[i] = quotient;
+            rem = r;
         }
         self.trim();
-        rem
+        rem >> shift
     }
+}
+
+/// `(high·2**64 + low) / divisor` and its remainder, for `high < divisor`, `divisor`'s top
+/// bit set and `reciprocal = ⌊(2**128 − 1) / divisor⌋ − 2**64` (Möller and Granlund's
+/// algorithm 4: the estimate is off by at most two, and the two corrections fix it).
+fn divide_two_words(high: u64, low: u64, divisor: u64, reciprocal: u64) -> (u64, u64) {
+    let estimate = (u128::from(reciprocal) * u128::from(high))
+        .wrapping_add((u128::from(high) << 64) | u128::from(low));
+    let mut quotient = ((estimate >> 64) as u64).wrapping_add(1);
+    let mut rem = low.wrapping_sub(quotient.wrapping_mul(divisor));
+    if rem > estimate as u64 {
+        quotient = quotient.wrapping_sub(1);
+        rem = rem.wrapping_add(divisor);
+    }
+    if rem >= divisor {
+        quotient += 1;
+        rem -= divisor;
+    }
+    (quotient, rem)
 }
 
 /// Shuffles `items` in place in the order fixed by `seed` and `label`; with `settle`, only
@@ -68,7 +105,7 @@ impl Wide {
 /// leaves them (`cardtable.chance.shuffled`).
 ///
 /// Python takes the digits one `divmod` at a time; here several radices are taken off the
-/// big number at once (their product stays below 2**32) and split apart in machine words,
+/// big number at once (their product stays below 2**64) and split apart in a machine word,
 /// which gives the same digits: `x = d0 + n·(d1 + (n-1)·(d2 + …))`.
 pub fn shuffle<T>(seed: Seed, label: impl Display, items: &mut [T], settle: Option<usize>) {
     let n = items.len();
@@ -79,8 +116,11 @@ pub fn shuffle<T>(seed: Seed, label: impl Display, items: &mut [T], settle: Opti
         // The radices n-i, n-i-1, … whose product fits in 32 bits.
         let mut product: u64 = 1;
         let mut end = i;
-        while end < steps && product * ((n - end) as u64) < 1 << 32 {
-            product *= (n - end) as u64;
+        while end < steps {
+            match product.checked_mul((n - end) as u64) {
+                Some(wider) => product = wider,
+                None => break,
+            }
             end += 1;
         }
         let mut digits = x.divmod(product);
@@ -126,17 +166,8 @@ pub fn seeded_deck(seed: Seed, number: u64, settle: Option<usize>) -> [u8; 52] {
 
 /// A number in `0 … n-1` fixed by `seed` and `label` (`cardtable.chance.draw`).
 pub fn draw(seed: Seed, label: impl Display, n: u64) -> u64 {
-    let mut x = Wide::of(seed, label);
-    if n < 1 << 32 {
-        return x.divmod(n);
-    }
-    // Wider moduli (Kryt'-navalivat' sessions draw below 2**63): long division by 2**32
-    // digits of the divisor is not needed; take the remainder limb by limb in 128 bits.
-    let mut rem: u128 = 0;
-    for &limb in x.limbs[..x.used].iter().rev() {
-        rem = ((rem << 32) | u128::from(limb)) % u128::from(n);
-    }
-    rem as u64
+    assert!(n > 0, "a draw needs at least one outcome");
+    Wide::of(seed, label).divmod(n)
 }
 
 #[cfg(test)]
@@ -168,6 +199,62 @@ mod tests {
         );
         let dealers: Vec<u64> = (0..10).map(|s| draw(s, "dealer", 7)).collect();
         assert_eq!(dealers, [2, 4, 2, 3, 4, 5, 6, 2, 2, 2]);
+    }
+
+    /// The remainder of `x` (limbs least significant first) by `d`, one 32-bit half-limb
+    /// at a time with the hardware's division: the plain long division `divmod` replaces.
+    fn plain_divmod(limbs: &mut [u64; 8], d: u64) -> u64 {
+        let mut rem: u128 = 0;
+        for limb in limbs.iter_mut().rev() {
+            let mut quotient = 0u64;
+            for half in [*limb >> 32, *limb & 0xFFFF_FFFF] {
+                let cur = (rem << 32) | u128::from(half);
+                quotient = (quotient << 32) | (cur / u128::from(d)) as u64;
+                rem = cur % u128::from(d);
+            }
+            *limb = quotient;
+        }
+        rem as u64
+    }
+
+    #[test]
+    fn division_by_an_invariant_word_is_long_division() {
+        let divisors = [
+            1,
+            2,
+            3,
+            7,
+            52,
+            311_875_200,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 63) + 9,
+            u64::MAX,
+        ];
+        for seed in -40..40 {
+            let start = Wide::of(seed, "deck 3");
+            for &d in &divisors {
+                let mut fast = Wide {
+                    limbs: start.limbs,
+                    used: start.used,
+                };
+                let mut plain = start.limbs;
+                for _ in 0..6 {
+                    let (a, b) = (fast.divmod(d), plain_divmod(&mut plain, d));
+                    assert_eq!((a, fast.limbs), (b, plain), "seed {seed}, divisor {d}");
+                }
+            }
+        }
+        // The hardest cases for the estimate: every limb at its largest.
+        for &d in &divisors {
+            let mut fast = Wide {
+                limbs: [u64::MAX; 8],
+                used: 8,
+            };
+            let mut plain = [u64::MAX; 8];
+            assert_eq!(fast.divmod(d), plain_divmod(&mut plain, d));
+            assert_eq!(fast.limbs, plain);
+        }
     }
 
     #[test]

@@ -207,14 +207,37 @@ pub fn nth_action(mask: ActionMask, k: u32) -> usize {
 
 /// The action numbers in a mask, ascending.
 pub fn actions_of(mask: ActionMask) -> Vec<usize> {
-    let mut out = Vec::with_capacity(mask.count_ones() as usize);
-    let mut m = mask;
-    while m != 0 {
-        out.push(m.trailing_zeros() as usize);
-        m &= m - 1;
-    }
-    out
+    mask_actions(mask).collect()
 }
+
+/// The action numbers in a mask, ascending, without allocating.
+pub fn mask_actions(mask: ActionMask) -> MaskActions {
+    MaskActions(mask)
+}
+
+/// The iterator of [`mask_actions`]: it knows its length, so a list can be sized at once.
+#[derive(Clone, Copy, Debug)]
+pub struct MaskActions(ActionMask);
+
+impl Iterator for MaskActions {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let action = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(action)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.0.count_ones() as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for MaskActions {}
 
 /// The first dealer: the `dealer` option, else one drawn from the seed (`resolved_dealer`).
 pub fn first_dealer<G: Game>(options: &G::Options, seed: Seed) -> usize {

@@ -120,11 +120,21 @@ macro_rules! bind_state {
                 py: Python<'py>,
                 table: &Bound<'py, PyTuple>,
             ) -> PyResult<Bound<'py, PyList>> {
-                let items = mask_actions(self.inner.legal_mask())
-                    .into_iter()
-                    .map(|a| table.get_item(a))
-                    .collect::<PyResult<Vec<_>>>()?;
-                PyList::new(py, items)
+                let mask = self.inner.legal_mask();
+                // Every legal action is in the table (it lists all the game's actions), so
+                // the list is built at its size, with no vector between.
+                let top = (u128::BITS - mask.leading_zeros()) as usize;
+                if top > table.len() {
+                    return Err(PyValueError::new_err(format!(
+                        "the action table has {} actions; action {} is legal",
+                        table.len(),
+                        top - 1
+                    )));
+                }
+                PyList::new(
+                    py,
+                    game::mask_actions(mask).map(|a| table.get_borrowed_item(a).ok()),
+                )
             }
 
             /// `seat`'s observation of this state: a new float32 array with the layout of
