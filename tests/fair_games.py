@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from cardtable.cards import Card
+from cardtable.engines import reference
 from cardtable.errors import CardtableError
 from cardtable.fairness import fair_shuffle, verify_record
 from cardtable.server.table import Table
@@ -222,8 +223,10 @@ def _one_trick_each(state: Any, rng: random.Random, attempts: int = 300) -> list
     """The first hand's plays, each trick won by a seat with no trick yet, so that all seven
     tie with one trick each; None if no attempt finds them. Each attempt plays trick by trick,
     searching each trick's plays in a random order for one a seat without a trick wins."""
+    # The search reads the game's fields after every trial play: on the reference engine
+    # that is a read, on the run-time engine a rebuild from the core's position.
     for _ in range(attempts):
-        node = state.copy()
+        node = reference(state).copy()
         plays: list[str] = []
         while node.hand_no == 1:
             trick = _trick_to_a_newcomer(node, rng)

@@ -152,7 +152,9 @@ class CoreBacked(State):
     def _adopt(self, reference: State) -> None:
         for name in self._own_names():
             if name not in ("game", "to_move"):
-                setattr(self, name, getattr(reference, name))
+                # Lists copied: the reference is kept and stepped beside this state.
+                value = getattr(reference, name)
+                setattr(self, name, [*value] if isinstance(value, list) else value)
         self._synced = True
         self._reference = reference
 
@@ -265,13 +267,19 @@ class CoreBacked(State):
         """A step of a state that keeps its chance events: one the step draws (the core
         answers its state before the step) is drawn by the reference, from the shuffler,
         the recorded reshuffles or the seed, and recorded."""
+        ref = self._reference
         after = self.core.step_drawing(number)
-        self._reference = None
         if after is None or isinstance(after, int):
             self.history.append(number)
             self.to_move = after
+            if ref is not None:
+                # Kept in step by a Python step rather than rebuilt from the next position
+                # when next read (a parse of the whole position): a table reads its views
+                # after every step.
+                ref.apply_id(number)
             return
-        ref = self._rebuilt(after)
+        if ref is None:
+            ref = self._rebuilt(after)
         ref.apply_id(number)
         self._adopt(ref)
         self.core = _core_game(self.game).state_from_position(ref.position())
@@ -303,6 +311,9 @@ class CoreBacked(State):
                 setattr(other, name, [*value] if isinstance(value, list) else value)
         other._origin = self._origin
         other._synced = self._synced
+        if self._synced and self._reference is not None:
+            # A copy that keeps its chance steps its reference too (_step_drawing).
+            other._reference = self._reference.copy()
         other._shuffler = None  # as a Python state's copy: whoever sets it sets it again
         return other
 

@@ -157,6 +157,16 @@ def test_a_tables_own_decks_are_dealt_and_recorded_as_the_reference_deals_them()
         core.apply(action)
         python.apply(action)
         assert core.position() == python.position()
+        # Every view read after every step: the kept reference is stepped beside the core.
+        for seat in [None, *range(7)]:
+            assert core.view(seat) == python.view(seat)
+        if len(python.history) % 10 == 0:
+            twin, their_twin = core.copy(), python.copy()
+            for number in twin.legal_action_ids()[:1]:
+                twin.apply_id(number)
+                their_twin.apply_id(number)
+                assert twin.view(None) == their_twin.view(None)
+            assert core.position() == python.position()
     assert asked["core"] == asked["python"] and asked["core"][0] == "hand 2"
     assert core.record().to_dict() == python.record().to_dict()
     # Nothing of the seed was dealt after the first hand: the record is the table's decks.
