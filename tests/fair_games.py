@@ -226,7 +226,7 @@ def _one_trick_each(state: Any, rng: random.Random, attempts: int = 300) -> list
     # The search reads the game's fields after every trial play: on the reference engine
     # that is a read, on the run-time engine a rebuild from the core's position.
     for _ in range(attempts):
-        node = reference(state).copy()
+        node: Any = reference(state).copy()
         plays: list[str] = []
         while node.hand_no == 1:
             trick = _trick_to_a_newcomer(node, rng)
