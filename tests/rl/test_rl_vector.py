@@ -24,7 +24,7 @@ from cardtable.rl.observation import action_mask, encode
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the core is not built")
 
-from cardtable.rl.vector import BatchEnv  # noqa: E402
+from cardtable.rl.vector import BatchEnv, default_threads  # noqa: E402
 
 # (game, options, batch settings): every game, fixed and drawn seats, both opponents,
 # self-play, both auto-resets, and a truncation.
@@ -202,6 +202,44 @@ def test_seeds_per_game_and_carrying_on() -> None:
     c.step(c.sample_actions())
 
 
+@pytest.mark.parametrize(
+    ("name", "options", "opponents"),
+    [
+        ("knockout-whist", {"players": 3}, "random"),
+        ("neuf", {"players": 4}, "self"),
+        ("kryt-navalivat", {"players": 2}, "random"),
+    ],
+)
+def test_the_cores_random_actions_are_legal_uniform_and_the_same_whatever_the_threads(
+    name: str, options: dict[str, Any], opponents: str
+) -> None:
+    """sample_actions() draws in the core: always a legal action of the seat that acts (0
+    where it has none), every legal one about equally often, and game i's draws come from
+    its seed alone, whatever the batch size and the threads."""
+    batch = BatchEnv(name, num_games=600, opponents=opponents, threads=2, **options)
+    wide = BatchEnv(name, num_games=700, opponents=opponents, threads=3, **options)
+    batch.reset(seed=3)
+    wide.reset(seed=3)
+    # How often the lowest legal action is drawn, against 1/k for a row of k legal ones.
+    drawn_lowest, expected, variance = 0, 0.0, 0.0
+    for _ in range(40):
+        masks = batch.acting_masks()
+        actions, their_actions = batch.sample_actions(), wide.sample_actions()
+        assert np.array_equal(actions, their_actions[:600])
+        acting = masks.any(axis=1)
+        assert (masks[np.arange(600), actions] == 1)[acting].all()
+        assert (actions[~acting] == 0).all()
+        for i in np.flatnonzero(acting):
+            legal = np.flatnonzero(masks[i])
+            drawn_lowest += int(actions[i] == legal[0])
+            expected += 1 / len(legal)
+            variance += (1 / len(legal)) * (1 - 1 / len(legal))
+        batch.step(actions)
+        wide.step(their_actions)
+    assert variance > 100  # enough rows with a choice to tell
+    assert abs(drawn_lowest - expected) <= 4 * variance**0.5, (drawn_lowest, expected)
+
+
 def test_the_arrays_are_the_cores_own_and_reused() -> None:
     batch = BatchEnv("knockout-whist", num_games=4, players=3)
     observations, masks = batch.reset(seed=1)
@@ -262,7 +300,8 @@ def test_bad_settings_are_refused(settings: dict[str, Any], message: str) -> Non
 
 def test_the_core_refuses_what_the_wrapper_would() -> None:
     twin = BatchEnv("knockout-whist", players=3).core
-    assert twin.threads == 1
+    assert twin.threads == default_threads() >= 1  # every CPU this process may use
+    assert BatchEnv("knockout-whist", players=3, threads=1).core.threads == 1
     with pytest.raises(InvalidOptionError, match="threads"):
         twin.threads = 0
     from cardtable._core import KnockoutWhist

@@ -2,7 +2,8 @@
 //! together, the GIL released, writing into NumPy arrays the batch owns.
 
 use numpy::{
-    BorrowError, Element, PyArrayDyn, PyArrayMethods, PyReadonlyArray1, PyReadwriteArrayDyn,
+    BorrowError, Element, PyArray1, PyArrayDyn, PyArrayMethods, PyReadonlyArray1,
+    PyReadwriteArrayDyn,
 };
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -231,6 +232,17 @@ macro_rules! bind_batch {
             fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
                 let actions = actions.as_slice()?;
                 self.with_buffers(py, |b, out| b.step(actions, out))
+            }
+
+            /// One uniformly random legal action per game for the seat that acts (0 where it
+            /// has none), drawn in the core from each game's pick generator (seeded by
+            /// `reset` from the game's seed, apart from its chance): a new int64 array.
+            fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+                let mut out = vec![0i64; self.inner.len()];
+                self.inner
+                    .sample(&mut out)
+                    .map_err(|e| batch_error(py, e, <$game>::action_text))?;
+                Ok(PyArray1::from_vec(py, out))
             }
 
 

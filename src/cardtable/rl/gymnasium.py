@@ -25,8 +25,11 @@ Gymnasium's ``check_env`` steps with actions sampled without the mask, so it is 
 ``"terminate"``.
 
 Each id's ``vector_entry_point`` is :class:`cardtable.rl.vector.CardtableVectorEnv`, a batch
-of games stepped in the compiled core: ``gymnasium.make_vec(id, num_envs=N,
-vectorization_mode="vector_entry_point", **options)``.
+of games stepped in the compiled core, on every CPU by default. Name the player count: a
+game's default is its own (Knockout Whist 4, Neuf 3, Kryt'-navalivat' 2)::
+
+    envs = gymnasium.make_vec("cardtable/KnockoutWhist-v0", num_envs=4096,
+                              vectorization_mode="vector_entry_point", players=3)
 """
 
 from __future__ import annotations

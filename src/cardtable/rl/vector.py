@@ -35,7 +35,9 @@ the next ``reset`` or ``step``: copy what you keep. **Seeds.** ``reset(seed=s)``
 game ``i``'s generator from ``s`` and ``i`` alone (:func:`game_seed`): every
 deal, drawn seat and opponent's choice in game ``i`` comes from it, so a seed gives the
 same games whatever the batch size and the thread count. **Threads.** ``threads`` splits
-each step over that many threads, the GIL released.
+each step over that many threads, the GIL released; by default, every CPU this process may
+use (:func:`default_threads`). A thread takes at least 256 games: a smaller batch uses
+fewer.
 
 :class:`CardtableVectorEnv` is the same as a Gymnasium ``VectorEnv``, the
 ``vector_entry_point`` of the ids of :mod:`cardtable.rl.gymnasium` (both need the ``rl``
@@ -48,6 +50,7 @@ extra: NumPy and Gymnasium; the core must be built)::
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -63,7 +66,14 @@ from cardtable.core import Game, State
 from cardtable.errors import CardtableError, InvalidActionError
 from cardtable.rl.observation import layout
 
-__all__ = ["AUTORESETS", "OPPONENTS", "BatchEnv", "CardtableVectorEnv", "game_seed"]
+__all__ = [
+    "AUTORESETS",
+    "OPPONENTS",
+    "BatchEnv",
+    "CardtableVectorEnv",
+    "default_threads",
+    "game_seed",
+]
 
 OPPONENTS = ("random", "guided", "self")
 """The opponent kinds: ``self`` is self-play."""
@@ -78,6 +88,14 @@ def game_seed(seed: int, index: int) -> int:
 
 Observations = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.int8]
+
+
+def default_threads() -> int:
+    """The threads a batch steps on by default: every CPU this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _core_game(game: Game) -> Any:
@@ -99,10 +117,12 @@ class BatchEnv:
         seat: int | None = 0,
         max_actions: int | None = None,
         autoreset: str = "next_step",
-        threads: int = 1,
+        threads: int | None = None,
         **options: Any,
     ) -> None:
         self.game: Game = cardtable.make(game, **options)
+        if threads is None:
+            threads = default_threads()
         players = self.game.num_players
         for name, value, least in (("num_games", num_games, 1), ("threads", threads, 1)):
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
@@ -149,7 +169,6 @@ class BatchEnv:
         """The agent's seat in each game (-1 in self-play)."""
         self.final_observations: Observations = self.core.final_observations
         self._seeded = False
-        self._pick = np.random.default_rng(0)
 
     @property
     def threads(self) -> int:
@@ -173,7 +192,6 @@ class BatchEnv:
             if not 0 <= seed < 2**64:
                 raise ValueError(f"a seed is an integer 0 to 2**64 - 1, not {seed}")
             self.core.reset(seed=int(seed))
-            self._pick = np.random.default_rng(int(seed))
         else:
             try:
                 given = [operator.index(s) for s in seed]
@@ -187,7 +205,6 @@ class BatchEnv:
                     f"not {seed!r}"
                 )
             self.core.reset(seeds=np.array(given, dtype=np.uint64))
-            self._pick = np.random.default_rng(given)
         self._seeded = True
         return self.observations, self.masks
 
@@ -219,10 +236,15 @@ class BatchEnv:
         return np.ascontiguousarray(array)
 
     def sample_actions(self, rng: np.random.Generator | None = None) -> npt.NDArray[np.int64]:
-        """A uniformly random legal action per game (0 where none is legal), drawn from
-        ``rng`` (default: a generator the batch keeps, seeded by each ``reset``)."""
+        """A uniformly random legal action per game (0 where none is legal): by default
+        drawn in the core, from each game's own pick generator (seeded by ``reset`` from the
+        game's seed, apart from the game's chance, so the same whatever the batch size and
+        the threads); from ``rng`` when one is given, in NumPy."""
+        if rng is None:
+            drawn: npt.NDArray[np.int64] = self.core.sample_actions()
+            return drawn
         masks = self.acting_masks()
-        draws = (rng or self._pick).random(masks.shape) * masks
+        draws = rng.random(masks.shape) * masks
         chosen: npt.NDArray[np.int64] = np.argmax(draws, axis=1).astype(np.int64)
         return chosen
 
@@ -271,7 +293,7 @@ class CardtableVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], Any]):
         seat: int | None = 0,
         max_actions: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
-        threads: int = 1,
+        threads: int | None = None,
         copy: bool = True,
         render_mode: str | None = None,
         **options: Any,
