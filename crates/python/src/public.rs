@@ -101,15 +101,16 @@ macro_rules! bind_public {
                 {
                     let mut this = slf.borrow_mut();
                     if let Some(number) = this.plain(action, seat)? {
-                        let to_move = {
+                        let stepped = {
                             let mut core = this.core.borrow_mut(py);
                             core.is_legal(number).then(|| {
+                                let drawn = core.inner.chance_drawn();
                                 core.inner.apply(number);
-                                core.inner.to_move()
+                                (core.inner.to_move(), core.inner.chance_drawn() != drawn)
                             })
                         };
-                        if let Some(to_move) = to_move {
-                            this.stepped(py, number, to_move)?;
+                        if let Some((to_move, drew)) = stepped {
+                            this.stepped(py, number, to_move, drew)?;
                             return Ok(action.clone().unbind());
                         }
                     }
@@ -147,19 +148,37 @@ macro_rules! bind_public {
 
             /// Applies action `number`; an illegal one raises `IllegalActionError`.
             fn step(&mut self, py: Python<'_>, number: usize) -> PyResult<()> {
-                let to_move = self.core.borrow_mut(py).step(py, number)?;
-                self.stepped(py, number, to_move)
+                let (to_move, drew) = {
+                    let mut core = self.core.borrow_mut(py);
+                    let drawn = core.inner.chance_drawn();
+                    let to_move = core.step(py, number)?;
+                    (to_move, core.inner.chance_drawn() != drawn)
+                };
+                self.stepped(py, number, to_move, drew)
             }
 
+            /// After a step: the history and the seat to move, and the reference. A reference
+            /// someone has read is kept in step by the same action in the Python engine (a
+            /// step costs far less there than rebuilding it from the next position, and a
+            /// caller who reads views after every step, as the research interfaces and the
+            /// server do, would rebuild it each time), unless the step drew a chance event:
+            /// the core dealt it, so the reference is rebuilt from the position when next
+            /// read. A state nobody reads keeps no reference and pays nothing.
             fn stepped(
                 &mut self,
                 py: Python<'_>,
                 number: usize,
                 to_move: Option<usize>,
+                drew: bool,
             ) -> PyResult<()> {
                 self.to_move = to_move;
                 self.history.bind(py).append(number)?;
-                self.reference = None;
+                match (&self.reference, drew) {
+                    (Some(reference), false) => {
+                        reference.call_method1(py, "apply_id", (number,))?;
+                    }
+                    _ => self.reference = None,
+                }
                 Ok(())
             }
         }
