@@ -131,6 +131,9 @@ class _Batch(Generic[_S]):
     def step(self, actions: npt.NDArray[np.int64]) -> None:
         """One action per game (int64, C-contiguous), all checked before any is played
         (``IllegalActionError``/``InvalidActionError`` naming the game); the GIL released."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """One uniformly random legal action per game for the seat that acts (0 where it
+        has none), from each game's pick generator (seeded by ``reset``): a new array."""
     @property
     def observations(self) -> npt.NDArray[np.float32]: ...
     @property
