@@ -39,7 +39,8 @@ the actions played in it (every seat's). The loops:
 ``--batch`` measures the batch environments instead (``cardtable.rl.vector.BatchEnv``,
 games held and stepped in the compiled core): agent steps per second, observations and
 masks written, random opponents played inside the step, at batch sizes 1, 64, 1,024 and
-4,096 and 1 and 2 threads. The loop's own choice is timed with the step: a uniformly
+4,096 and 1 and 2 threads, and with int8 observations (``observation_dtype=np.int8``) at
+4,096 on 2. The loop's own choice is timed with the step: a uniformly
 random legal action per game (``batch.sample_actions()``, drawn in the core), then
 ``step``. Beside each game, the PettingZoo ``raw_env`` decision rate of the ``pettingzoo``
 loop, and the batch's time per agent step over it at the largest batch (target: 1/50 or
@@ -247,12 +248,26 @@ BATCH_TARGET_RATIO = 50
 
 
 def batch_rate(
-    name: str, options: dict[str, Any], size: int, threads: int, seconds: float, seed: int
+    name: str,
+    options: dict[str, Any],
+    size: int,
+    threads: int,
+    seconds: float,
+    seed: int,
+    dtype: str = "float32",
 ) -> tuple[int, float]:
-    """Agent steps and seconds spent choosing and stepping over about ``seconds`` of it."""
+    """Agent steps and seconds spent choosing and stepping over about ``seconds`` of it,
+    the observations written as ``dtype``."""
     from cardtable.rl.vector import BatchEnv
 
-    batch = BatchEnv(name, num_games=size, threads=threads, opponents="random", **options)
+    batch = BatchEnv(
+        name,
+        num_games=size,
+        threads=threads,
+        opponents="random",
+        observation_dtype=dtype,
+        **options,
+    )
     batch.reset(seed=seed)
     steps, spent = 0, 0.0
     while spent < seconds:
@@ -272,17 +287,23 @@ def measure_batch(
 ) -> dict[str, Any]:
     """Median agent steps per second of the batch environments per game, size and thread
     count, and the time per agent step at the largest size over a PettingZoo decision's."""
-    cells = [(size, count) for size in sizes for count in threads]
+    cells = [(size, count, "float32") for size in sizes for count in threads]
+    # The compact observations beside, at the largest batch on the most threads.
+    cells.append((sizes[-1], threads[-1], "int8"))
+
+    def key(size: int, count: int, dtype: str) -> str:
+        return f"{size}x{count}" if dtype == "float32" else f"{dtype} {size}x{count}"
+
     rows = []
     for name, options in VARIANTS:
         batch_rate(name, options, 1, 1, 0.0, seed)  # imports and first use out of the timing
         decisions, spent = run(pettingzoo_loop, name, options, range(seed, seed + 4))
         raw_env = decisions / spent
-        samples: dict[str, list[float]] = {f"{size}x{count}": [] for size, count in cells}
+        samples: dict[str, list[float]] = {key(*cell): [] for cell in cells}
         for _ in range(runs):  # the cells take turns within each run
-            for size, count in cells:
-                steps, spent = batch_rate(name, options, size, count, seconds, seed)
-                samples[f"{size}x{count}"].append(steps / spent)
+            for size, count, dtype in cells:
+                steps, spent = batch_rate(name, options, size, count, seconds, seed, dtype)
+                samples[key(size, count, dtype)].append(steps / spent)
         rates = {cell: statistics.median(values) for cell, values in samples.items()}
         best = max(rates[f"{sizes[-1]}x{count}"] for count in threads)
         rows.append(
@@ -296,7 +317,7 @@ def measure_batch(
         )
     return {
         "benchmark": "rl-batch",
-        "cells": "batch size x threads",
+        "cells": "batch size x threads (float32 observations; int8 where named)",
         "target": f"{BATCH_TARGET_RATE} agent steps/s for knockout-whist 3 players; "
         f"batch time per agent step at most 1/{BATCH_TARGET_RATIO} of a raw_env decision",
         "python": sys.version.split()[0],

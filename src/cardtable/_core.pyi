@@ -240,8 +240,11 @@ class _Game(Generic[_S, _B]):
         max_actions: int | None = None,
         autoreset: str = "next_step",
         threads: int = 1,
+        divisors: Sequence[float] | None = None,
     ) -> _B:
-        """A batch of games of this variant (``cardtable.rl.vector``)."""
+        """A batch of games of this variant (``cardtable.rl.vector``); with ``divisors``
+        (one an observation column) its observations are int8, each entry times its
+        divisor."""
 
 @final
 class KnockoutWhistState(_State):

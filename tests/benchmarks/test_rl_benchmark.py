@@ -55,8 +55,9 @@ def test_the_report_gives_each_adapters_ratio(tmp_path: Path) -> None:
 
 
 def test_the_batch_table_reports_every_cell() -> None:
-    """``--batch``: a rate for every batch size and thread count of every game, and the
-    ratio to PettingZoo's ``raw_env`` (tiny sizes; no timing asserted)."""
+    """``--batch``: a rate for every batch size and thread count of every game, the int8
+    observations' at the largest on the most threads, and the ratio to PettingZoo's
+    ``raw_env`` (tiny sizes; no timing asserted)."""
     from cardtable import compiled
 
     if not compiled.available():
@@ -64,10 +65,10 @@ def test_the_batch_table_reports_every_cell() -> None:
     data = bench.measure_batch(seconds=0.001, runs=1, sizes=(1, 4), threads=(1, 2))
     assert [row["game"] for row in data["results"]] == [name for name, _ in bench.VARIANTS]
     for row in data["results"]:
-        assert set(row["agent_steps_per_second"]) == {"1x1", "1x2", "4x1", "4x2"}
+        assert set(row["agent_steps_per_second"]) == {"1x1", "1x2", "4x1", "4x2", "int8 4x2"}
         assert all(rate > 0 for rate in row["agent_steps_per_second"].values())
         assert row["pettingzoo_time_over_batch_time"] > 0
-    assert "4x2" in bench.report_batch(data)
+    assert "4x2" in bench.report_batch(data) and "int8 4x2" in bench.report_batch(data)
 
 
 def test_pgx_goes_only_with_the_batch_table(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,14 +17,15 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from gymnasium.spaces import Box
 
 from cardtable import compiled
 from cardtable.errors import IllegalActionError, InvalidActionError, InvalidOptionError
-from cardtable.rl.observation import action_mask, encode
+from cardtable.rl.observation import action_mask, encode, layout
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the core is not built")
 
-from cardtable.rl.vector import BatchEnv, default_threads  # noqa: E402
+from cardtable.rl.vector import BatchEnv, CardtableVectorEnv, default_threads  # noqa: E402
 
 # (game, options, batch settings): every game, fixed and drawn seats, both opponents,
 # self-play, both auto-resets, and a truncation.
@@ -377,3 +378,58 @@ def test_gymnasium_same_step_reports_final_observations() -> None:
     assert seen > 0
     with pytest.raises(ValueError, match="self-play"):
         CardtableVectorEnv("knockout-whist", num_envs=2, opponents="self")
+
+
+@pytest.mark.parametrize(("name", "options", "settings"), CASES, ids=IDS)
+def test_int8_observations_are_the_float32_ones_times_the_divisors(
+    name: str, options: dict[str, Any], settings: dict[str, Any]
+) -> None:
+    """observation_dtype=np.int8: each entry times its column's divisor, a quarter of the
+    bytes; over the divisors, in float32, exactly the float32 batch's observations (and its
+    final observations), step after step of the same games."""
+    wide = BatchEnv(name, num_games=64, threads=2, **options, **settings)
+    small = BatchEnv(name, num_games=64, observation_dtype=np.int8, **options, **settings)
+    divisors = layout(wide.game).column_divisors()
+    assert set(np.unique(divisors)) > {1.0}  # some blocks are counts over a divisor
+    wide.reset(seed=9)
+    small.reset(seed=9)
+    assert small.observations.dtype == np.int8
+    assert small.observations.shape == wide.observations.shape
+    for _ in range(120):
+        assert np.array_equal(small.observations.astype(np.float32) / divisors, wide.observations)
+        if wide.final_observations.size:  # same-step auto-reset only
+            finals = small.final_observations.astype(np.float32) / divisors
+            assert np.array_equal(finals, wide.final_observations)
+        actions = wide.sample_actions()
+        assert np.array_equal(actions, small.sample_actions())
+        wide.step(actions)
+        small.step(actions)
+
+
+def test_an_observation_dtype_or_divisors_not_offered_are_refused() -> None:
+    with pytest.raises(ValueError, match="float32 or int8"):
+        BatchEnv("neuf", players=3, observation_dtype=np.float64)
+    with pytest.raises(ValueError, match="float32 or int8"):
+        BatchEnv("neuf", players=3, observation_dtype="bits")
+    twin = BatchEnv("neuf", players=3).game.twin  # type: ignore[attr-defined]
+    with pytest.raises(InvalidOptionError, match="divisors are 505 numbers"):
+        twin.batch(2, divisors=[1.0] * 3)
+    with pytest.raises(InvalidOptionError, match="from 1 to 127"):
+        twin.batch(2, divisors=[0.0] * 505)
+
+
+def test_the_vector_envs_int8_space_holds_its_observations() -> None:
+    envs = CardtableVectorEnv("neuf", num_envs=32, observation_dtype=np.int8, players=3)
+    observations, _ = envs.reset(seed=2)
+    space = envs.single_observation_space
+    assert isinstance(space, Box)
+    assert space.dtype == np.int8 and observations.dtype == np.int8
+    for _ in range(60):
+        assert all(space.contains(row) for row in observations)
+        observations, *_ = envs.step(envs.batch.sample_actions())
+    # The bounds are the float32 space's times the divisors (Neuf's scores run below 0).
+    plain = CardtableVectorEnv("neuf", num_envs=1, players=3).single_observation_space
+    assert isinstance(plain, Box)
+    divisors = layout(envs.batch.game).column_divisors()
+    assert np.array_equal(space.low, np.round(plain.low * divisors))
+    assert np.array_equal(space.high, np.round(plain.high * divisors)) and space.low.min() < 0

@@ -24,6 +24,9 @@
 //! reports the new game's first observation with reward 0), or within the same step
 //! ([`Autoreset::SameStep`]: the final observation goes to its row of the
 //! `final_observations` buffer and the new game's first one to `observations`).
+//!
+//! **Observations** are float32 by default, or int8 ([`Cell`]): the same numbers, each
+//! times its column's divisor ([`Config::divisors`]).
 
 use rand::{Rng, SeedableRng};
 
@@ -73,6 +76,9 @@ pub struct Config<G: Game> {
     pub autoreset: Autoreset,
     /// Threads to step with (at least 1).
     pub threads: usize,
+    /// Each observation column's divisor, for int8 observations ([`Cell`]); empty for
+    /// float32 ones.
+    pub divisors: Vec<f32>,
 }
 
 /// Why a batch could not be made, or a step was refused.
@@ -148,9 +154,9 @@ struct Slot<G> {
 
 /// The buffers a step writes, for all the games or for a run of them: row `i` of each is
 /// game `i`'s. `V` is the number of views a game gives (1, or every seat in self-play).
-pub struct Buffers<'a> {
+pub struct Buffers<'a, O: Cell = f32> {
     /// `games × V × observation_size`.
-    pub observations: &'a mut [f32],
+    pub observations: &'a mut [O],
     /// `games × V × NUM_ACTIONS`, 1 for a legal action of that view's seat when it is to act.
     pub masks: &'a mut [i8],
     /// `games × V`.
@@ -163,10 +169,10 @@ pub struct Buffers<'a> {
     pub seats: &'a mut [i64],
     /// `games × V × observation_size`, written only for games that ended in this step, and
     /// only with [`Autoreset::SameStep`] (empty otherwise).
-    pub final_observations: &'a mut [f32],
+    pub final_observations: &'a mut [O],
 }
 
-impl<'a> Buffers<'a> {
+impl<'a, O: Cell> Buffers<'a, O> {
     /// The first `games` rows and the rest.
     fn split_at(self, games: usize, views: usize, size: usize, actions: usize) -> (Self, Self) {
         fn cut<T>(s: &mut [T], at: usize) -> (&mut [T], &mut [T]) {
@@ -322,7 +328,14 @@ impl<G: Game + Observe + Guided> Batch<G> {
         self.slots[index].seat
     }
 
-    fn check_buffers(&self, out: &Buffers<'_>) -> Result<(), BatchError> {
+    fn check_buffers<O: Cell>(&self, out: &Buffers<'_, O>) -> Result<(), BatchError> {
+        if O::NEEDS_DIVISORS && self.config.divisors.len() != self.observation_size() {
+            return Err(BatchError::Config(format!(
+                "int8 observations need one divisor a column: {} given for {} columns",
+                self.config.divisors.len(),
+                self.observation_size()
+            )));
+        }
         let (n, v, size, a) = (
             self.len(),
             self.views(),
@@ -355,7 +368,11 @@ impl<G: Game + Observe + Guided> Batch<G> {
 
     /// Every game dealt anew; game `i`'s generator seeded with `seeds[i]` (see
     /// [`game_seed`]), or, when `seeds` is `None`, each game's generator carrying on.
-    pub fn reset(&mut self, seeds: Option<&[u64]>, out: Buffers<'_>) -> Result<(), BatchError> {
+    pub fn reset<O: Cell>(
+        &mut self,
+        seeds: Option<&[u64]>,
+        out: Buffers<'_, O>,
+    ) -> Result<(), BatchError> {
         self.check_buffers(&out)?;
         if let Some(seeds) = seeds {
             if seeds.len() != self.len() {
@@ -375,7 +392,11 @@ impl<G: Game + Observe + Guided> Batch<G> {
     }
 
     /// Every game dealt anew from base seed `seed` (game `i` from `game_seed(seed, i)`).
-    pub fn reset_from(&mut self, seed: u64, out: Buffers<'_>) -> Result<(), BatchError> {
+    pub fn reset_from<O: Cell>(
+        &mut self,
+        seed: u64,
+        out: Buffers<'_, O>,
+    ) -> Result<(), BatchError> {
         let seeds: Vec<u64> = (0..self.len()).map(|i| game_seed(seed, i)).collect();
         self.reset(Some(&seeds), out)
     }
@@ -418,7 +439,11 @@ impl<G: Game + Observe + Guided> Batch<G> {
 
     /// Plays each game's action (checked first, all of them), the opponents until the
     /// agent's turn, and writes the results.
-    pub fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<(), BatchError> {
+    pub fn step<O: Cell>(
+        &mut self,
+        actions: &[i64],
+        out: Buffers<'_, O>,
+    ) -> Result<(), BatchError> {
         self.check_buffers(&out)?;
         self.check(actions)?;
         self.run(Some(actions), out, false);
@@ -426,7 +451,7 @@ impl<G: Game + Observe + Guided> Batch<G> {
     }
 
     /// Resets (`reset`) or steps every game, split over the threads.
-    fn run(&mut self, actions: Option<&[i64]>, out: Buffers<'_>, reset: bool) {
+    fn run<O: Cell>(&mut self, actions: Option<&[i64]>, out: Buffers<'_, O>, reset: bool) {
         let n = self.len();
         let threads = self
             .config
@@ -473,14 +498,16 @@ impl<G: Game + Observe + Guided> Batch<G> {
 }
 
 /// Steps (or resets) a run of games into their rows of the buffers.
-fn run_games<G: Game + Observe + Guided>(
+fn run_games<G: Game + Observe + Guided, O: Cell>(
     shape: &Shape<'_, G>,
     slots: &mut [Slot<G>],
     actions: Option<&[i64]>,
-    out: Buffers<'_>,
+    out: Buffers<'_, O>,
     reset: bool,
 ) {
     let (v, size, a) = (shape.views, shape.size, G::NUM_ACTIONS);
+    // One float32 observation for the forms written through it (int8).
+    let mut scratch = vec![0.0; if O::NEEDS_DIVISORS { size } else { 0 }];
     let mut finals = out.final_observations.chunks_mut(v * size);
     let rows = slots
         .iter_mut()
@@ -529,13 +556,13 @@ fn run_games<G: Game + Observe + Guided>(
         if *terminated || *truncated {
             match (shape.config.autoreset, final_row) {
                 (Autoreset::SameStep, Some(row)) => {
-                    write_views(shape, slot, row, mask);
+                    write_views(shape, slot, row, mask, &mut scratch);
                     deal(shape, slot);
                 }
                 _ => slot.done = true,
             }
         }
-        write_views(shape, slot, obs, mask);
+        write_views(shape, slot, obs, mask, &mut scratch);
         *to_move = slot.state.to_move().map_or(-1, |s| s as i64);
         *seat = match shape.config.agents {
             Agents::One { .. } => slot.seat as i64,
@@ -593,11 +620,12 @@ fn play_opponents<G: Game + Observe + Guided>(shape: &Shape<'_, G>, slot: &mut S
 }
 
 /// Each view's observation and mask (the mask 0 unless that view's seat is to act).
-fn write_views<G: Game + Observe + Guided>(
+fn write_views<G: Game + Observe + Guided, O: Cell>(
     shape: &Shape<'_, G>,
     slot: &Slot<G>,
-    obs: &mut [f32],
+    obs: &mut [O],
     mask: &mut [i8],
+    scratch: &mut [f32],
 ) {
     let a = G::NUM_ACTIONS;
     let to_move = slot.state.to_move();
@@ -611,8 +639,13 @@ fn write_views<G: Game + Observe + Guided>(
         Agents::All => 0..shape.players,
     };
     for (k, seat) in seats.enumerate() {
-        slot.state
-            .observe(seat, &mut obs[k * shape.size..(k + 1) * shape.size]);
+        O::observe(
+            &slot.state,
+            seat,
+            &mut obs[k * shape.size..(k + 1) * shape.size],
+            scratch,
+            &shape.config.divisors,
+        );
         let row = &mut mask[k * a..(k + 1) * a];
         row.fill(0);
         if to_move == Some(seat) {
@@ -625,7 +658,10 @@ fn write_views<G: Game + Observe + Guided>(
     }
 }
 
+mod cell;
 mod pick;
+
+pub use cell::Cell;
 
 #[cfg(test)]
 mod tests;

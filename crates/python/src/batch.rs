@@ -9,8 +9,9 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use cardtable_core::game::Game;
+use cardtable_core::rollout::Guided;
 use cardtable_core::vector::{self, Agents, Autoreset, BatchError, Opponent};
-use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf};
+use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf, Observe};
 
 use crate::errors::{batch_error, cardtable_error};
 use crate::state::{KnockoutWhistState, KrytNavalivatState, NeufState};
@@ -84,6 +85,27 @@ fn writable<'py, T: Element>(
     })
 }
 
+/// What a call does to a batch, whatever its observations' element.
+enum Op<'a> {
+    Reset(Option<Vec<u64>>),
+    ResetFrom(u64),
+    Step(&'a [i64]),
+}
+
+impl Op<'_> {
+    fn run<G: Game + Observe + Guided, O: vector::Cell>(
+        self,
+        batch: &mut vector::Batch<G>,
+        out: vector::Buffers<'_, O>,
+    ) -> Result<(), BatchError> {
+        match self {
+            Op::Reset(seeds) => batch.reset(seeds.as_deref(), out),
+            Op::ResetFrom(seed) => batch.reset_from(seed, out),
+            Op::Step(actions) => batch.step(actions, out),
+        }
+    }
+}
+
 macro_rules! bind_batch {
     ($game:ty, $pybatch:ident, $pystate:ident, $batchname:literal) => {
         /// A batch of games held in the core (`<Game>.batch(...)`): the arrays it writes are
@@ -91,8 +113,9 @@ macro_rules! bind_batch {
         #[pyclass(name = $batchname, module = "cardtable._core")]
         pub(crate) struct $pybatch {
             inner: vector::Batch<$game>,
+            /// float32, or int8 when the batch was made with `divisors`.
             #[pyo3(get)]
-            observations: Py<PyArrayDyn<f32>>,
+            observations: PyObject,
             #[pyo3(get)]
             masks: Py<PyArrayDyn<i8>>,
             #[pyo3(get)]
@@ -105,8 +128,9 @@ macro_rules! bind_batch {
             to_move: Py<PyArrayDyn<i64>>,
             #[pyo3(get)]
             seats: Py<PyArrayDyn<i64>>,
+            /// As `observations`.
             #[pyo3(get)]
-            final_observations: Py<PyArrayDyn<f32>>,
+            final_observations: PyObject,
         }
 
         impl $pybatch {
@@ -126,38 +150,57 @@ macro_rules! bind_batch {
                     Autoreset::SameStep => per_game(&[size]),
                     Autoreset::NextStep => vec![0],
                 };
+                let compact = !inner.config().divisors.is_empty();
+                let observations = |shape: Vec<usize>| -> PyObject {
+                    if compact {
+                        PyArrayDyn::<i8>::zeros(py, shape, false)
+                            .into_any()
+                            .unbind()
+                    } else {
+                        PyArrayDyn::<f32>::zeros(py, shape, false)
+                            .into_any()
+                            .unbind()
+                    }
+                };
                 Ok(Self {
-                    observations: PyArrayDyn::zeros(py, per_game(&[size]), false).unbind(),
+                    observations: observations(per_game(&[size])),
                     masks: PyArrayDyn::zeros(py, per_game(&[actions]), false).unbind(),
                     rewards: PyArrayDyn::zeros(py, per_game(&[]), false).unbind(),
                     terminations: PyArrayDyn::zeros(py, vec![n], false).unbind(),
                     truncations: PyArrayDyn::zeros(py, vec![n], false).unbind(),
                     to_move: PyArrayDyn::zeros(py, vec![n], false).unbind(),
                     seats: PyArrayDyn::zeros(py, vec![n], false).unbind(),
-                    final_observations: PyArrayDyn::zeros(py, finals, false).unbind(),
+                    final_observations: observations(finals),
                     inner,
                 })
             }
 
-            /// Borrows every array for writing and runs `f` on the batch and them, the GIL
+            /// Borrows every array for writing and runs `op` on the batch and them, the GIL
             /// released.
-            fn with_buffers(
+            fn with_buffers(&mut self, py: Python<'_>, op: Op<'_>) -> PyResult<()> {
+                if self.inner.config().divisors.is_empty() {
+                    self.with_buffers_of::<f32>(py, op)
+                } else {
+                    self.with_buffers_of::<i8>(py, op)
+                }
+            }
+
+            fn with_buffers_of<O: vector::Cell + Element>(
                 &mut self,
                 py: Python<'_>,
-                f: impl FnOnce(&mut vector::Batch<$game>, vector::Buffers<'_>) -> Result<(), BatchError>
-                    + Send,
+                op: Op<'_>,
             ) -> PyResult<()> {
-                let (o, m, r) = (
-                    self.observations.bind(py),
-                    self.masks.bind(py),
-                    self.rewards.bind(py),
-                );
-                let (te, tr, t, s, f2) = (
+                let o = self.observations.bind(py).downcast::<PyArrayDyn<O>>()?;
+                let f2 = self
+                    .final_observations
+                    .bind(py)
+                    .downcast::<PyArrayDyn<O>>()?;
+                let (m, r) = (self.masks.bind(py), self.rewards.bind(py));
+                let (te, tr, t, s) = (
                     self.terminations.bind(py),
                     self.truncations.bind(py),
                     self.to_move.bind(py),
                     self.seats.bind(py),
-                    self.final_observations.bind(py),
                 );
                 let mut o = writable(o, "observations")?;
                 let mut m = writable(m, "masks")?;
@@ -185,7 +228,7 @@ macro_rules! bind_batch {
                     },
                 };
                 let inner = &mut self.inner;
-                py.allow_threads(move || f(inner, out))
+                py.allow_threads(move || op.run(inner, out))
                     .map_err(|e| batch_error(py, e, <$game>::action_text))
             }
 
@@ -214,15 +257,14 @@ macro_rules! bind_batch {
                 seeds: Option<PyReadonlyArray1<'_, u64>>,
             ) -> PyResult<()> {
                 match (seed, seeds) {
-                    (Some(_), Some(_)) => Err(PyValueError::new_err(
-                        "give seed or seeds, not both",
-                    )),
-                    (Some(seed), None) => self.with_buffers(py, |b, out| b.reset_from(seed, out)),
-                    (None, Some(seeds)) => {
-                        let seeds = seeds.as_slice()?.to_vec();
-                        self.with_buffers(py, |b, out| b.reset(Some(&seeds), out))
+                    (Some(_), Some(_)) => {
+                        Err(PyValueError::new_err("give seed or seeds, not both"))
                     }
-                    (None, None) => self.with_buffers(py, |b, out| b.reset(None, out)),
+                    (Some(seed), None) => self.with_buffers(py, Op::ResetFrom(seed)),
+                    (None, Some(seeds)) => {
+                        self.with_buffers(py, Op::Reset(Some(seeds.as_slice()?.to_vec())))
+                    }
+                    (None, None) => self.with_buffers(py, Op::Reset(None)),
                 }
             }
 
@@ -230,21 +272,22 @@ macro_rules! bind_batch {
             /// self-play the seat to move's), every one checked before any is played, then
             /// the opponents; the arrays are overwritten. The GIL is released meanwhile.
             fn step(&mut self, py: Python<'_>, actions: PyReadonlyArray1<'_, i64>) -> PyResult<()> {
-                let actions = actions.as_slice()?;
-                self.with_buffers(py, |b, out| b.step(actions, out))
+                self.with_buffers(py, Op::Step(actions.as_slice()?))
             }
 
             /// One uniformly random legal action per game for the seat that acts (0 where it
             /// has none), drawn in the core from each game's pick generator (seeded by
             /// `reset` from the game's seed, apart from its chance): a new int64 array.
-            fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+            fn sample_actions<'py>(
+                &mut self,
+                py: Python<'py>,
+            ) -> PyResult<Bound<'py, PyArray1<i64>>> {
                 let mut out = vec![0i64; self.inner.len()];
                 self.inner
                     .sample(&mut out)
                     .map_err(|e| batch_error(py, e, <$game>::action_text))?;
                 Ok(PyArray1::from_vec(py, out))
             }
-
 
             #[getter]
             fn num_games(&self) -> usize {

@@ -274,10 +274,12 @@ macro_rules! bind_game {
             /// manner of `easy`), a list of one of those per other seat (from the agent's
             /// left), or `"self"` (self-play: every seat is the agent). `seat` is the
             /// agent's seat, `None` to draw it at each deal. `autoreset` is `"next_step"` or
-            /// `"same_step"`; `max_actions` truncates a game; `threads` step it.
+            /// `"same_step"`; `max_actions` truncates a game; `threads` step it. With
+            /// `divisors` (each observation column's, `Layout.column_divisors()`), the
+            /// observations are int8: each entry times its divisor, the same numbers.
             #[pyo3(
-                signature = (num_games, opponents = None, seat = Some(0), max_actions = None, autoreset = "next_step", threads = 1),
-                text_signature = "(self, /, num_games, opponents=None, seat=0, max_actions=None, autoreset='next_step', threads=1)"
+                signature = (num_games, opponents = None, seat = Some(0), max_actions = None, autoreset = "next_step", threads = 1, divisors = None),
+                text_signature = "(self, /, num_games, opponents=None, seat=0, max_actions=None, autoreset='next_step', threads=1, divisors=None)"
             )]
             #[allow(clippy::too_many_arguments)]
             fn batch(
@@ -289,7 +291,18 @@ macro_rules! bind_game {
                 max_actions: Option<u32>,
                 autoreset: &str,
                 threads: usize,
+                divisors: Option<Vec<f32>>,
             ) -> PyResult<$pybatch> {
+                if let Some(given) = &divisors {
+                    let size = <$game as Observe>::observation_size(<$game>::options_players(&self.options));
+                    if given.len() != size || given.iter().any(|d| !(1.0..=127.0).contains(d)) {
+                        return Err(cardtable_error(
+                            py,
+                            "InvalidOptionError",
+                            format!("divisors are {size} numbers from 1 to 127, one an observation column (Layout.column_divisors())"),
+                        ));
+                    }
+                }
                 let players = <$game>::options_players(&self.options);
                 let agents = batch_agents(py, opponents, seat, players)?;
                 let autoreset = match autoreset {
@@ -310,6 +323,7 @@ macro_rules! bind_game {
                     max_actions,
                     autoreset,
                     threads,
+                    divisors: divisors.unwrap_or_default(),
                 };
                 let inner = vector::Batch::<$game>::new(config)
                     .map_err(|e| batch_error(py, e, <$game>::action_text))?;

@@ -137,19 +137,38 @@ class Layout:
     """The least value any entry takes."""
     high: float = 1.0
     """The greatest value any entry takes."""
+    divisors: dict[str, int] = field(default_factory=dict)
+    """The blocks that hold a count over a divisor (``hand_sizes``: cards held / 7), by
+    name; every other entry is 0 or 1."""
 
     def describe(self) -> list[tuple[str, int, int]]:
         """``(name, start, width)`` per block, in order: the table docs/research.md shows."""
         return [(name, s.start, s.stop - s.start) for name, s in self.fields.items()]
 
+    def column_divisors(self) -> npt.NDArray[np.float32]:
+        """Each entry's divisor (1 where it is 0 or 1): an observation times these is a
+        vector of small whole numbers, the int8 form of the batch environments
+        (``cardtable.rl.vector``), and those numbers over these are the observation again."""
+        out = np.ones(self.size, dtype=np.float32)
+        for name, divisor in self.divisors.items():
+            out[self.fields[name]] = divisor
+        return out
 
-def _build(blocks: list[tuple[str, int]], low: float = 0.0, high: float = 1.0) -> Layout:
+
+def _build(
+    blocks: list[tuple[str, int] | tuple[str, int, int]], low: float = 0.0, high: float = 1.0
+) -> Layout:
+    """A layout of ``(name, width)`` blocks in order; ``(name, width, divisor)`` for a block
+    of counts over ``divisor``."""
     fields: dict[str, slice] = {}
+    divisors: dict[str, int] = {}
     start = 0
-    for name, width in blocks:
+    for name, width, *divisor in blocks:
         fields[name] = slice(start, start + width)
+        if divisor:
+            divisors[name] = divisor[0]
         start += width
-    return Layout(start, fields, low, high)
+    return Layout(start, fields, low, high, divisors)
 
 
 SUITS = "CDHS"
@@ -187,9 +206,9 @@ def _layout_knockout_whist(n: int, pack: int) -> Layout:
             ("chooser", n),
             ("statuses", len(KOW_STATUSES) * n),
             ("dog_used", 1),
-            ("hand_number", 1),
-            ("hand_sizes", n),
-            ("tricks_won", n),
+            ("hand_number", 1, 7),
+            ("hand_sizes", n, 7),
+            ("tricks_won", n, 7),
         ]
     )
 
@@ -212,12 +231,12 @@ def _layout_neuf(n: int, pack: int) -> Layout:
             ("exchanges", 2 * n),
             ("to_move", n),
             ("dealer", n),
-            ("scores", sides),
-            ("last_deal", sides),
-            ("quota", 1),
-            ("deal_number", 1),
-            ("hand_sizes", n),
-            ("tricks_won", n),
+            ("scores", sides, 9),
+            ("last_deal", sides, 13),
+            ("quota", 1, 13),
+            ("deal_number", 1, 25),
+            ("hand_sizes", n, 13),
+            ("tricks_won", n, 13),
         ],
         # Scores fall from 9 and may end below 0; no score can pass 36 (the total of the
         # three falls by 1 a deal from 27, and one deal adds at most 6).
@@ -244,9 +263,9 @@ def _layout_kryt_navalivat(n: int, pack: int) -> Layout:
             ("out", n),
             ("loser", n),
             ("draw", 1),
-            ("stock", 1),
-            ("pile_size", 1),
-            ("hand_sizes", n),
+            ("stock", 1, 36),
+            ("pile_size", 1, 36),
+            ("hand_sizes", n, 36),
         ]
     )
 

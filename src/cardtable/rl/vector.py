@@ -37,7 +37,11 @@ deal, drawn seat and opponent's choice in game ``i`` comes from it, so a seed gi
 same games whatever the batch size and the thread count. **Threads.** ``threads`` splits
 each step over that many threads, the GIL released; by default, every CPU this process may
 use (:func:`default_threads`). A thread takes at least 256 games: a smaller batch uses
-fewer.
+fewer. **Compact observations.** ``observation_dtype=np.int8`` writes each observation as
+int8, each entry times its column's divisor (``layout(game).column_divisors()``: 1 for
+the 0-or-1 entries, 7 for Knockout Whist's hand sizes, …): the same numbers in a quarter
+of the bytes, ``observations / divisors`` in float32 being the float32 observation
+exactly.
 
 :class:`CardtableVectorEnv` is the same as a Gymnasium ``VectorEnv``, the
 ``vector_entry_point`` of the ids of :mod:`cardtable.rl.gymnasium` (both need the ``rl``
@@ -68,6 +72,7 @@ from cardtable.rl.observation import layout
 
 __all__ = [
     "AUTORESETS",
+    "OBSERVATION_DTYPES",
     "OPPONENTS",
     "BatchEnv",
     "CardtableVectorEnv",
@@ -78,6 +83,10 @@ __all__ = [
 OPPONENTS = ("random", "guided", "self")
 """The opponent kinds: ``self`` is self-play."""
 AUTORESETS = ("next_step", "same_step")
+OBSERVATION_DTYPES = (np.dtype(np.float32), np.dtype(np.int8))
+"""What a batch writes its observations as: float32, the layout's numbers, or int8, the same
+numbers each times its column's divisor (``Layout.column_divisors()``): a quarter of the
+bytes, and ``observations / divisors`` in float32 is the float32 observation exactly."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -86,7 +95,7 @@ def game_seed(seed: int, index: int) -> int:
     return seeded
 
 
-Observations = npt.NDArray[np.float32]
+Observations = npt.NDArray[np.float32] | npt.NDArray[np.int8]
 Masks = npt.NDArray[np.int8]
 
 
@@ -96,6 +105,16 @@ def default_threads() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on Linux
         return os.cpu_count() or 1
+
+
+def _observation_dtype(given: npt.DTypeLike) -> np.dtype[Any]:
+    try:
+        dtype = np.dtype(given)
+    except TypeError:
+        dtype = None
+    if dtype not in OBSERVATION_DTYPES:
+        raise ValueError(f"observation_dtype is float32 or int8, not {given!r}")
+    return dtype
 
 
 def _core_game(game: Game) -> Any:
@@ -118,9 +137,11 @@ class BatchEnv:
         max_actions: int | None = None,
         autoreset: str = "next_step",
         threads: int | None = None,
+        observation_dtype: npt.DTypeLike = np.float32,
         **options: Any,
     ) -> None:
         self.game: Game = cardtable.make(game, **options)
+        dtype = _observation_dtype(observation_dtype)
         if threads is None:
             threads = default_threads()
         players = self.game.num_players
@@ -152,6 +173,7 @@ class BatchEnv:
             max_actions=max_actions,
             autoreset=autoreset,
             threads=threads,
+            divisors=None if dtype == np.float32 else layout(self.game).column_divisors().tolist(),
         )
         self.num_games = num_games
         self.num_actions: int = self.game.num_distinct_actions
@@ -283,7 +305,9 @@ class CardtableVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], Any]):
     ``SyncVectorEnv``) returns copies; ``copy=False`` returns the core's buffers, which
     the next call overwrites. ``autoreset_mode`` is Gymnasium's ``NEXT_STEP``
     (default) or ``SAME_STEP`` (the final observations in ``info["final_obs"]``).
-    Self-play (several agents a game) is :class:`BatchEnv`'s alone."""
+    ``observation_dtype=np.int8`` gives :data:`OBSERVATION_DTYPES`' compact form, its
+    ``Box`` bounds the layout's times each column's divisor. Self-play (several agents a
+    game) is :class:`BatchEnv`'s alone."""
 
     def __init__(
         self,
@@ -294,6 +318,7 @@ class CardtableVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], Any]):
         max_actions: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         threads: int | None = None,
+        observation_dtype: npt.DTypeLike = np.float32,
         copy: bool = True,
         render_mode: str | None = None,
         **options: Any,
@@ -315,6 +340,7 @@ class CardtableVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], Any]):
             max_actions=max_actions,
             autoreset=_MODES[mode],
             threads=threads,
+            observation_dtype=observation_dtype,
             **options,
         )
         self.metadata = {"autoreset_mode": mode, "render_modes": []}
@@ -322,9 +348,17 @@ class CardtableVectorEnv(VectorEnv[Observations, npt.NDArray[np.int64], Any]):
         self.num_envs = num_envs
         self.copy = copy
         shape = layout(self.batch.game)
-        self.single_observation_space = spaces.Box(
-            low=shape.low, high=shape.high, shape=(shape.size,), dtype=np.float32
-        )
+        if self.batch.observations.dtype == np.int8:
+            divisors = shape.column_divisors()
+            self.single_observation_space = spaces.Box(
+                low=np.round(shape.low * divisors).astype(np.int8),
+                high=np.round(shape.high * divisors).astype(np.int8),
+                dtype=np.int8,
+            )
+        else:
+            self.single_observation_space = spaces.Box(
+                low=shape.low, high=shape.high, shape=(shape.size,), dtype=np.float32
+            )
         self.single_action_space = spaces.Discrete(self.batch.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

@@ -66,6 +66,7 @@ fn config(games: usize, threads: usize) -> Config<KnockoutWhist> {
         max_actions: None,
         autoreset: Autoreset::NextStep,
         threads,
+        divisors: Vec::new(),
     }
 }
 
