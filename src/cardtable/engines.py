@@ -10,8 +10,9 @@ A core-backed state keeps of its own only what a position does not hold: how the
 (its seed, first dealer, stacked decks and reshuffles, or its start position), its history,
 and its chance events once they are asked for. Everything else a caller reads (a view,
 facts, the result, a refusal's reason, a game's own fields such as ``hands``) is read from
-a *reference*: the Python state rebuilt from the core's position, cached until the next
-step. A game's own fields are read-only on a core-backed state.
+a *reference*: the Python state rebuilt from the core's position when first read, then
+kept in step by the Python engine (each step plays there too) until a step draws a chance
+event in the core. A game's own fields are read-only on a core-backed state.
 
 Chance has one authority at a time. A state that deals from its seed and stacked decks
 lets the core deal; the decks it dealt are worked out again by the Python engine only when
@@ -167,7 +168,7 @@ class CoreBacked(State):
 
     @property
     def reference(self) -> State:
-        """The Python engine's state equal to this one (rebuilt after each step; read it,
+        """The Python engine's state equal to this one (kept in step once read; read it,
         don't change it)."""
         ref = self._reference
         if ref is None:

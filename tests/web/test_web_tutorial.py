@@ -136,10 +136,15 @@ def test_progress_resumes_after_reload(chromium: Browser, web_base: str, tmp_pat
         page.click("#learn-link")
         page.wait_for_url("**/learn/knockout-whist")
         for _ in range(2):
-            make(page, awaited_move(page))
+            move = awaited_move(page)
+            before = page.get_attribute("#lesson", "data-step")
+            make(page, move)
+            # The lesson moves on past this step (or ends): only then is the next move
+            # the one it asks for (a slow server answers after the click returns).
             page.wait_for_function(
-                "() => document.getElementById('lesson').dataset.expect === ''"
-                " || document.getElementById('lesson').dataset.step !== '0'"
+                "before => document.getElementById('lesson').dataset.expect === ''"
+                " || document.getElementById('lesson').dataset.step !== before",
+                arg=before,
             )
         awaited_move(page)
         step = page.get_attribute("#lesson", "data-step")
