@@ -252,14 +252,9 @@ class CoreBacked(State):
         if self.to_move is None or (seat is not None and seat != self.to_move):
             return State.apply(self, number, seat=seat)
         try:
-            if self._synced:
-                self._step_drawing(number)
-            else:
-                # The core deals any chance event from the seed and the stacked decks, as
-                # the reference would: nothing of it to keep until a record asks (_sync).
-                self.to_move = self.core.step(number)
-                self.history.append(number)
-                self._reference = None
+            # The native step: the core checks and plays it (or the reference draws its
+            # chance, _step_drawing), and a read reference is kept in step.
+            self.apply_id(number)
         except IllegalActionError:
             return State.apply(self, number, seat=seat)
         return game.actions[number]

@@ -30,7 +30,7 @@
 
 use rand::{Rng, SeedableRng};
 
-use crate::game::{actions_of, new_game, Game, PlayoutRng};
+use crate::game::{actions_of, mask_actions, new_game, Game, PlayoutRng};
 use crate::observation::Observe;
 use crate::rollout::Guided;
 
@@ -649,10 +649,8 @@ fn write_views<G: Game + Observe + Guided, O: Cell>(
         let row = &mut mask[k * a..(k + 1) * a];
         row.fill(0);
         if to_move == Some(seat) {
-            let mut m = legal;
-            while m != 0 {
-                row[m.trailing_zeros() as usize] = 1;
-                m &= m - 1;
+            for action in mask_actions(legal) {
+                row[action] = 1;
             }
         }
     }

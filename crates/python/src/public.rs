@@ -101,16 +101,7 @@ macro_rules! bind_public {
                 {
                     let mut this = slf.borrow_mut();
                     if let Some(number) = this.plain(action, seat)? {
-                        let stepped = {
-                            let mut core = this.core.borrow_mut(py);
-                            core.is_legal(number).then(|| {
-                                let drawn = core.inner.chance_drawn();
-                                core.inner.apply(number);
-                                (core.inner.to_move(), core.inner.chance_drawn() != drawn)
-                            })
-                        };
-                        if let Some((to_move, drew)) = stepped {
-                            this.stepped(py, number, to_move, drew)?;
+                        if this.try_step(py, number)? {
                             return Ok(action.clone().unbind());
                         }
                     }
@@ -148,13 +139,26 @@ macro_rules! bind_public {
 
             /// Applies action `number`; an illegal one raises `IllegalActionError`.
             fn step(&mut self, py: Python<'_>, number: usize) -> PyResult<()> {
+                if self.try_step(py, number)? {
+                    return Ok(());
+                }
+                // Refused: the core's own apply says why, and changes nothing.
+                self.core.borrow_mut(py).apply(py, number)
+            }
+
+            /// Applies action `number` when it is legal (`false`, nothing changed, when not).
+            fn try_step(&mut self, py: Python<'_>, number: usize) -> PyResult<bool> {
                 let (to_move, drew) = {
                     let mut core = self.core.borrow_mut(py);
+                    if !core.is_legal(number) {
+                        return Ok(false);
+                    }
                     let drawn = core.inner.chance_drawn();
-                    let to_move = core.step(py, number)?;
-                    (to_move, core.inner.chance_drawn() != drawn)
+                    core.inner.apply(number);
+                    (core.inner.to_move(), core.inner.chance_drawn() != drawn)
                 };
-                self.stepped(py, number, to_move, drew)
+                self.stepped(py, number, to_move, drew)?;
+                Ok(true)
             }
 
             /// After a step: the history and the seat to move, and the reference. A reference

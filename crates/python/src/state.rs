@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 use rand::SeedableRng;
 
-use cardtable_core::game::{self, actions_of, ActionMask, Game, PlayoutRng};
+use cardtable_core::game::{self, actions_of, Game, PlayoutRng};
 use cardtable_core::rollout::{Guided, Script};
 use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf, Observe};
 
@@ -24,10 +24,6 @@ fn ran_out(script: &Script<'_>) -> PyResult<()> {
         )));
     }
     Ok(())
-}
-
-fn mask_actions(mask: ActionMask) -> Vec<usize> {
-    actions_of(mask)
 }
 
 macro_rules! bind_state {
@@ -59,7 +55,7 @@ macro_rules! bind_state {
 
             /// Numbers of the legal actions, ascending.
             fn legal_action_ids(&self) -> Vec<usize> {
-                mask_actions(self.inner.legal_mask())
+                actions_of(self.inner.legal_mask())
             }
 
             /// The legal actions as one integer: bit `a` set when action `a` is legal.
@@ -73,7 +69,7 @@ macro_rules! bind_state {
 
             /// Applies a legal action by number; an illegal one raises
             /// `IllegalActionError` and changes nothing.
-            fn apply(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
+            pub(crate) fn apply(&mut self, py: Python<'_>, action: usize) -> PyResult<()> {
                 if !self.is_legal(action) {
                     let why = match self.inner.to_move() {
                         None => format!("the game is over; action {action} cannot be played"),
@@ -91,11 +87,7 @@ macro_rules! bind_state {
             /// Applies a legal action by number, as `apply` does, and answers the seat to
             /// move now (`None` once the game is over): the run-time engine's step
             /// (`cardtable.engines`) in one call.
-            pub(crate) fn step(
-                &mut self,
-                py: Python<'_>,
-                action: usize,
-            ) -> PyResult<Option<usize>> {
+            fn step(&mut self, py: Python<'_>, action: usize) -> PyResult<Option<usize>> {
                 self.apply(py, action)?;
                 Ok(self.inner.to_move())
             }

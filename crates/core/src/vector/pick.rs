@@ -4,7 +4,7 @@
 use rand::Rng;
 
 use super::{Agents, Batch, Guided, Observe};
-use crate::game::Game;
+use crate::game::{mask_actions, Game};
 
 impl<G: Game + Observe + Guided> Batch<G> {
     /// Writes into `out` one action per game: uniformly random among the legal actions of
@@ -29,16 +29,13 @@ impl<G: Game + Observe + Guided> Batch<G> {
             if slot.done || (one_agent && seat != slot.seat) {
                 continue;
             }
-            let mut mask = slot.state.legal_mask();
-            let count = mask.count_ones();
-            if count == 0 {
+            let mut legal = mask_actions(slot.state.legal_mask());
+            if legal.len() == 0 {
                 continue;
             }
-            // The k-th set bit, k uniform below the count.
-            for _ in 0..slot.pick.random_range(0..count) {
-                mask &= mask - 1;
-            }
-            *action = i64::from(mask.trailing_zeros());
+            // The k-th legal action, k uniform below their count.
+            let k = slot.pick.random_range(0..legal.len() as u32) as usize;
+            *action = legal.nth(k).expect("k is below the count") as i64;
         }
         Ok(())
     }
