@@ -345,12 +345,15 @@ def pgx_rate(size: int, seconds: float, seed: int) -> float:
     init = jax.jit(jax.vmap(env.init))
     stepped = jax.vmap(auto_reset(env.step, env.init))
 
-    @jax.jit
-    def choose_and_step(state: Any, key: Any) -> Any:
+    def choose_then_step(state: Any, key: Any) -> Any:
         choose, steps = jax.random.split(key)
         logits = jnp.where(state.legal_action_mask, 0.0, -jnp.inf)
         actions = jax.random.categorical(choose, logits, axis=1)
         return stepped(state, actions, jax.random.split(steps, size))
+
+    # Not a decorator: where jax is not installed its jit is untyped, and mypy refuses
+    # an untyped decorator on a typed function.
+    choose_and_step = jax.jit(choose_then_step)
 
     key = jax.random.PRNGKey(seed)
     key, sub = jax.random.split(key)
