@@ -1,41 +1,34 @@
-"""Train a masked PPO agent for Knockout Whist (3 players) on the batch environment, in
-NumPy alone, on the CPU; and play it in ``cardtable arena`` as a bot.
+"""Train a masked PPO agent for Knockout Whist (3 players) on the batch environment with
+PyTorch, in the manner of CleanRL's single-file PPO, on the CPU.
 
 The agent holds one seat (drawn at every deal) of ``num_games`` games stepped together in
 the compiled core (:class:`cardtable.rl.vector.BatchEnv`), the other seats played there by
 ``random`` bots, then (the second stage of the default schedule) by the core's guided
-rollout policy, its cheap heuristic player. The policy is a small network (two hidden
-layers, a policy head over the 57 action numbers and a value head) whose illegal actions
-are masked out before the softmax; the reward is the game's return at its end (+1 for a
-win, -1/2 for a loss with 3 players), undiscounted. PPO with clipping, generalised
-advantage estimates, an entropy bonus and Adam, written out by hand.
+rollout policy, its cheap heuristic player. The network has two hidden layers, a policy
+head over the 57 action numbers whose illegal ones are set to -1e9 before the softmax (the
+batch's ``masks``: a masked action has probability 0, so it is never sampled), and a value
+head. The reward is the game's return at its end (+1 for a win, -1/2 for a loss with 3
+players), undiscounted. PPO with clipping, generalised advantage estimates, an entropy
+bonus and Adam, from PyTorch: ``pip install -e '.[train]'``.
 
-    .venv/bin/python examples/ppo_knockout_whist.py                # 4-5 minutes
+    .venv/bin/python examples/ppo_knockout_whist.py                # a few minutes
     .venv/bin/python examples/ppo_knockout_whist.py --schedule random:20 --out /tmp/kow
 
-It saves the weights (``--out``, default ``examples/ppo_knockout_whist.npz``), the learning
-curve (the mean return of every ``--report`` games, ``…-curve.csv`` and ``…-curve.png``
-when matplotlib is installed). Everything random comes from ``--seed``: the same seed and
-arguments give the same weights (on one machine: floating-point sums may differ between
-BLAS builds).
+It saves the weights as plain arrays (``--out``, default ``examples/ppo_knockout_whist.npz``)
+and the learning curve (the mean return of every ``--report`` games, ``…-curve.csv``, and
+``…-curve.png`` when matplotlib is installed). Everything random comes from ``--seed``: the
+same seed and arguments give the same weights on one machine with the same ``--threads``.
 
-The trained agent is a bot spec, from the repository's root (it loads the weights beside
-this file, or those ``CARDTABLE_AGENT_WEIGHTS`` names)::
-
-    .venv/bin/python -m cardtable arena knockout-whist -p 3 \\
-        --bots examples.ppo_knockout_whist:Agent,random,random --games 300 --seed 2
-
-The bot sees only its seat's view: its observation is
-:func:`cardtable.rl.observation.encode` of the view, the vector the batch environment
-hands the agent in training. An example, not part of the package.
+The trained agent plays without PyTorch: ``examples/knockout_whist_agent.py`` reads the
+arrays, and is the bot spec ``examples.knockout_whist_agent:Agent`` of ``cardtable arena``.
+An example, not part of the package.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import os
-import random
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -43,128 +36,57 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
+import torch
+from torch import nn
+from torch.distributions import Categorical
 
 import cardtable
-from cardtable.core import Action, Game, View
-from cardtable.rl.observation import encode
+from cardtable.rl.observation import layout
 from cardtable.rl.vector import BatchEnv
-
-Array = npt.NDArray[np.float32]
 
 HERE = Path(__file__).resolve().parent
 WEIGHTS = HERE / "ppo_knockout_whist.npz"
-NEGATIVE = np.float32(-1e9)  # the logit of an illegal action
+ILLEGAL = -1e9
+"""The logit of an illegal action: its probability is exactly 0, its entropy term 0."""
 
 
-# The network ---------------------------------------------------------------------------
+def layer(inputs: int, outputs: int, gain: float) -> nn.Linear:
+    """A linear layer initialised as CleanRL's: orthogonal weights, zero biases."""
+    linear = nn.Linear(inputs, outputs)
+    nn.init.orthogonal_(linear.weight, gain)
+    nn.init.zeros_(linear.bias)
+    return linear
 
 
-class Policy:
-    """Observation → two ReLU layers → logits over the actions (masked) and a value."""
+class Network(nn.Module):
+    """Observation → two ReLU layers → masked logits over the actions, and a value."""
 
-    names = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
-
-    def __init__(self, params: dict[str, Array]) -> None:
-        self.params = params
-
-    @classmethod
-    def initial(cls, inputs: int, actions: int, hidden: int, rng: np.random.Generator) -> Policy:
-        def dense(fan_in: int, fan_out: int, gain: float) -> Array:
-            scaled = rng.standard_normal((fan_in, fan_out)) * gain / np.sqrt(fan_in)
-            weights: Array = scaled.astype(np.float32)
-            return weights
-
-        return cls(
-            {
-                "w1": dense(inputs, hidden, np.sqrt(2.0)),
-                "b1": np.zeros(hidden, np.float32),
-                "w2": dense(hidden, hidden, np.sqrt(2.0)),
-                "b2": np.zeros(hidden, np.float32),
-                # Small policy weights: the first policy is near uniform over the legal actions.
-                "wp": dense(hidden, actions, 0.01),
-                "bp": np.zeros(actions, np.float32),
-                "wv": dense(hidden, 1, 1.0),
-                "bv": np.zeros(1, np.float32),
-            }
+    def __init__(self, inputs: int, actions: int, hidden: int) -> None:
+        super().__init__()
+        self.body = nn.Sequential(
+            layer(inputs, hidden, math.sqrt(2)),
+            nn.ReLU(),
+            layer(hidden, hidden, math.sqrt(2)),
+            nn.ReLU(),
         )
+        # Small policy weights: the first policy is near uniform over the legal actions.
+        self.policy = layer(hidden, actions, 0.01)
+        self.value = layer(hidden, 1, 1.0)
 
-    @classmethod
-    def load(cls, path: str | os.PathLike[str]) -> Policy:
-        with np.load(path) as saved:
-            return cls({name: saved[name].astype(np.float32) for name in cls.names})
+    def forward(self, observations: torch.Tensor, masks: torch.Tensor) -> Any:
+        hidden = self.body(observations)
+        logits = self.policy(hidden).masked_fill(~masks, ILLEGAL)
+        return logits, self.value(hidden).squeeze(-1)
 
-    def save(self, path: str | os.PathLike[str], **extra: Any) -> None:
-        arrays: dict[str, Any] = {**self.params, **extra}
-        np.savez_compressed(path, **arrays)
-
-    def forward(
-        self, observations: Array, masks: npt.NDArray[Any]
-    ) -> tuple[Array, Array, dict[str, Array]]:
-        """Log-probabilities (illegal actions about -1e9), values, and what backward needs."""
-        p = self.params
-        z1 = observations @ p["w1"] + p["b1"]
-        h1 = np.maximum(z1, 0)
-        z2 = h1 @ p["w2"] + p["b2"]
-        h2 = np.maximum(z2, 0)
-        logits = h2 @ p["wp"] + p["bp"]
-        logits = np.where(masks > 0, logits, NEGATIVE)
-        logits -= logits.max(axis=1, keepdims=True)
-        log_probs = logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
-        values = (h2 @ p["wv"] + p["bv"])[:, 0]
-        return log_probs, values, {"x": observations, "h1": h1, "h2": h2}
-
-    def backward(
-        self, cache: dict[str, Array], d_logits: Array, d_values: Array
-    ) -> dict[str, Array]:
-        """The gradients of the parameters given those of the logits and values."""
-        p = self.params
-        x, h1, h2 = cache["x"], cache["h1"], cache["h2"]
-        d_h2 = d_logits @ p["wp"].T + d_values[:, None] @ p["wv"].T
-        d_z2 = d_h2 * (h2 > 0)
-        d_h1 = d_z2 @ p["w2"].T
-        d_z1 = d_h1 * (h1 > 0)
-        return {
-            "wp": h2.T @ d_logits,
-            "bp": d_logits.sum(axis=0),
-            "wv": h2.T @ d_values[:, None],
-            "bv": d_values.sum(keepdims=True),
-            "w2": h1.T @ d_z2,
-            "b2": d_z2.sum(axis=0),
-            "w1": x.T @ d_z1,
-            "b1": d_z1.sum(axis=0),
-        }
-
-    def greedy(self, observation: Array, mask: npt.NDArray[Any]) -> int:
-        """The most probable legal action of one observation."""
-        log_probs, _, _ = self.forward(observation[None, :], mask[None, :])
-        return int(np.argmax(log_probs[0]))
-
-
-class Adam:
-    def __init__(self, params: dict[str, Array], lr: float) -> None:
-        self.lr = lr
-        self.t = 0
-        self.m = {k: np.zeros_like(v) for k, v in params.items()}
-        self.v = {k: np.zeros_like(v) for k, v in params.items()}
-
-    def step(self, params: dict[str, Array], grads: dict[str, Array], clip: float) -> float:
-        """One update, the gradient's global norm clipped to ``clip``; returns that norm."""
-        norm = float(np.sqrt(sum(float((g * g).sum()) for g in grads.values())))
-        scale = min(1.0, clip / (norm + 1e-8))
-        self.t += 1
-        b1, b2 = 0.9, 0.999
-        for k, g in grads.items():
-            g = g * scale
-            self.m[k] = b1 * self.m[k] + (1 - b1) * g
-            self.v[k] = b2 * self.v[k] + (1 - b2) * g * g
-            m_hat = self.m[k] / (1 - b1**self.t)
-            v_hat = self.v[k] / (1 - b2**self.t)
-            params[k] -= (self.lr * m_hat / (np.sqrt(v_hat) + 1e-8)).astype(np.float32)
-        return norm
-
-
-# Training ------------------------------------------------------------------------------
+    def arrays(self) -> dict[str, np.ndarray[Any, Any]]:
+        """The weights as ``examples/knockout_whist_agent.py`` reads them: ``w*`` as
+        (inputs, outputs), ``b*`` the biases."""
+        named = {"1": self.body[0], "2": self.body[2], "p": self.policy, "v": self.value}
+        arrays = {}
+        for suffix, linear in named.items():
+            arrays[f"w{suffix}"] = linear.weight.detach().numpy().T.copy()
+            arrays[f"b{suffix}"] = linear.bias.detach().numpy().copy()
+        return arrays
 
 
 @dataclass
@@ -184,6 +106,8 @@ class Config:
     lam: float = 0.95
     grad_clip: float = 1.0
     seed: int = 0
+    threads: int = 0
+    """PyTorch's threads; 0 keeps its default (one per core)."""
     report: int = 2000
     """Games per point of the learning curve."""
     verbose: bool = True
@@ -193,6 +117,8 @@ class Config:
 class Stats:
     returns: list[float] = field(default_factory=list)
     """Every finished game's return to the agent, in order."""
+    opponents: list[str] = field(default_factory=list)
+    """Each finished game's kind of opponents (``"random"``, ``"guided"``)."""
     stages: list[tuple[str, int]] = field(default_factory=list)
     """(opponents, games finished before the stage began)."""
     losses: list[float] = field(default_factory=list)
@@ -200,83 +126,111 @@ class Stats:
     seconds: float = 0.0
 
     def curve(self, every: int) -> list[tuple[int, str, float, float]]:
-        """(games so far, opponents, mean return, win rate) of each block of ``every``
-        games, blocks not crossing a stage's start."""
+        """(games so far, opponents, mean return, win rate) of each block of ``every`` games
+        against one kind of opponents, blocks not crossing a stage's start, in order."""
         points = []
         bounds = [start for _, start in self.stages] + [len(self.returns)]
-        for (kind, start), end in zip(self.stages, bounds[1:], strict=True):
-            for a in range(start, end - every + 1, every):
-                block = np.array(self.returns[a : a + every])
-                points.append((a + every, kind, float(block.mean()), float((block > 0).mean())))
-        return points
+        for (_, start), end in zip(self.stages, bounds[1:], strict=True):
+            for kind in dict.fromkeys(self.opponents[start:end]):
+                games = [i for i in range(start, end) if self.opponents[i] == kind]
+                for a in range(0, len(games) - every + 1, every):
+                    block = np.array([self.returns[i] for i in games[a : a + every]])
+                    wins = float((block > 0).mean())
+                    points.append((games[a + every - 1] + 1, kind, float(block.mean()), wins))
+        return sorted(points)
 
 
-def train(config: Config, policy: Policy | None = None) -> tuple[Policy, Stats]:
-    rng = np.random.default_rng(config.seed)
+class Tables:
+    """``num_games`` games stepped as one batch, split evenly between kinds of opponents
+    (``["random", "guided"]``: half the games against two random bots, half against two
+    guided ones), one :class:`BatchEnv` a kind: the rows of each in turn."""
+
+    def __init__(self, kinds: list[str], num_games: int) -> None:
+        if num_games % len(kinds):
+            raise ValueError(f"{num_games} games do not split evenly between {kinds}")
+        self.size = num_games // len(kinds)
+        self.kinds = np.repeat(kinds, self.size)
+        """Each row's kind of opponents."""
+        self.batches = [
+            BatchEnv(
+                "knockout-whist",
+                num_games=self.size,
+                opponents=kind,
+                seat=None,
+                autoreset="same_step",
+                players=3,
+            )
+            for kind in kinds
+        ]
+
+    def reset(self, seed: int) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+        dealt = [batch.reset(seed=seed * 16 + k) for k, batch in enumerate(self.batches)]
+        return np.concatenate([o for o, _ in dealt]), np.concatenate([m for _, m in dealt])
+
+    def step(self, actions: np.ndarray[Any, Any]) -> tuple[np.ndarray[Any, Any], ...]:
+        size = self.size
+        stepped = [
+            batch.step(actions[k * size : (k + 1) * size]) for k, batch in enumerate(self.batches)
+        ]
+        return tuple(np.concatenate(part) for part in zip(*stepped, strict=True))
+
+
+def train(config: Config, network: Network | None = None) -> tuple[Network, Stats]:
+    torch.manual_seed(config.seed)
+    if config.threads:
+        torch.set_num_threads(config.threads)
     game = cardtable.make("knockout-whist", players=3)
-    inputs = encode(game, game.new_state(seed=0).view(0)).size
-    actions = game.num_distinct_actions
-    if policy is None:
-        policy = Policy.initial(inputs, actions, config.hidden, rng)
-    adam = Adam(policy.params, config.lr)
+    inputs, actions = layout(game).size, game.num_distinct_actions
+    if network is None:
+        network = Network(inputs, actions, config.hidden)
+    optimiser = torch.optim.Adam(network.parameters(), lr=config.lr, eps=1e-5)
     stats = Stats()
     n, steps = config.num_games, config.steps
+    observations_buf = torch.zeros((steps, n, inputs))
+    masks_buf = torch.zeros((steps, n, actions), dtype=torch.bool)
+    actions_buf = torch.zeros((steps, n), dtype=torch.long)
+    log_probs_buf = torch.zeros((steps, n))
+    values_buf = torch.zeros((steps + 1, n))
+    rewards_buf = torch.zeros((steps, n))
+    dones_buf = torch.zeros((steps, n))
     start = time.perf_counter()
     for stage, (opponents, updates) in enumerate(config.schedule):
         stats.stages.append((opponents, len(stats.returns)))
-        batch = BatchEnv(
-            "knockout-whist",
-            num_games=n,
-            opponents=opponents,
-            seat=None,
-            autoreset="same_step",
-            players=3,
-        )
-        # The stage's seed: the same games whatever the stages before it did.
+        batch = Tables(opponents.split("+"), n)
         observations, masks = batch.reset(seed=config.seed * 1000 + stage)
         for update in range(updates):
-            obs_buf = np.empty((steps, n, inputs), np.float32)
-            mask_buf = np.empty((steps, n, actions), np.int8)
-            act_buf = np.empty((steps, n), np.int64)
-            logp_buf = np.empty((steps, n), np.float32)
-            value_buf = np.empty((steps + 1, n), np.float32)
-            reward_buf = np.empty((steps, n), np.float32)
-            done_buf = np.empty((steps, n), np.float32)
             for t in range(steps):
-                obs_buf[t] = observations
-                mask_buf[t] = masks
-                log_probs, values, _ = policy.forward(obs_buf[t], mask_buf[t])
-                # Gumbel-max sampling from the masked distribution.
-                chosen = np.argmax(log_probs - np.log(-np.log(rng.random(log_probs.shape))), 1)
-                act_buf[t] = chosen
-                logp_buf[t] = log_probs[np.arange(n), chosen]
-                value_buf[t] = values
-                observations, masks, rewards, terminated, truncated = batch.step(chosen)
+                # Copies: the batch writes its next step into the same arrays.
+                observations_buf[t] = torch.from_numpy(observations)
+                masks_buf[t] = torch.from_numpy(masks) > 0
+                with torch.no_grad():
+                    logits, values = network(observations_buf[t], masks_buf[t])
+                    distribution = Categorical(logits=logits)
+                    chosen = distribution.sample()
+                actions_buf[t] = chosen
+                log_probs_buf[t] = distribution.log_prob(chosen)
+                values_buf[t] = values
+                observations, masks, rewards, terminated, truncated = batch.step(chosen.numpy())
                 ended = terminated | truncated
-                reward_buf[t] = rewards
-                done_buf[t] = ended
+                rewards_buf[t] = torch.from_numpy(rewards)
+                dones_buf[t] = torch.from_numpy(ended.astype(np.float32))
                 stats.returns.extend(rewards[ended].tolist())
-            value_buf[steps] = policy.forward(observations, masks)[1]
-            # Generalised advantage estimates, undiscounted (the only reward ends a game).
-            advantages = np.zeros((steps, n), np.float32)
-            running = np.zeros(n, np.float32)
-            for t in reversed(range(steps)):
-                alive = 1.0 - done_buf[t]
-                delta = reward_buf[t] + alive * value_buf[t + 1] - value_buf[t]
-                running = delta + config.lam * alive * running
-                advantages[t] = running
-            targets = advantages + value_buf[:steps]
-            loss, entropy = _optimise(
-                policy,
-                adam,
+                stats.opponents.extend(batch.kinds[ended].tolist())
+            with torch.no_grad():
+                values_buf[steps] = network(
+                    torch.from_numpy(observations), torch.from_numpy(masks) > 0
+                )[1]
+            advantages = advantage_estimates(rewards_buf, values_buf, dones_buf, config.lam)
+            loss, entropy = optimise(
+                network,
+                optimiser,
                 config,
-                rng,
-                obs_buf.reshape(steps * n, inputs),
-                mask_buf.reshape(steps * n, actions),
-                act_buf.reshape(-1),
-                logp_buf.reshape(-1),
+                observations_buf.reshape(steps * n, inputs),
+                masks_buf.reshape(steps * n, actions),
+                actions_buf.reshape(-1),
+                log_probs_buf.reshape(-1),
                 advantages.reshape(-1),
-                targets.reshape(-1),
+                (advantages + values_buf[:steps]).reshape(-1),
             )
             stats.losses.append(loss)
             stats.entropies.append(entropy)
@@ -291,62 +245,70 @@ def train(config: Config, policy: Policy | None = None) -> tuple[Policy, Stats]:
                     flush=True,
                 )
     stats.seconds = time.perf_counter() - start
-    return policy, stats
+    return network, stats
 
 
-def _optimise(
-    policy: Policy,
-    adam: Adam,
+def advantage_estimates(
+    rewards: torch.Tensor, values: torch.Tensor, dones: torch.Tensor, lam: float
+) -> torch.Tensor:
+    """Generalised advantage estimates, undiscounted (the only reward ends a game)."""
+    steps = rewards.shape[0]
+    advantages = torch.zeros_like(rewards)
+    running = torch.zeros_like(rewards[0])
+    for t in reversed(range(steps)):
+        alive = 1.0 - dones[t]
+        delta = rewards[t] + alive * values[t + 1] - values[t]
+        running = delta + lam * alive * running
+        advantages[t] = running
+    return advantages
+
+
+def optimise(
+    network: Network,
+    optimiser: torch.optim.Optimizer,
     config: Config,
-    rng: np.random.Generator,
-    observations: Array,
-    masks: npt.NDArray[np.int8],
-    actions: npt.NDArray[np.int64],
-    old_log_probs: Array,
-    advantages: Array,
-    targets: Array,
+    observations: torch.Tensor,
+    masks: torch.Tensor,
+    actions: torch.Tensor,
+    old_log_probs: torch.Tensor,
+    advantages: torch.Tensor,
+    targets: torch.Tensor,
 ) -> tuple[float, float]:
     """PPO's clipped objective over a few epochs of minibatches; the last minibatch's loss
-    and the mean entropy."""
+    and the mean entropy of the last epoch."""
     total = len(actions)
-    loss = entropy_mean = 0.0
+    loss_value = entropy_value = 0.0
     for _ in range(config.epochs):
-        order = rng.permutation(total)
+        order = torch.randperm(total)
+        entropies = []
         for begin in range(0, total, config.minibatch):
             idx = order[begin : begin + config.minibatch]
-            m = len(idx)
+            logits, values = network(observations[idx], masks[idx])
+            distribution = Categorical(logits=logits)
+            ratio = (distribution.log_prob(actions[idx]) - old_log_probs[idx]).exp()
             adv = advantages[idx]
             adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-            legal = masks[idx] > 0
-            log_probs, values, cache = policy.forward(observations[idx], masks[idx])
-            probs = np.where(legal, np.exp(log_probs), 0.0).astype(np.float32)
-            new = log_probs[np.arange(m), actions[idx]]
-            ratio = np.exp(new - old_log_probs[idx])
-            surrogate = ratio * adv
-            clipped = np.clip(ratio, 1 - config.clip, 1 + config.clip) * adv
-            plogp = np.where(legal, probs * log_probs, 0.0)
-            entropy = -plogp.sum(axis=1)
-            error = values - targets[idx]
-            loss = float(
-                -np.minimum(surrogate, clipped).mean()
-                + config.value * 0.5 * (error**2).mean()
-                - config.entropy * entropy.mean()
-            )
-            entropy_mean = float(entropy.mean())
-            # d loss / d log pi(a): the unclipped term's where it is the smaller one.
-            d_logp = np.where(surrogate <= clipped, -adv * ratio, 0.0) / m
-            d_logits = -probs * d_logp[:, None]
-            d_logits[np.arange(m), actions[idx]] += d_logp
-            # d(-c H)/d logits_j = c p_j (log p_j + H), over the legal actions.
-            log_legal = np.where(legal, log_probs, 0.0)
-            d_logits += config.entropy * probs * (log_legal + entropy[:, None]) / m
-            d_values = config.value * error / m
-            grads = policy.backward(cache, d_logits.astype(np.float32), d_values.astype(np.float32))
-            adam.step(policy.params, grads, config.grad_clip)
-    return loss, entropy_mean
+            surrogate = torch.max(
+                -adv * ratio, -adv * ratio.clamp(1 - config.clip, 1 + config.clip)
+            ).mean()
+            entropy = distribution.entropy().mean()
+            value_loss = 0.5 * ((values - targets[idx]) ** 2).mean()
+            loss = surrogate + config.value * value_loss - config.entropy * entropy
+            optimiser.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(network.parameters(), config.grad_clip)
+            optimiser.step()
+            loss_value = loss.item()
+            entropies.append(entropy.item())
+        entropy_value = float(np.mean(entropies))
+    return loss_value, entropy_value
 
 
 # Output --------------------------------------------------------------------------------
+
+
+def save(network: Network, path: Path) -> None:
+    np.savez_compressed(path, **network.arrays())
 
 
 def write_curve(stats: Stats, every: int, path: Path) -> list[tuple[int, str, float, float]]:
@@ -377,7 +339,7 @@ def plot_curve(points: list[tuple[int, str, float, float]], every: int, path: Pa
     axes.axhline(0.0, color="grey", linewidth=0.8, linestyle="--")
     axes.set_xlabel("games played in training")
     axes.set_ylabel(f"mean return of the last {every} games")
-    axes.set_title("PPO (NumPy) on Knockout Whist, 3 players, cardtable.rl.vector.BatchEnv")
+    axes.set_title("PPO (PyTorch) on Knockout Whist, 3 players, cardtable.rl.vector.BatchEnv")
     axes.set_ylim(-0.55, 1.0)
     axes.grid(alpha=0.3)
     axes.legend(loc="lower right")
@@ -390,23 +352,24 @@ def plot_curve(points: list[tuple[int, str, float, float]], every: int, path: Pa
 def _schedule(text: str) -> list[tuple[str, int]]:
     stages = []
     for item in text.split(","):
-        kind, _, updates = item.partition(":")
-        if kind not in ("random", "guided") or not updates.isdigit() or int(updates) < 1:
+        kinds, _, updates = item.partition(":")
+        known = all(kind in ("random", "guided") for kind in kinds.split("+"))
+        if not known or not updates.isdigit() or int(updates) < 1:
             raise argparse.ArgumentTypeError(
-                f"a schedule is like random:60,guided:60, not {text!r}"
+                f"a schedule is like random:100,random+guided:500, not {text!r}"
             )
-        stages.append((kind, int(updates)))
+        stages.append((kinds, int(updates)))
     return stages
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="Masked PPO for Knockout Whist, NumPy only")
+    parser = argparse.ArgumentParser(description="Masked PPO for Knockout Whist, PyTorch")
     defaults = Config()
     parser.add_argument(
         "--schedule",
         type=_schedule,
-        default=[("random", 100), ("guided", 200)],
-        help="opponents:updates per stage (default random:100,guided:200)",
+        default=[("random", 100), ("random+guided", 500)],
+        help="opponents:updates per stage (default random:100,random+guided:500)",
     )
     parser.add_argument("--num-games", type=int, default=defaults.num_games)
     parser.add_argument("--steps", type=int, default=defaults.steps)
@@ -415,6 +378,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--hidden", type=int, default=defaults.hidden)
     parser.add_argument("--lr", type=float, default=defaults.lr)
     parser.add_argument("--seed", type=int, default=defaults.seed)
+    parser.add_argument("--threads", type=int, default=defaults.threads)
     parser.add_argument("--report", type=int, default=defaults.report, help="games a point")
     parser.add_argument("--out", type=Path, default=WEIGHTS, help="weights (.npz)")
     args = parser.parse_args(argv)
@@ -427,12 +391,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         hidden=args.hidden,
         lr=args.lr,
         seed=args.seed,
+        threads=args.threads,
         report=args.report,
     )
-    policy, stats = train(config)
+    network, stats = train(config)
     out: Path = args.out.with_suffix(".npz")
     out.parent.mkdir(parents=True, exist_ok=True)
-    policy.save(out)
+    save(network, out)
     stem = out.with_suffix("")
     points = write_curve(stats, config.report, Path(f"{stem}-curve.csv"))
     drawn = plot_curve(points, config.report, Path(f"{stem}-curve.png"))
@@ -442,38 +407,6 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     for games, kind, mean, wins in points:
         print(f"  {games:>7} games ({kind}): mean return {mean:+.3f}, win rate {wins:.3f}")
-
-
-# The bot -------------------------------------------------------------------------------
-
-
-class Agent:
-    """The trained policy as a cardtable bot (``examples.ppo_knockout_whist:Agent``): the
-    most probable legal action of the observation of the seat's view. It loads the weights
-    that ``CARDTABLE_AGENT_WEIGHTS`` names, or those beside this file."""
-
-    name = "ppo"
-
-    def __init__(self, weights: str | os.PathLike[str] | None = None) -> None:
-        path = weights or os.environ.get("CARDTABLE_AGENT_WEIGHTS") or WEIGHTS
-        self.policy = Policy.load(path)
-        self._games: dict[tuple[str, int], Game] = {}
-
-    def _game(self, view: View) -> Game:
-        key = (str(view["game"]), int(view["players"]))
-        game = self._games.get(key)
-        if game is None:
-            game = self._games[key] = cardtable.make(key[0], **view["options"])
-        return game
-
-    def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:
-        game = self._game(view)
-        observation = encode(game, view)
-        mask = np.zeros(game.num_distinct_actions, np.int8)
-        numbers = [game.action_to_int(action) for action in legal_actions]
-        mask[numbers] = 1
-        chosen = self.policy.greedy(observation, mask)
-        return legal_actions[numbers.index(chosen)]
 
 
 if __name__ == "__main__":

@@ -25,3 +25,22 @@ def chromium() -> Iterator[Browser]:
     """One headless Chromium for the module."""
     with launched() as browser:
         yield browser
+
+
+def _train_extra_installed() -> bool:
+    import importlib.util
+
+    return all(importlib.util.find_spec(name) for name in ("torch", "sb3_contrib"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Tests marked ``train`` need the optional ``train`` extra: where it is not installed
+    they are skipped with the reason, which ``-ra`` prints in the summary."""
+    if _train_extra_installed():
+        return
+    skip = pytest.mark.skip(
+        reason="needs the train extra (PyTorch, sb3-contrib): pip install -e '.[train]'"
+    )
+    for item in items:
+        if item.get_closest_marker("train") is not None:
+            item.add_marker(skip)

@@ -174,6 +174,35 @@ def test_an_illegal_action_can_end_the_episode_instead() -> None:
         env.step(illegal)
 
 
+@pytest.mark.parametrize("game", ["knockout-whist", "neuf", "kryt-navalivat"])
+def test_action_masks_is_the_info_mask_as_booleans_and_empty_once_over(game: str) -> None:
+    """``action_masks()`` (sb3-contrib's ``MaskablePPO`` convention) says at every step what
+    ``info["action_mask"]`` says, as booleans; nothing once the episode is over."""
+    env = CardtableEnv(game, seat=None)
+    with pytest.raises(ResetNeeded):
+        env.action_masks()
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done = False
+    while not done:
+        masks = env.action_masks()
+        assert masks.dtype == np.bool_
+        np.testing.assert_array_equal(masks, info["action_mask"] == 1)
+        legal = env.game_state.legal_action_ids()
+        assert sorted(np.flatnonzero(masks).tolist()) == sorted(legal)
+        _, _, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(masks))))
+        done = terminated or truncated
+    assert not env.action_masks().any()
+
+
+def test_action_masks_is_empty_after_an_illegal_action_ended_the_episode() -> None:
+    env = CardtableEnv("neuf", illegal_action="terminate")
+    _, info = env.reset(seed=7)
+    assert env.action_masks().any()
+    env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert not env.action_masks().any()
+
+
 @pytest.mark.parametrize("action", [57, -3, None, "play 7C", 2.0, np.True_])
 def test_what_is_no_action_number_is_refused(action: Any) -> None:
     env = CardtableEnv("knockout-whist", players=3)

@@ -24,6 +24,10 @@ and ``info["illegal_action"]`` set to it, as PettingZoo's ``TerminateIllegalWrap
 Gymnasium's ``check_env`` steps with actions sampled without the mask, so it is run with
 ``"terminate"``.
 
+:meth:`CardtableEnv.action_masks` gives the same mask as booleans: the convention of
+``sb3-contrib``'s ``MaskablePPO``, which reads it before every step (see
+``examples/maskable_ppo.py``).
+
 Each id's ``vector_entry_point`` is :class:`cardtable.rl.vector.CardtableVectorEnv`, a batch
 of games stepped in the compiled core, on every CPU by default. Name the player count: a
 game's default is its own (Knockout Whist 4, Neuf 3, Kryt'-navalivat' 2)::
@@ -125,6 +129,7 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         self._state: State | None = None
         self._bot_rng = random.Random(0)
         self._done = False
+        self._mask: npt.NDArray[np.int8] = np.zeros(self.game.num_distinct_actions, np.int8)
 
     @property
     def game_state(self) -> State:
@@ -181,6 +186,16 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         reward = float(result.returns[self.seat]) if result is not None else 0.0
         return observation, reward, terminated, truncated, info
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """Which action numbers the agent may play now, as booleans (``info["action_mask"]``
+        of the last observation): ``sb3-contrib``'s ``MaskablePPO`` asks for it before every
+        step. None is legal once the episode is over."""
+        if self._state is None:
+            raise ResetNeeded("reset() must be called before action_masks()")
+        if self._done:
+            return np.zeros(self.game.num_distinct_actions, dtype=bool)
+        return self._mask.astype(bool)
+
     def _play_bots(self, state: State) -> None:
         """The other seats act until the agent is to act, the game ends or it is cut short."""
         limit, game = self.max_actions, self.game
@@ -205,7 +220,8 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         # view lists them) as numbers, spare formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
         observation = observations.of_facts(state.facts(seat))
-        return observation, {"action_mask": observations.mask_of(legal)}
+        self._mask = observations.mask_of(legal)
+        return observation, {"action_mask": self._mask}
 
     def render(self) -> str | None:
         """The table as text from the agent's seat (``render_mode="ansi"``)."""
