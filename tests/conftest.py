@@ -44,3 +44,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if item.get_closest_marker("train") is not None:
             item.add_marker(skip)
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: one worker more than the CPUs. Many tests spend much of their time
+    waiting (on a browser, a server's timers, a database kept down on purpose), and a
+    worker more keeps the CPUs busy meanwhile."""
+    import os
+
+    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1) + 1

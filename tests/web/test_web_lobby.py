@@ -6,6 +6,7 @@ one click. Headless Chromium against `cardtable serve` (tests/browser_pieces.py)
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from typing import Any
@@ -169,3 +170,47 @@ def test_a_finished_table_says_so_and_play_again_opens_one_with_the_same_seats(
         expect(lobby.locator("#go-seat")).to_have_attribute(
             "href", re.compile(f"/t/{new_table}#seat=0&token=")
         )
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_each_bot_level_shows_its_rating_on_one_scale(
+    web_base: str, chromium: Browser, lang: str
+) -> None:
+    """A bot seat's levels read "expert ≈ 31": the round robin's rating (docs/bots.md), its
+    95% interval and the games behind it in the option's title, in the page's language."""
+    games = {g["name"]: g for g in httpx.get(f"{web_base}/api/games").json()}
+    ratings = dict(games["neuf"]["ratings"])
+    random_player = ratings.pop("random")
+    assert set(ratings) == {"easy", "medium", "hard", "expert"}
+    with context(chromium, lang=lang) as made:
+        page = open_page(made, web_base)
+        page.select_option("#game", "neuf")
+        row = page.locator("#seat-rows .seat-row[data-seat='1']")
+        row.locator("select.kind").select_option("bot")
+        for level, rating in ratings.items():
+            option = row.locator(f"select.level option[value='{level}']")
+            shown = math.floor(rating["mu"] + 0.5)  # JavaScript's Math.round
+            text = option.inner_text()
+            assert re.fullmatch(rf".+ ≈ {shown}", text), text
+            title = option.get_attribute("title") or ""
+            # The interval's ends to a tenth, as Intl writes them (a decimal comma in Russian).
+            for end in (rating["low"], rating["high"]):
+                written = f"{math.floor(end * 10 + 0.5) / 10:g}"
+                assert (written if lang == "en" else written.replace(".", ",")) in title, title
+            games_written = f"{rating['games']:,}"  # 1,200; in Russian 1 200
+            if lang == "ru":
+                games_written = games_written.replace(",", "\xa0")
+            assert games_written in title, title
+        # What the numbers are, with a random player's for scale.
+        note = page.locator("#ratings-note")
+        expect(note).to_be_visible()
+        expect(note).to_contain_text(f"≈ {math.floor(random_player['mu'] + 0.5)}")
+        if lang == "en":
+            expect(note).to_contain_text(f"games of {games['neuf']['ratings_players']} players")
+        if lang == "en":
+            expect(row.locator("select.level option[value='expert']")).to_have_attribute(
+                "title",
+                re.compile(
+                    r"^expert: rating [\d.]+ \(95% interval [\d.]+ to [\d.]+\), from [\d,]+ games"
+                ),
+            )

@@ -29,9 +29,14 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def rate(outcomes: Iterable[GameOutcome], entries: Sequence[str]) -> dict[str, Rating]:
-    """Every entry's rating after the finished games among ``outcomes``."""
-    model = PlackettLuce()
+def rate(
+    outcomes: Iterable[GameOutcome], entries: Sequence[str], *, tau: float | None = None
+) -> dict[str, Rating]:
+    """Every entry's rating after the finished games among ``outcomes``. ``tau`` is the
+    model's drift, added to each entry's uncertainty at every game (OpenSkill's default
+    when ``None``, 25/300): 0 for bots whose strength does not change, so that every game
+    counts alike and the uncertainty keeps narrowing."""
+    model = PlackettLuce() if tau is None else PlackettLuce(tau=tau)
     ratings = {entry: model.rating(name=entry) for entry in entries}
     for outcome in sorted(outcomes, key=lambda o: o.index):
         if not outcome.ok:

@@ -14,6 +14,7 @@ from starlette.requests import ClientDisconnect
 
 import cardtable
 from cardtable.bots.base import LEVELS
+from cardtable.bots.ratings import level_ratings, rated_players
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
 from cardtable.server.commits import UNAVAILABLE
@@ -63,6 +64,10 @@ def describe_games() -> list[dict[str, Any]]:
                 },
                 "options": options,
                 "levels": list(LEVELS),
+                # How strong each level is, and a random player for scale, on one scale
+                # (benchmarks/ratings.py); empty for a game not rated yet.
+                "ratings": level_ratings(name),
+                "ratings_players": rated_players(name),
             }
         )
     return described

@@ -95,9 +95,23 @@ function renderGame() {
   renderSeats();
 }
 
+/** A level's option: its name, and its rating on the levels' common scale where the round
+ * robin has rated it ("expert ≈ 31"; the interval and the games behind it in its title). */
+function levelOption(l, rating) {
+  const name = t(`levels.${l}`);
+  if (!rating) return h("option", { value: l }, name);
+  const round1 = (x) => Math.round(x * 10) / 10;
+  const title = t("lobby.level_rating", { level: name, rating: round1(rating.mu), low: round1(rating.low), high: round1(rating.high), count: rating.games });
+  return h("option", { value: l, title }, t("lobby.level_rated", { level: name, rating: Math.round(rating.mu) }));
+}
+
 function renderSeats() {
   syncOptions();
   const g = current();
+  const random = (g.ratings || {}).random;
+  const note = $("ratings-note");
+  note.hidden = !random;
+  note.textContent = random ? t("lobby.ratings_note", { random: Math.round(random.mu), players: g.ratings_players }) : "";
   const n = Number($("players").value);
   const rows = $("seat-rows");
   const old = [...rows.children].map((r) => ({
@@ -117,7 +131,7 @@ function renderSeats() {
     kind.value = prev.kind;
     const name = h("input", { type: "text", class: "name", maxlength: "24", placeholder: t("seat_n", { n: s + 1 }), "aria-label": t("lobby.seat_name", { n: s + 1 }) });
     name.value = prev.name;
-    const level = h("select", { class: "level", "aria-label": t("lobby.seat_level", { n: s + 1 }) }, ...(g.levels || ["easy", "medium", "hard"]).map((l) => h("option", { value: l }, t(`levels.${l}`))));
+    const level = h("select", { class: "level", "aria-label": t("lobby.seat_level", { n: s + 1 }) }, ...(g.levels || ["easy", "medium", "hard"]).map((l) => levelOption(l, (g.ratings || {})[l])));
     level.value = prev.level;
     const sync = () => {
       name.hidden = kind.value !== "human";

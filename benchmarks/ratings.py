@@ -1,0 +1,182 @@
+"""One rating scale for the bots' levels: a round robin of ``random``, ``easy``, ``medium``,
+``hard`` and ``expert`` in each game (and the trained agent of ``examples/`` in Knockout
+Whist, the game it plays), rated with OpenSkill (Plackett-Luce) over all its games.
+
+    .venv/bin/python benchmarks/ratings.py play            # resumable: run it again
+    .venv/bin/python benchmarks/ratings.py play --game neuf --deals 10
+    .venv/bin/python benchmarks/ratings.py rate            # the table; --write ships it
+
+``play`` runs ``cardtable arena`` tournaments of duplicate deals into
+``benchmarks/results/ratings/<game>-<n>/`` (seed 2, both cores), each picking up where it
+stopped: an interrupted run loses at most the games under way. With more entries than
+seats the arena seats them in rotations (``schedule.lineup``): with 3 seats, the rotations
+of one order put every pair of the five levels at a table together; with 2 seats one order
+meets only neighbours, so Kryt'-navalivat' plays two orders whose neighbours between them
+are every pair.
+
+``rate`` reads every finished game of a game's folders, rates the entries in one pass (the
+folders in order, each in its games' order), and prints each level's rating ``mu`` with
+its 95% interval (``mu ± 1.96·sigma``). ``--write`` writes them to
+``src/cardtable/bots/ratings.json``, which the lobby shows beside each level.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import subprocess
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from cardtable.arena.match import GameOutcome
+from cardtable.arena.ratings import rate
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "benchmarks" / "results" / "ratings"
+SHIPPED = ROOT / "src" / "cardtable" / "bots" / "ratings.json"
+LEVELS = ("random", "easy", "medium", "hard", "expert")
+AGENT = "examples.knockout_whist_agent:Agent"
+
+
+@dataclass(frozen=True)
+class RoundRobin:
+    """One game's round robin: the arena runs (one order of entries each) it is made of."""
+
+    game: str
+    players: int
+    orders: tuple[tuple[str, ...], ...]
+    deals: int
+    """Duplicate deals an order, each played under every rotation."""
+    options: tuple[str, ...] = ()
+    """Extra ``cardtable arena`` options."""
+
+    def folder(self, k: int) -> Path:
+        return RESULTS / f"{self.game}-{self.players}-{k}"
+
+
+ROUND_ROBINS = (
+    # A game takes a second or two: 2,400 games in about 8 minutes on two cores.
+    RoundRobin("knockout-whist", 3, ((*LEVELS, AGENT),), 400),
+    # One deal a game, scored by the points it gains (NEUF-5.2).
+    RoundRobin("neuf", 3, (LEVELS,), 400, ("--per-deal",)),
+    # Two searchers at play's budgets pass the pile for minutes a game (docs/bots.md): a
+    # tenth of the deals, for about 2 hours on two cores.
+    RoundRobin(
+        "kryt-navalivat",
+        2,
+        (LEVELS, ("random", "medium", "expert", "easy", "hard")),
+        40,
+    ),
+)
+
+
+def play(robin: RoundRobin, workers: int, deals: int | None = None) -> None:
+    """Plays (or finishes) the round robin's deals (or ``deals``) in each of its orders."""
+    deals = robin.deals if deals is None else deals
+    for k, order in enumerate(robin.orders):
+        folder = robin.folder(k)
+        games = deals * len(order)  # every deal under every rotation
+        command = [
+            sys.executable,
+            "-m",
+            "cardtable",
+            "arena",
+            robin.game,
+            "--players",
+            str(robin.players),
+            "--bots",
+            ",".join(order),
+            "--games",
+            str(games),
+            "--seed",
+            "2",
+            "--workers",
+            str(workers),
+            *robin.options,
+        ]
+        if (folder / "arena.json").exists():
+            command += ["--resume", str(folder)]
+        else:
+            folder.parent.mkdir(parents=True, exist_ok=True)
+            command += ["--out", str(folder)]
+        print("+", " ".join(command), flush=True)
+        subprocess.run(command, cwd=ROOT, check=True)
+
+
+def outcomes(robin: RoundRobin) -> list[GameOutcome]:
+    """Every finished game of the round robin's folders, numbered in one sequence."""
+    found: list[GameOutcome] = []
+    for k in range(len(robin.orders)):
+        path = robin.folder(k) / "games.jsonl"
+        if not path.exists():
+            continue
+        games = [GameOutcome.from_dict(json.loads(line)) for line in path.open() if line.strip()]
+        games.sort(key=lambda outcome: outcome.index)
+        offset = len(found)
+        found += [dataclasses.replace(g, index=offset + i) for i, g in enumerate(games)]
+    return found
+
+
+def ratings(robin: RoundRobin) -> dict[str, dict[str, float | int]]:
+    """Each entry's rating, its interval and the games it played."""
+    played = outcomes(robin)
+    entries = list(dict.fromkeys(e for order in robin.orders for e in order))
+    # A bot's strength does not change between games: no drift (tau 0), so every game
+    # counts alike and the interval keeps narrowing with the games.
+    rated = rate(played, entries, tau=0.0)
+    counts = {e: sum(1 for g in played if g.ok and e in g.seats) for e in entries}
+    return {
+        entry: {
+            "mu": round(r.mu, 2),
+            "sigma": round(r.sigma, 2),
+            "low": round(r.mu - 1.96 * r.sigma, 2),
+            "high": round(r.mu + 1.96 * r.sigma, 2),
+            "games": counts[entry],
+        }
+        for entry, r in sorted(rated.items(), key=lambda item: -item[1].mu)
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    commands = parser.add_subparsers(dest="command", required=True)
+    playing = commands.add_parser("play", help="play the round robins (resumable)")
+    playing.add_argument("--game", choices=[r.game for r in ROUND_ROBINS])
+    playing.add_argument("--deals", type=int, help="duplicate deals an order (the game's own)")
+    playing.add_argument("--workers", type=int, default=2)
+    rating = commands.add_parser("rate", help="rate what has been played")
+    rating.add_argument("--write", action="store_true", help=f"write {SHIPPED.name}")
+    args = parser.parse_args(argv)
+    chosen = [r for r in ROUND_ROBINS if args.command == "rate" or args.game in (None, r.game)]
+    if args.command == "play":
+        for robin in chosen:
+            play(robin, args.workers, args.deals)
+        return
+    table: dict[str, dict[str, dict[str, float | int]]] = {}
+    for robin in chosen:
+        rated = ratings(robin)
+        if not any(r["games"] for r in rated.values()):
+            continue
+        table[robin.game] = rated
+        print(f"\n{robin.game}, {robin.players} players")
+        print("| bot | rating (mu) [95% interval] | games |\n|---|---|---:|")
+        for entry, r in rated.items():
+            print(f"| `{entry}` | {r['mu']:.1f} [{r['low']:.1f}, {r['high']:.1f}] | {r['games']} |")
+    if args.write:
+        players = {robin.game: robin.players for robin in chosen}
+        shipped = {
+            game: {
+                "players": players[game],
+                "levels": {level: r for level, r in rated.items() if level in ("random", *LEVELS)},
+            }
+            for game, rated in table.items()
+        }
+        SHIPPED.write_text(json.dumps(shipped, indent=2, sort_keys=True) + "\n")
+        print(f"\nwritten: {SHIPPED}")
+
+
+if __name__ == "__main__":
+    main()
