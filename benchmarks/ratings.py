@@ -63,7 +63,7 @@ ROUND_ROBINS = (
     # One deal a game, scored by the points it gains (NEUF-5.2).
     RoundRobin("neuf", 3, (LEVELS,), 400, ("--per-deal",)),
     # Two searchers at play's budgets pass the pile for minutes a game (docs/bots.md): a
-    # tenth of the deals, for about 2 hours on two cores.
+    # tenth of the deals: 400 games, some hours on two cores.
     RoundRobin(
         "kryt-navalivat",
         2,
