@@ -33,17 +33,18 @@ import argparse
 import json
 import math
 import random
-import statistics
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import cardtable
+from cardtable.arena.stats import mean_interval
 from cardtable.bots import make_bot
 from cardtable.bots.base import Bot
 from cardtable.cards import Card
 from cardtable.core import Game, Knowledge
 from cardtable.rules.knockout_whist.state import KnockoutWhistState
+from cardtable.rules.tricks import bits
 
 GAME = "knockout-whist"
 
@@ -148,8 +149,7 @@ def measure(
         (seat, card)
         for seat in range(game.num_players)
         if seat != position.knower
-        for card in range(52)
-        if position.now.hands[seat] >> card & 1
+        for card in bits(position.now.hands[seat])
     ]
     if not held:
         return None
@@ -168,9 +168,13 @@ def measure(
 
 
 def interval(values: Sequence[float]) -> tuple[float, float, float]:
-    mean = statistics.fmean(values)
-    half = 1.96 * statistics.stdev(values) / math.sqrt(len(values)) if len(values) > 1 else 0.0
-    return mean, mean - half, mean + half
+    """The mean and its 95% interval (Student's t, as the arena's)."""
+    found = mean_interval(values)
+    return (
+        found.mean,
+        found.mean if found.low is None else found.low,
+        found.mean if found.high is None else found.high,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

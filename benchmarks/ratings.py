@@ -6,9 +6,9 @@ Whist, the game it plays), rated with OpenSkill (Plackett-Luce) over all its gam
     .venv/bin/python benchmarks/ratings.py play --game neuf --deals 10
     .venv/bin/python benchmarks/ratings.py rate            # the table; --write ships it
 
-``play`` runs ``cardtable arena`` tournaments of duplicate deals into
-``benchmarks/results/ratings/<game>-<n>/`` (seed 2, both cores), each picking up where it
-stopped: an interrupted run loses at most the games under way. With more entries than
+``play`` runs arena tournaments (``cardtable.arena.run_tournament``) of duplicate deals into
+``benchmarks/results/ratings/<game>-<players>-<k>/`` (seed 2, both cores), each picking up
+where it stopped: an interrupted run loses at most the games under way. With more entries than
 seats the arena seats them in rotations (``schedule.lineup``): with 3 seats, the rotations
 of one order put every pair of the five levels at a table together; with 2 seats one order
 meets only neighbours, so Kryt'-navalivat' plays two orders whose neighbours between them
@@ -25,14 +25,15 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import subprocess
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from cardtable.arena import ArenaConfig, run_tournament
 from cardtable.arena.match import GameOutcome
 from cardtable.arena.ratings import rate
+from cardtable.arena.store import CONFIG_FILE, ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "ratings"
@@ -50,18 +51,30 @@ class RoundRobin:
     orders: tuple[tuple[str, ...], ...]
     deals: int
     """Duplicate deals an order, each played under every rotation."""
-    options: tuple[str, ...] = ()
-    """Extra ``cardtable arena`` options."""
+    per_deal: bool = False
 
     def folder(self, k: int) -> Path:
         return RESULTS / f"{self.game}-{self.players}-{k}"
+
+    def config(self, k: int, deals: int) -> ArenaConfig:
+        """Order ``k``'s tournament: ``deals`` duplicate deals, every one under every
+        rotation."""
+        order = self.orders[k]
+        return ArenaConfig(
+            self.game,
+            order,
+            games=deals * len(order),
+            seed=2,
+            options={"players": self.players},
+            per_deal=self.per_deal,
+        )
 
 
 ROUND_ROBINS = (
     # A game takes a second or two: 2,400 games in about 8 minutes on two cores.
     RoundRobin("knockout-whist", 3, ((*LEVELS, AGENT),), 400),
     # One deal a game, scored by the points it gains (NEUF-5.2).
-    RoundRobin("neuf", 3, (LEVELS,), 400, ("--per-deal",)),
+    RoundRobin("neuf", 3, (LEVELS,), 400, per_deal=True),
     # Two searchers at play's budgets pass the pile for minutes a game (docs/bots.md): a
     # tenth of the deals: 400 games, some hours on two cores.
     RoundRobin(
@@ -75,47 +88,27 @@ ROUND_ROBINS = (
 
 def play(robin: RoundRobin, workers: int, deals: int | None = None) -> None:
     """Plays (or finishes) the round robin's deals (or ``deals``) in each of its orders."""
-    deals = robin.deals if deals is None else deals
-    for k, order in enumerate(robin.orders):
+    for k in range(len(robin.orders)):
         folder = robin.folder(k)
-        games = deals * len(order)  # every deal under every rotation
-        command = [
-            sys.executable,
-            "-m",
-            "cardtable",
-            "arena",
-            robin.game,
-            "--players",
-            str(robin.players),
-            "--bots",
-            ",".join(order),
-            "--games",
-            str(games),
-            "--seed",
-            "2",
-            "--workers",
-            str(workers),
-            *robin.options,
-        ]
-        if (folder / "arena.json").exists():
-            command += ["--resume", str(folder)]
-        else:
-            folder.parent.mkdir(parents=True, exist_ok=True)
-            command += ["--out", str(folder)]
-        print("+", " ".join(command), flush=True)
-        subprocess.run(command, cwd=ROOT, check=True)
+        config = robin.config(k, robin.deals if deals is None else deals)
+        again = (folder / CONFIG_FILE).exists()
+        print(f"{'resuming' if again else 'playing'} {folder}", flush=True)
+        result = run_tournament(config, folder, workers=workers, resume=again)
+        print(f"  {len(result.outcomes)} of {result.scheduled} games played", flush=True)
 
 
 def outcomes(robin: RoundRobin) -> list[GameOutcome]:
-    """Every finished game of the round robin's folders, numbered in one sequence."""
+    """Every game of the round robin's folders on disk, numbered in one sequence."""
     found: list[GameOutcome] = []
     for k in range(len(robin.orders)):
-        path = robin.folder(k) / "games.jsonl"
-        if not path.exists():
+        saved = robin.folder(k) / CONFIG_FILE
+        if not saved.exists():
             continue
-        games = [GameOutcome.from_dict(json.loads(line)) for line in path.open() if line.strip()]
-        games.sort(key=lambda outcome: outcome.index)
+        config = ArenaConfig.from_dict(json.loads(saved.read_text(encoding="utf-8")))
+        # Read only: reopening would also cut a line the arena may be writing.
+        held = ResultStore(saved.parent, config).load()
         offset = len(found)
+        games = [held[index] for index in sorted(held)]
         found += [dataclasses.replace(g, index=offset + i) for i, g in enumerate(games)]
     return found
 
@@ -152,6 +145,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     chosen = [r for r in ROUND_ROBINS if args.command == "rate" or args.game in (None, r.game)]
     if args.command == "play":
+        # The trained agent is a bot spec from the repository's root (examples/).
+        sys.path.insert(0, str(ROOT))
         for robin in chosen:
             play(robin, args.workers, args.deals)
         return
@@ -170,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         shipped = {
             game: {
                 "players": players[game],
-                "levels": {level: r for level, r in rated.items() if level in ("random", *LEVELS)},
+                "levels": {level: r for level, r in rated.items() if level in LEVELS},
             }
             for game, rated in table.items()
         }

@@ -50,6 +50,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker more than the CPUs. Many tests spend much of their time
     waiting (on a browser, a server's timers, a database kept down on purpose), and a
     worker more keeps the CPUs busy meanwhile."""
-    import os
+    from cardtable.rl.vector import default_threads  # the CPUs this process may use
 
-    return (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1) + 1
+    return default_threads() + 1
