@@ -20,11 +20,19 @@ the deal that is true. This script measures that, in Knockout Whist on the Pytho
    weighted, that the sample puts it in that seat's hand, and their logs (clipped at
    half a sample).
 
+With ``--model core`` the weights are the compiled core's, the very ones the search bots
+weigh their deals by (``ismcts:…,belief=B,choice=C``; ``--belief`` and ``--choice``): the
+plays under the guided rollout policy (a play is its card with chance ``belief``), and the
+trumps a seat named for this hand (KOW-3.2) under a softmax of ``choice`` times the guided
+policy's score of each suit in its dealt hand. ``--hands-after-the-first`` keeps only
+positions whose trumps a seat named (hands 2 to 7).
+
 It prints the means over positions with 95% intervals, uniform and weighted, and their
 paired difference; ``--json`` writes them. Only the current hand's plays count: each hand
 is a fresh deal (KOW-5.5).
 
     .venv/bin/python benchmarks/inference.py --positions 200 --samples 200
+    .venv/bin/python benchmarks/inference.py --played-by hard --model core --choice 1
 """
 
 from __future__ import annotations
@@ -38,6 +46,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import cardtable
+from cardtable import compiled
 from cardtable.arena.stats import mean_interval
 from cardtable.bots import make_bot
 from cardtable.bots.base import Bot
@@ -60,8 +69,11 @@ class Position:
     knower: int
 
 
-def positions(game: Game, spec: str, count: int, rng: random.Random) -> Iterator[Position]:
-    """``count`` positions of games played by ``spec`` bots at every seat."""
+def positions(
+    game: Game, spec: str, count: int, rng: random.Random, named: bool = False
+) -> Iterator[Position]:
+    """``count`` positions of games played by ``spec`` bots at every seat (``named``: only
+    where a seat named this hand's trumps)."""
     bot = make_bot(spec, game.name)
     found = 0
     while found < count:
@@ -76,7 +88,9 @@ def positions(game: Game, spec: str, count: int, rng: random.Random) -> Iterator
             if hand_start:
                 start, plays = state.copy(), []
             others = start is not None and any(s != seat for s, _ in plays)
-            if others and state.phase == "play" and rng.random() < 0.2:
+            chosen = state.chooser is not None and state.turned is None
+            wanted = others and state.phase == "play" and (chosen or not named)
+            if wanted and rng.random() < 0.2:
                 assert start is not None
                 yield Position(start, tuple(plays), state.copy(), seat)
                 found += 1
@@ -133,14 +147,37 @@ class Measured:
     """The weights' effective sample size (Kish), out of the samples."""
 
 
+@dataclass(frozen=True)
+class CoreModel:
+    """The core's weights, as the search bots use them."""
+
+    belief: float
+    choice: float
+
+    def logs(self, game: Game, position: Position, drawn: list[KnockoutWhistState]) -> list[float]:
+        twin = compiled.core_game(game, always=True)
+        assert twin is not None
+        view = json.dumps(position.now.view(position.knower))
+        texts = [game.position_of(d) for d in drawn]
+        return twin.log_likelihoods(view, texts, self.belief, self.choice)
+
+
 def measure(
-    game: Game, position: Position, samples: int, model: Bot, epsilon: float, rng: random.Random
+    game: Game,
+    position: Position,
+    samples: int,
+    model: Bot | CoreModel,
+    epsilon: float,
+    rng: random.Random,
 ) -> Measured | None:
     """The sample's probabilities on the truth, uniform and weighted; ``None`` when the
     other seats hold no card (the hand's last plays)."""
     knowledge = game.knowledge(position.now.view(position.knower))
     drawn = [sampled(knowledge, rng) for _ in range(samples)]
-    logs = [log_weight(game, position, d.hands, model, epsilon) for d in drawn]
+    if isinstance(model, CoreModel):
+        logs = model.logs(game, position, drawn)
+    else:
+        logs = [log_weight(game, position, d.hands, model, epsilon) for d in drawn]
     top = max(logs)
     weights = [math.exp(x - top) for x in logs]
     total = sum(weights)
@@ -181,19 +218,29 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--played-by", default="medium", help="the players' bot spec")
-    parser.add_argument("--model", default="easy", help="the bot spec the weights assume")
+    parser.add_argument(
+        "--model", default="easy", help="the bot spec the weights assume, or core (the search's)"
+    )
     parser.add_argument("--epsilon", type=float, default=0.1)
+    parser.add_argument("--belief", type=float, default=0.0, help="--model core: the plays")
+    parser.add_argument("--choice", type=float, default=0.0, help="--model core: the trumps")
+    parser.add_argument(
+        "--hands-after-the-first", action="store_true", help="only hands whose trumps were named"
+    )
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--samples", type=int, default=200)
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
     game = cardtable.make(GAME, engine="python", players=args.players)
-    model = make_bot(args.model, GAME)
+    model = (
+        CoreModel(args.belief, args.choice) if args.model == "core" else make_bot(args.model, GAME)
+    )
     rng = random.Random(args.seed)
+    named = args.hands_after_the_first
     measured = (
         measure(game, p, args.samples, model, args.epsilon, rng)
-        for p in positions(game, args.played_by, args.positions, rng)
+        for p in positions(game, args.played_by, args.positions, rng, named)
     )
     found = [m for m in measured if m is not None]
     report: dict[str, Any] = {"arguments": vars(args), "measured": len(found)}

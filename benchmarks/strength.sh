@@ -18,6 +18,7 @@
 #   benchmarks/strength.sh 13 &   # queue 13: queues 7 and 9 again at 2,000 iterations
 #   benchmarks/strength.sh 14 &   # queue 14: Kryt'-navalivat's expert given five times the search
 #   benchmarks/strength.sh 15 &   # queue 15: queue 14's first table at five times its budget
+#   WORKERS=2 benchmarks/strength.sh 16   # queue 16: Knockout Whist's learned estimate
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -65,7 +66,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 15} in
+case ${1:?queue 1 to 16} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -196,5 +197,21 @@ case ${1:?queue 1 to 15} in
   table kryt-navalivat-2-expert-50000-hard-10000 kryt-navalivat -p 2 \
     --bots "pimc:deals=100,seconds=0.9,model=paranoid,iterations=50000,$KRYT_NAVALIVAT_HARD" \
     --games 1000 "${rate[@]}"
+  ;;
+16)
+  # Knockout Whist: hard's search ending its rollouts with the estimate learnt by self-play
+  # (rollout=learned, benchmarks/knockout_whist_values.py). The rule written before these
+  # tables started: margin 0 (the two bots' intervals apart at all), 100 deals at least, at
+  # most 1,800; if the first table ends with the learned search's paired interval above 0,
+  # it becomes expert, and the second table, on deals of another seed that chose nothing,
+  # is the table of record.
+  table knockout-whist-3-learned-hard-seed2 knockout-whist -p 3 \
+    --bots "ismcts:iterations=50000,seconds=0.9,rollout=learned,hard" --games 3600 \
+    --stop-when-separated 0 --min-deals 100 --seed 2 --workers "${WORKERS:-1}"
+  table knockout-whist-3-expert-learned-hard knockout-whist -p 3 --bots expert,hard \
+    --games 3600 --stop-when-separated 0 --min-deals 100 --seed 3 --workers "${WORKERS:-1}"
+  # The gap to perfect information, on the deals of knockout-whist-3-hard-cheater.
+  table knockout-whist-3-expert-learned-cheater knockout-whist -p 3 --bots expert,cheater \
+    --games 3600 "${rate[@]}"
   ;;
 esac

@@ -39,6 +39,9 @@ def game_seed(seed: int, index: int) -> int:
 def broken_rule() -> bool:
     """Whether this build breaks a rule on purpose (the ``broken-rule`` cargo feature)."""
 
+def learned_values(game: str) -> tuple[str, int] | None:
+    """A game's learned evaluation as compiled in: its table's text and the cells read."""
+
 def view_fields(game: str) -> dict[str, list[str]]:
     """The field names of ``game``'s view struct as serde knows them, by path (``""`` the
     view, ``"tricks[]"`` each trick of its list, ``"previous_hand.tricks[]"``, ...);
@@ -195,6 +198,9 @@ class _Game(Generic[_S, _B]):
         decks: Sequence[Sequence[int]] | None = None,
         reshuffles: Sequence[Sequence[int]] | None = None,
     ) -> _S: ...
+    def log_likelihoods(
+        self, view: str, positions: Sequence[str], belief: float, choice: float
+    ) -> list[float]: ...
     def state_from_position(self, text: str) -> _S: ...
     def action_text(self, action: int) -> str: ...
     def parse_action(self, text: str) -> int: ...
@@ -210,6 +216,9 @@ class _Game(Generic[_S, _B]):
         rollout: str = "guided",
         threads: int = 1,
         solve: int = 0,
+        belief: float = 0.0,
+        choice: float = 0.0,
+        deals: int = 1000,
     ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
     def search_seeing(
         self,

@@ -98,7 +98,7 @@ def test_budgets_and_turns_are_checked() -> None:
 def test_rollouts_and_threads_are_checked() -> None:
     game = cardtable.make("neuf", engine="python", players=3)
     state = decision(game, 2)
-    with pytest.raises(InvalidBudgetError, match="rollout must be 'guided' or 'random'"):
+    with pytest.raises(InvalidBudgetError, match="rollout must be 'guided', 'learned' or 'random'"):
         core_search(game, state, iterations=10, rollout="smart")
     with pytest.raises(InvalidBudgetError, match="threads must be at least 1"):
         core_search(game, state, iterations=10, threads=0)

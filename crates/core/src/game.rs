@@ -191,6 +191,13 @@ pub trait Determinize: Game {
     fn knower(knowledge: &Self::Knowledge) -> usize;
     /// One sampled state.
     fn sample(knowledge: &Self::Knowledge, rng: &mut PlayoutRng) -> Self;
+    /// How well this sampled state explains what the seats other than `knower` did, as a
+    /// log-likelihood under the model `inference` describes (policy-based inference,
+    /// [`crate::search::Inference`]); 0, every deal alike, in a game without a model.
+    fn log_likelihood(&self, knower: usize, inference: &crate::search::Inference) -> f64 {
+        let _ = (knower, inference);
+        0.0
+    }
 }
 
 /// The `k`-th lowest action (0-based) of a mask that holds more than `k`.

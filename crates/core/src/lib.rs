@@ -17,6 +17,7 @@
 pub mod cards;
 pub mod chance;
 pub mod game;
+pub mod inference;
 pub mod knockout_whist;
 pub mod kryt_navalivat;
 pub mod neuf;

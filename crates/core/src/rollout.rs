@@ -71,6 +71,12 @@ pub trait Guided: Game {
     /// an estimate never looks at): search throws it away, and so must other callers.
     fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns;
 
+    /// `guided_rollout` with the game's learnt estimate where it stops (Knockout Whist's
+    /// values between hands); the same as it in a game without one.
+    fn learned_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
+        self.guided_rollout(draw)
+    }
+
     /// Every seat's returns at the end of the current hand with every line of play
     /// searched (an exact solver, each seat for itself), in place of a rollout, when the
     /// hand has at most `cards` cards left in all hands; `None` where the game has no

@@ -19,6 +19,8 @@
 use std::time::Instant;
 
 use crate::game::{playout, Determinize, PlayoutRng};
+pub use crate::inference::Inference;
+use crate::inference::Pool;
 use crate::rollout::Guided;
 use rand::{Rng, SeedableRng};
 
@@ -39,6 +41,9 @@ pub enum Rollout {
     /// The guided policy, but the hand solved exactly instead once at most this many cards
     /// are left in all hands ([`Guided::solved_returns`]).
     Solved(u32),
+    /// The guided policy, with the game's learnt estimate where it stops
+    /// ([`Guided::learned_rollout`]).
+    Learned,
 }
 
 /// The settings of a search.
@@ -51,6 +56,8 @@ pub struct Settings {
     pub rollout: Rollout,
     /// Trees grown side by side, one a thread (at least 1).
     pub threads: usize,
+    /// Deals weighed by the others' plays ([`crate::inference`]); `None`: sampled alike.
+    pub inference: Option<Inference>,
 }
 
 /// What a search found: the action chosen and, per action searched at the root, its
@@ -138,12 +145,21 @@ pub fn check_seconds(seconds: Option<f64>) -> Result<(), SearchError> {
 }
 
 /// Searches for the knower of `knowledge`, whose turn it must be.
-pub fn search<G: Determinize + Guided>(
+/// With `settings.inference` each iteration takes its deal from a weighed pool drawn once,
+/// before the trees grow (every thread's tree from the same pool).
+pub fn search<G: Determinize + Guided + Sync>(
     knowledge: &G::Knowledge,
     rng: &mut PlayoutRng,
     settings: &Settings,
 ) -> Result<Found, SearchError> {
-    let sample = |rng: &mut PlayoutRng| G::sample(knowledge, rng);
+    let Some(inference) = settings.inference else {
+        let sample = |rng: &mut PlayoutRng| G::sample(knowledge, rng);
+        return search_deals(G::knower(knowledge), &sample, rng, settings);
+    };
+    inference.check()?;
+    check_budget(&settings.budget)?;
+    let pool = Pool::<G>::draw(knowledge, rng, &inference);
+    let sample = |rng: &mut PlayoutRng| pool.pick(rng);
     search_deals(G::knower(knowledge), &sample, rng, settings)
 }
 
@@ -287,6 +303,7 @@ fn grow<G: Determinize + Guided>(
                     state.returns().expect("a played-out game is over")
                 }
                 Rollout::Guided => state.guided_rollout(rng),
+                Rollout::Learned => state.learned_rollout(rng),
                 Rollout::Solved(cards) => state
                     .solved_returns(cards)
                     .unwrap_or_else(|| state.guided_rollout(rng)),

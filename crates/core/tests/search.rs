@@ -23,6 +23,7 @@ fn settings(iterations: u64, rollout: Rollout, threads: usize) -> Settings {
         stop_early: false,
         rollout,
         threads,
+        inference: None,
     }
 }
 

@@ -12,9 +12,11 @@ use cardtable_core::vector::{self, Autoreset};
 use cardtable_core::{search, KnockoutWhist, KrytNavalivat, Neuf, Observe};
 
 use crate::batch::{batch_agents, KnockoutWhistBatch, KrytNavalivatBatch, NeufBatch};
-use crate::errors::{action_error, batch_error, cardtable_error};
+use crate::errors::{action_error, batch_error, cardtable_error, search_error};
 use crate::options::option_pairs;
-use crate::search::{knowledge_of, search_outcome, search_settings, SearchOutcome};
+use crate::search::{
+    knowledge_of, search_inference, search_outcome, search_settings, SearchOutcome,
+};
 use crate::state::{KnockoutWhistState, KrytNavalivatState, NeufState};
 
 macro_rules! bind_game {
@@ -191,7 +193,9 @@ macro_rules! bind_game {
             /// solver) solves the hand exactly instead of rolling out once at most that many
             /// cards are left in all hands. Seeded: with an iteration budget alone the
             /// result is a function of the view, `seed` and `threads`.
-            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1, solve = 0))]
+            /// `belief`, `choice` and `deals` weigh the sampled deals by the others' plays
+            /// (policy-based inference, Knockout Whist: `cardtable.bots.ismcts`).
+            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1, solve = 0, belief = 0.0, choice = 0.0, deals = 1000))]
             #[allow(clippy::too_many_arguments)]
             fn search(
                 &self,
@@ -205,10 +209,15 @@ macro_rules! bind_game {
                 rollout: &str,
                 threads: usize,
                 solve: u32,
+                belief: f64,
+                choice: f64,
+                deals: usize,
             ) -> PyResult<SearchOutcome> {
                 let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
-                let settings =
-                    search_settings(py, iterations, seconds, exploration, stop_early, rollout, threads, solve)?;
+                let inference = search_inference(belief, choice, deals);
+                let settings = search_settings(
+                    py, iterations, seconds, exploration, stop_early, rollout, threads, solve, inference,
+                )?;
                 let found = py.allow_threads(|| {
                     let mut rng = PlayoutRng::seed_from_u64(seed);
                     search::search::<$game>(&knowledge, &mut rng, &settings)
@@ -236,13 +245,39 @@ macro_rules! bind_game {
             ) -> PyResult<SearchOutcome> {
                 let state = <$game>::from_position(&self.options, position)
                     .map_err(|e| cardtable_error(py, "InvalidPositionError", e.0))?;
-                let settings =
-                    search_settings(py, iterations, seconds, exploration, stop_early, rollout, threads, solve)?;
+                let settings = search_settings(
+                    py, iterations, seconds, exploration, stop_early, rollout, threads, solve, None,
+                )?;
                 let found = py.allow_threads(|| {
                     let mut rng = PlayoutRng::seed_from_u64(seed);
                     search::search_seeing::<$game>(&state, &mut rng, &settings)
                 });
                 search_outcome(py, found)
+            }
+
+            /// The weight the search's inference (`belief`, `choice`: `search`'s) gives each
+            /// sampled position (as `sample_positions` writes them) for the seat whose view
+            /// this is, as a log-likelihood: how well it explains the other seats' play.
+            fn log_likelihoods(
+                &self,
+                py: Python<'_>,
+                view: &str,
+                positions: Vec<String>,
+                belief: f64,
+                choice: f64,
+            ) -> PyResult<Vec<f64>> {
+                let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
+                let knower = <$game>::knower(&knowledge);
+                let inference = search::Inference { plays: belief, choice, deals: 1 };
+                inference.check().map_err(|e| search_error(py, e))?;
+                positions
+                    .iter()
+                    .map(|text| {
+                        <$game>::from_position(&self.options, text)
+                            .map(|state| state.log_likelihood(knower, &inference))
+                            .map_err(|e| cardtable_error(py, "InvalidPositionError", e.0))
+                    })
+                    .collect()
             }
 
             /// The state a position text describes; `InvalidPositionError` naming the field

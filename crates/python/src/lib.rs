@@ -54,6 +54,14 @@ fn broken_rule() -> bool {
     cfg!(feature = "broken-rule")
 }
 
+/// A game's learned evaluation as the core compiled it in: the table's text and how many
+/// cells the core read from it; `None` for a game without one.
+#[pyfunction]
+fn learned_values(game: &str) -> Option<(&'static str, usize)> {
+    use cardtable_core::knockout_whist::values;
+    (game == KnockoutWhist::NAME).then(|| (values::VALUES_JSON, values::table().len()))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<KnockoutWhistGame>()?;
@@ -71,6 +79,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(game_seed, m)?)?;
     m.add_function(wrap_pyfunction!(state_sizes, m)?)?;
     m.add_function(wrap_pyfunction!(broken_rule, m)?)?;
+    m.add_function(wrap_pyfunction!(learned_values, m)?)?;
     m.add_function(wrap_pyfunction!(views::view_fields, m)?)?;
     m.add_function(wrap_pyfunction!(views::check_view, m)?)?;
     Ok(())

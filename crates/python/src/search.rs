@@ -42,16 +42,18 @@ pub(crate) fn search_settings(
     rollout: &str,
     threads: usize,
     solve: u32,
+    inference: Option<search::Inference>,
 ) -> PyResult<search::Settings> {
     let rollout = match rollout {
         "guided" if solve > 0 => search::Rollout::Solved(solve),
         "guided" => search::Rollout::Guided,
+        "learned" => search::Rollout::Learned,
         "random" => search::Rollout::Uniform,
         other => {
             return Err(cardtable_error(
                 py,
                 "InvalidBudgetError",
-                format!("rollout must be 'guided' or 'random', not {other:?}"),
+                format!("rollout must be 'guided', 'learned' or 'random', not {other:?}"),
             ))
         }
     };
@@ -71,6 +73,21 @@ pub(crate) fn search_settings(
         stop_early,
         rollout,
         threads,
+        inference,
+    })
+}
+
+/// A search's inference from its Python arguments: none while `belief` and `choice` are
+/// both 0 (the search then samples its deals alike, its random stream as before).
+pub(crate) fn search_inference(
+    belief: f64,
+    choice: f64,
+    deals: usize,
+) -> Option<search::Inference> {
+    (belief != 0.0 || choice != 0.0).then_some(search::Inference {
+        plays: belief,
+        choice,
+        deals,
     })
 }
 

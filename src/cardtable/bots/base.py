@@ -51,20 +51,22 @@ class Bot(Protocol):
 # keeps for comparison), and never longer than 0.9 s, a cap meant to bind only on a very slow
 # machine. ``benchmarks/search.py`` times them (docs/bots.md and benchmarks/README.md).
 #
-# ``expert`` is perfect-information Monte Carlo over the core's exact solvers
-# (``cardtable.bots.pimc``, ``docs/bots.md``): in Knockout Whist every decision, up to 100 deals
-# each solved with the other seats taken to play against the bot (paranoid), in at most 0.9 s; in
-# Kryt'-navalivat' ``hard``'s search at five times its iterations (250,000) until the stock is
-# empty, and then the exact endgame solver beside it. In Neuf it is ``hard``, whom neither PIMC over
-# the end of a deal nor any other method tried has beaten. (``hard``'s search with exact leaves,
-# ``solve=9``, measured no stronger than PIMC in Knockout Whist, and the rule written before its
-# tables ended kept PIMC; in Kryt'-navalivat' five times the search beat ``hard`` by far where the
-# endgame solve alone did not, and a rule written before that table kept it.)
+# ``expert`` is ``hard``'s search with the estimate learnt by self-play at the end of each
+# rollout (``rollout=learned``: who names the next trumps, how a dog fares; ``docs/bots.md``), in
+# Knockout Whist, the one game with such an estimate; it beat ``hard`` where perfect-information
+# Monte Carlo over the exact solver (the level before it) could not be told from ``hard``. In
+# Kryt'-navalivat' it is ``hard``'s search at five times its iterations (250,000) until the stock
+# is empty, and then the exact endgame solver beside it (PIMC, ``cardtable.bots.pimc``). In Neuf
+# it is ``hard``, whom neither PIMC over the end of a deal nor any other method tried has beaten.
+# Each game's descriptor says which (``expert``). (``hard``'s search with exact leaves,
+# ``solve=9``, measured no stronger than PIMC in Knockout Whist; in Kryt'-navalivat' five times
+# the search beat ``hard`` by far where the endgame solve alone did not, and a rule written before
+# that table kept it.)
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
     "hard": "ismcts:iterations=50000,seconds=0.9",
-    "expert": "pimc:deals=100,seconds=0.9,model=paranoid",
+    "expert": "ismcts:iterations=50000,seconds=0.9,rollout=learned",
 }
 
 
@@ -94,6 +96,9 @@ ISMCTS_PARAMETERS: dict[str, type] = {
     "engine": str,
     "threads": int,
     "solve": int,
+    "belief": float,
+    "choice": float,
+    "deals": int,
 }
 PIMC_PARAMETERS: dict[str, type] = {
     "deals": int,

@@ -270,14 +270,27 @@ class IsmctsBot(Analyst):
 
     ``iterations`` and ``seconds`` bound each decision (at least one is needed);
     ``rollout`` is ``"guided"`` (the game's rollout policy, to the end of the hand and its
-    estimate there) or ``"random"`` (uniform to the end of the game). ``engine`` is
+    estimate there), ``"learned"`` (the same with the estimate learnt by self-play, in a
+    game that has one, Knockout Whist: ``benchmarks/knockout_whist_values.py``; the core's
+    search has it, so ``engine="python"`` refuses it, and where the core is not in use the
+    search rolls out as ``"guided"``) or ``"random"`` (uniform to
+    the end of the game). ``engine`` is
     ``"core"`` (the default: the compiled core's search, one call a decision that releases
     the GIL, when the core is in use, see ``CARDTABLE_CORE``) or ``"python"`` (this
     module's :func:`search`, kept to compare the two). ``threads`` grows that many trees
     side by side in the core (root parallel), one per core a machine lends it. ``solve``
     (cards, in a game with an exact solver: Knockout Whist) evaluates a sampled hand
     exactly instead of rolling it out once at most that many cards are left in all hands
-    (each seat for itself, every card of the sample in view)."""
+    (each seat for itself, every card of the sample in view).
+
+    ``belief`` and ``choice`` weigh the deals the core's search samples by what the other
+    seats did (policy-based inference, ``docs/bots.md``): it draws ``deals`` deals a
+    decision, weighs each by how well it explains the others' plays in this hand (a seat
+    plays the guided policy's card with chance ``belief``, else any legal card alike) and
+    the trumps a seat named (``choice``: how sharply it names the suit the guided policy
+    likes best), and each iteration takes one by its weight. Both 0 (the default): every
+    deal alike. In a game without a model of its players (Neuf, Kryt'-navalivat') the
+    weights are all alike."""
 
     def __init__(
         self,
@@ -290,10 +303,17 @@ class IsmctsBot(Analyst):
         engine: str = "core",
         threads: int = 1,
         solve: int = 0,
+        belief: float = 0.0,
+        choice: float = 0.0,
+        deals: int = 1000,
     ) -> None:
         check_budget(iterations, seconds)
-        if rollout not in ("guided", "random"):
-            raise InvalidBudgetError(f"rollout must be 'guided' or 'random', not {rollout!r}")
+        if rollout not in ("guided", "learned", "random"):
+            raise InvalidBudgetError(
+                f"rollout must be 'guided', 'learned' or 'random', not {rollout!r}"
+            )
+        if rollout == "learned" and engine != "core":
+            raise InvalidBudgetError("the learned rollout goes with the core's search")
         if engine not in ("core", "python"):
             raise InvalidBudgetError(f"engine must be 'core' or 'python', not {engine!r}")
         if not exploration >= 0:
@@ -304,6 +324,14 @@ class IsmctsBot(Analyst):
             raise InvalidBudgetError(f"solve must be a whole number of cards, not {solve!r}")
         if solve and (engine != "core" or rollout != "guided"):
             raise InvalidBudgetError("solve goes with the core's search and guided rollouts")
+        if not 0 <= belief < 1:
+            raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
+        if not 0 <= choice < math.inf:
+            raise InvalidBudgetError(f"choice must be 0 or more, not {choice!r}")
+        if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
+            raise InvalidBudgetError(f"deals must be a whole number, 1 or more, not {deals!r}")
+        if (belief or choice) and engine != "core":
+            raise InvalidBudgetError("belief and choice go with the core's search")
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
@@ -312,6 +340,9 @@ class IsmctsBot(Analyst):
         self.engine = engine
         self.threads = threads
         self.solve = solve
+        self.belief = belief
+        self.choice = choice
+        self.deals = deals
         self.last: SearchResult | None = None
         self._games: dict[str, Game] = {}
 
@@ -333,6 +364,9 @@ class IsmctsBot(Analyst):
                 rollout=self.rollout,
                 threads=self.threads,
                 solve=self.solve,
+                belief=self.belief,
+                choice=self.choice,
+                deals=self.deals,
             )
             return SearchResult(number, visits, values, iterations, seconds)
         return search(
@@ -341,6 +375,6 @@ class IsmctsBot(Analyst):
             iterations=self.iterations,
             seconds=self.seconds,
             exploration=self.exploration,
-            rollout=guided_rollout(game.name) if self.rollout == "guided" else None,
+            rollout=guided_rollout(game.name) if self.rollout != "random" else None,
             stop_early=stop_early,
         )

@@ -18,6 +18,7 @@ from cardtable.bots.base import (
     level_spec,
     parameters,
 )
+from cardtable.errors import InvalidBudgetError
 from cardtable.rules.catalog import DESCRIPTORS
 from cardtable.rules.descriptor import load
 
@@ -30,8 +31,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
     - ``random``, ``heuristic`` (the game's own), or a level: ``easy``, ``medium``, ``hard``,
       ``expert``;
     - ``ismcts:key=value,...`` with ``iterations``, ``seconds``, ``exploration``,
-      ``rollout`` (``guided`` or ``random``), ``engine`` (``core`` or ``python``) and
-      ``threads``, e.g. ``ismcts:iterations=2000``;
+      ``rollout`` (``guided``, ``random``, or ``learned`` in a game with a learned estimate),
+      ``engine`` (``core`` or ``python``), ``threads``, ``solve`` and the inference's
+      ``belief``, ``choice`` and ``deals`` (:class:`~cardtable.bots.ismcts.IsmctsBot`),
+      e.g. ``ismcts:iterations=2000``;
     - ``pimc:key=value,...`` (a game with an exact solver) with ``deals``, ``seconds``,
       ``model`` (``max-n`` or ``paranoid``), ``belief`` (inference, 0 to below 1) and
       ``threads``, e.g. ``pimc:deals=50``;
@@ -64,9 +67,13 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind == "ismcts":
         from cardtable.bots.ismcts import IsmctsBot
 
-        return IsmctsBot(
+        searcher = IsmctsBot(
             spec, **parameters(spec, arguments, ISMCTS_PARAMETERS, ("iterations", 1000))
         )
+        game = DESCRIPTORS.get(game_name)
+        if searcher.rollout == "learned" and (game is None or not game.learned_values):
+            raise InvalidBudgetError(f"there is no learned estimate for {game_name!r} yet")
+        return searcher
     if kind == "cheater":
         from cardtable.bots.pimc import CheaterBot
 

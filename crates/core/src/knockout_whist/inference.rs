@@ -1,14 +1,21 @@
-//! Inference for PIMC: how plausible a sampled deal makes the plays the other seats have
-//! made in this hand. Each deal the determinizer samples fits what the seat knows (the
+//! Inference for PIMC and search: how plausible a sampled deal makes the plays the other
+//! seats have made in this hand, and the trumps a seat named for it. Each deal the determinizer samples fits what the seat knows (the
 //! cards it saw, the suits a seat has shown void in), but not all such deals explain the
 //! play equally: a seat that led a low club from A♣ K♣ Q♣ would be odd. PIMC weighs each
 //! deal by the likelihood of the observed plays under a model of the other seats: with
 //! probability `belief` a seat plays the guided policy's card (`rollout.rs`, on that deal's
 //! hands as they were then), else any legal card alike. `belief` 0 weighs every deal alike.
 //! Only this hand's plays count: the hands before were dealt from another shuffle.
+//!
+//! A seat that named trumps (KOW-3.2) named them from its dealt hand: the model gives each
+//! suit the chance `exp(choice · score)` (normalised over the suits), `score` being the
+//! guided policy's measure of a trump suit (its length, honours counting half a card more),
+//! so that `choice` 0 tells nothing and a large `choice` is the policy's own choice.
 
-use super::rollout::LocalHand;
+use super::rollout::{trump_score, LocalHand};
+use super::state::NONE;
 use super::{KnockoutWhist, Phase, KNOCK};
+use crate::search::Inference;
 
 impl KnockoutWhist {
     /// The likelihood of this hand's plays by every seat but `knower`, the deal's hands
@@ -40,6 +47,32 @@ impl KnockoutWhist {
             }
         }
         likelihood
+    }
+
+    /// The log-likelihood of the trumps named for this hand, by the seat that named them,
+    /// under the model above with sharpness `choice`: 0 when `knower` named them, when
+    /// they were turned (hand 1) or when `choice` is 0.
+    pub fn choice_log_likelihood(&self, knower: usize, choice: f64) -> f64 {
+        let chooser = usize::from(self.chooser);
+        if choice == 0.0
+            || self.phase != Phase::Play
+            || self.turned != NONE
+            || self.chooser == NONE
+            || chooser == knower
+        {
+            return 0.0;
+        }
+        let dealt = LocalHand::from_deal(self).hands[chooser];
+        let logits = [0, 1, 2, 3].map(|s| choice * f64::from(trump_score(dealt, s)));
+        let top = logits.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let total: f64 = logits.iter().map(|l| (l - top).exp()).sum();
+        logits[usize::from(self.trump)] - top - total.ln()
+    }
+
+    /// The search's weight of this deal ([`Inference`]), as a log-likelihood.
+    pub fn log_likelihood(&self, knower: usize, inference: &Inference) -> f64 {
+        self.plausibility(knower, inference.plays).ln()
+            + self.choice_log_likelihood(knower, inference.choice)
     }
 }
 

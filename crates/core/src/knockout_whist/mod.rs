@@ -23,6 +23,7 @@ mod position;
 mod rollout;
 mod solver;
 mod state;
+pub mod values;
 mod view;
 
 pub use knowledge::Knowledge;
@@ -150,5 +151,9 @@ impl crate::game::Determinize for KnockoutWhist {
 
     fn sample(knowledge: &Knowledge, rng: &mut PlayoutRng) -> Self {
         knowledge.sample(rng)
+    }
+
+    fn log_likelihood(&self, knower: usize, inference: &crate::search::Inference) -> f64 {
+        KnockoutWhist::log_likelihood(self, knower, inference)
     }
 }

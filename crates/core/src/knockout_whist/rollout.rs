@@ -30,6 +30,7 @@
 
 use super::plays::Play;
 use super::state::{first_clockwise, takes_over, HANDS, NONE};
+use super::values;
 use super::{KnockoutWhist, Phase, Status, KNOCK, TRUMP_BASE};
 use crate::cards::{highest, nth_card, playable, suit, Card, CardSet, SUIT_MASKS};
 use crate::game::{ActionMask, Returns, MAX_PLAYERS};
@@ -86,7 +87,17 @@ impl Guided for KnockoutWhist {
         }
         let mut hand = LocalHand::new(self);
         let last_winner = hand.play_out(draw);
-        self.after_hand(&hand.won, last_winner)
+        self.after_hand(&hand.won, last_winner, false)
+    }
+
+    /// `guided_rollout`, the estimate at the hand's end learnt ([`super::values`]).
+    fn learned_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
+        if self.to_move == NONE {
+            return self.returns().unwrap_or_else(|| self.estimate());
+        }
+        let mut hand = LocalHand::new(self);
+        let last_winner = hand.play_out(draw);
+        self.after_hand(&hand.won, last_winner, true)
     }
 }
 
@@ -100,8 +111,13 @@ impl KnockoutWhist {
 
     /// `_after_hand`: the returns once this hand ends with `won` tricks a seat, the last
     /// taken by `last_winner`. The statuses of KOW-5 are worked out as the engine's end of
-    /// hand does, then the game's returns or the estimate.
-    pub(super) fn after_hand(&self, won: &[u32; MAX_PLAYERS], last_winner: u8) -> Returns {
+    /// hand does, then the game's returns or the estimate (`learned`: the learnt one).
+    pub(super) fn after_hand(
+        &self,
+        won: &[u32; MAX_PLAYERS],
+        last_winner: u8,
+        learned: bool,
+    ) -> Returns {
         let n = self.n();
         if self.hand_no == HANDS {
             return won_by(usize::from(last_winner), n); // W-7: hand 7's trick decides
@@ -124,6 +140,20 @@ impl KnockoutWhist {
         let mut left = (0..n).filter(|&s| status[s] != Status::Out);
         match (left.next(), left.next()) {
             (Some(winner), None) => won_by(winner, n), // KOW-5.2: one player left wins
+            _ if learned => {
+                let blanked = (0..n).any(|s| won[s] == 0 && self.dealt_in >> s & 1 == 1);
+                let shared = share(&status[..n]);
+                // The share's chance back from its return: r = p + (1 - p)·loss.
+                let loss = -1.0 / (n - 1) as f64;
+                let chance = |s: usize| (shared[s] - loss) / (1.0 - loss);
+                values::learned_returns(
+                    &status[..n],
+                    &won[..n],
+                    HANDS - self.hand_no,
+                    self.dog_used || blanked,
+                    chance,
+                )
+            }
             _ => share(&status[..n]),
         }
     }
@@ -257,13 +287,18 @@ fn suit_bits(hand: CardSet, s: u8) -> CardSet {
     hand >> (13 * s) & SUIT_BITS
 }
 
-/// KOW-3.2: the longest suit, each J, Q, K and A counting as half a card more; ties go to
-/// the first suit.
+/// How good a trump suit `s` would make of `hand`, in half cards: its length, each J, Q,
+/// K and A counting as half a card more.
+pub(super) fn trump_score(hand: CardSet, s: u8) -> i32 {
+    let cards = suit_bits(hand, s);
+    2 * cards.count_ones() as i32 + (cards & HONOURS).count_ones() as i32
+}
+
+/// KOW-3.2: the suit of the best [`trump_score`]; ties go to the first suit.
 fn trump_suit(hand: CardSet) -> u8 {
     let (mut best, mut best_score) = (0, -1);
     for s in 0..4 {
-        let cards = suit_bits(hand, s);
-        let score = 2 * cards.count_ones() as i32 + (cards & HONOURS).count_ones() as i32;
+        let score = trump_score(hand, s);
         if score > best_score {
             (best, best_score) = (s, score);
         }

@@ -268,7 +268,7 @@ impl<'a> Solver<'a> {
 
     /// Every seat's utility once the hand has ended with `taker` taking its last trick.
     fn utility(&self, hand: &LocalHand<'_>, taker: u8) -> Returns {
-        let mut returns = self.state.after_hand(&hand.won, taker);
+        let mut returns = self.state.after_hand(&hand.won, taker, false);
         for (r, &won) in returns.iter_mut().zip(&hand.won) {
             *r += TRICK_BONUS * f64::from(won);
         }
@@ -763,7 +763,7 @@ mod tests {
                 state.apply(action);
                 if let Some(taker) = hand.act(action) {
                     let expected = state.returns().unwrap_or_else(|| state.estimate());
-                    assert_eq!(start.after_hand(&hand.won, taker), expected);
+                    assert_eq!(start.after_hand(&hand.won, taker, false), expected);
                     break;
                 }
             }
