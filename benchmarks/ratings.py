@@ -75,13 +75,15 @@ ROUND_ROBINS = (
     RoundRobin("knockout-whist", 3, ((*LEVELS, AGENT),), 400),
     # One deal a game, scored by the points it gains (NEUF-5.2).
     RoundRobin("neuf", 3, (LEVELS,), 400, per_deal=True),
-    # Two searchers at play's budgets pass the pile for minutes a game (docs/bots.md): a
-    # tenth of the deals: 400 games, some hours on two cores.
+    # Two searchers at play's budgets pass the pile for minutes a game, and `expert` thinks
+    # 0.4 s a decision for hundreds of decisions (docs/bots.md): a deal's five games take
+    # 5 to 15 minutes of a core, so an order plays 6 deals, 30 games, about an hour on two
+    # cores; each rating's interval is wide.
     RoundRobin(
         "kryt-navalivat",
         2,
         (LEVELS, ("random", "medium", "expert", "easy", "hard")),
-        40,
+        6,
     ),
 )
 

@@ -156,11 +156,13 @@ def test_pimc_budgets_are_checked() -> None:
 def test_each_games_expert_is_the_method_that_measured_strongest() -> None:
     hard = make_bot(LEVELS["hard"], "knockout-whist")
     assert isinstance(hard, IsmctsBot)
-    # Knockout Whist: PIMC at every decision, paranoid (hard's search with exact leaves,
-    # solve=9, measured no stronger; benchmarks/strength.sh queue 12's rule).
+    # Knockout Whist: hard's search, its rollouts ending with the estimate learnt by
+    # self-play, which beat hard where PIMC and exact leaves could not be told from it
+    # (benchmarks/strength.sh queue 16's rule).
     kow = make_bot("expert", "knockout-whist")
-    assert isinstance(kow, PimcBot) and kow.name == "expert" and kow.cards is None
-    assert (kow.deals, kow.seconds, kow.model) == (100, 0.9, "paranoid")
+    assert isinstance(kow, IsmctsBot) and kow.name == "expert" and kow.rollout == "learned"
+    assert (kow.iterations, kow.seconds, kow.threads) == (hard.iterations, hard.seconds, 1)
+    assert (kow.belief, kow.choice, kow.solve) == (0.0, 0.0, 0)
     # Kryt'-navalivat': PIMC, which searches as hard does, at five times its iterations
     # (benchmarks/strength.sh queue 14's rule), until the stock is empty.
     kryt_navalivat = make_bot("expert", "kryt-navalivat")

@@ -194,7 +194,7 @@ pub trait Determinize: Game {
     /// How well this sampled state explains what the seats other than `knower` did, as a
     /// log-likelihood under the model `inference` describes (policy-based inference,
     /// [`crate::search::Inference`]); 0, every deal alike, in a game without a model.
-    fn log_likelihood(&self, knower: usize, inference: &crate::search::Inference) -> f64 {
+    fn log_likelihood(&self, knower: usize, inference: &crate::inference::Inference) -> f64 {
         let _ = (knower, inference);
         0.0
     }

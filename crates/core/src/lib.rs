@@ -16,6 +16,7 @@
 
 pub mod cards;
 pub mod chance;
+pub mod deal_pool;
 pub mod game;
 pub mod inference;
 pub mod knockout_whist;

@@ -18,9 +18,9 @@
 
 use std::time::Instant;
 
+use crate::deal_pool::Pool;
 use crate::game::{playout, Determinize, PlayoutRng};
 pub use crate::inference::Inference;
-use crate::inference::Pool;
 use crate::rollout::Guided;
 use rand::{Rng, SeedableRng};
 
@@ -156,7 +156,7 @@ pub fn search<G: Determinize + Guided + Sync>(
         let sample = |rng: &mut PlayoutRng| G::sample(knowledge, rng);
         return search_deals(G::knower(knowledge), &sample, rng, settings);
     };
-    inference.check()?;
+    inference.check().map_err(SearchError::Settings)?;
     check_budget(&settings.budget)?;
     let pool = Pool::<G>::draw(knowledge, rng, &inference);
     let sample = |rng: &mut PlayoutRng| pool.pick(rng);

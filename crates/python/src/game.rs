@@ -269,7 +269,9 @@ macro_rules! bind_game {
                 let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
                 let knower = <$game>::knower(&knowledge);
                 let inference = search::Inference { plays: belief, choice, deals: 1 };
-                inference.check().map_err(|e| search_error(py, e))?;
+                inference
+                    .check()
+                    .map_err(|e| search_error(py, search::SearchError::Settings(e)))?;
                 positions
                     .iter()
                     .map(|text| {
