@@ -4,9 +4,10 @@ that seat knew when it decided (``docs/review.md``).
 The record is replayed; at each turn of the seat with two or more legal actions the
 seat's view, and nothing else, goes to a searching bot's ``analyse``: at the ``expert``
 level PIMC over the exact solver where the level plays it (the end of a Kryt'-navalivat'
-hand), ISMCTS elsewhere (in Knockout Whist with the estimate learnt by self-play). Each legal action gets its expected
-return; the chosen action's *loss* is the best value less its own, and the loss sets the
-verdict: ``fine``, ``inaccuracy`` or ``mistake`` (:data:`INACCURACY`, :data:`MISTAKE`).
+hand), ISMCTS elsewhere (in Knockout Whist with the estimate learnt by self-play). Each
+legal action gets its expected return; the chosen action's *loss* is the best value less
+its own, and the loss sets the verdict: ``fine``, ``inaccuracy`` or ``mistake``
+(:data:`INACCURACY`, :data:`MISTAKE`).
 
     review = cardtable.review.review(record, seat=0, level="expert")
     for decision in review.worst(3):
