@@ -1,11 +1,12 @@
 //! Policy-based inference for search: the deals a search samples, weighed by how well each
 //! explains what the other seats did (as PIMC programs of Skat and Bridge weigh theirs).
 //!
-//! A search without inference samples every deal consistent with its seat's view alike. With
-//! an [`Inference`], it first draws `deals` such deals, weighs each by its likelihood under
-//! the game's model of the other seats' play ([`crate::game::Determinize::log_likelihood`]), and then
-//! each iteration takes one of them with the chance its weight gives ([`crate::deal_pool::Pool::pick`]). A
-//! game without a model weighs every deal alike, and the pool is then a plain sample.
+//! A search without inference samples every deal consistent with its seat's view alike.
+//! With an [`Inference`], it first draws `deals` such deals, weighs each by its likelihood
+//! under the game's model of the other seats' play
+//! ([`crate::game::Determinize::log_likelihood`]), and then each iteration takes one of
+//! them with the chance its weight gives ([`crate::deal_pool::Pool::pick`]). A game without
+//! a model weighs every deal alike, and the pool is then a plain sample.
 //!
 //! This module is the model's settings; [`crate::deal_pool`] draws and weighs the deals.
 

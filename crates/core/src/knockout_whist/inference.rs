@@ -1,11 +1,12 @@
 //! Inference for PIMC and search: how plausible a sampled deal makes the plays the other
-//! seats have made in this hand, and the trumps a seat named for it. Each deal the determinizer samples fits what the seat knows (the
-//! cards it saw, the suits a seat has shown void in), but not all such deals explain the
-//! play equally: a seat that led a low club from A♣ K♣ Q♣ would be odd. PIMC weighs each
-//! deal by the likelihood of the observed plays under a model of the other seats: with
-//! probability `belief` a seat plays the guided policy's card (`rollout.rs`, on that deal's
-//! hands as they were then), else any legal card alike. `belief` 0 weighs every deal alike.
-//! Only this hand's plays count: the hands before were dealt from another shuffle.
+//! seats have made in this hand, and the trumps a seat named for it. Each deal the
+//! determinizer samples fits what the seat knows (the cards it saw, the suits a seat has
+//! shown void in), but not all such deals explain the play equally: a seat that led a low
+//! club from A♣ K♣ Q♣ would be odd. PIMC and search weigh each deal by the likelihood of
+//! the observed plays under a model of the other seats: with probability `belief` a seat
+//! plays the guided policy's card (`rollout.rs`, on that deal's hands as they were then),
+//! else any legal card alike. `belief` 0 weighs every deal alike. Only this hand's plays
+//! count: the hands before were dealt from another shuffle.
 //!
 //! A seat that named trumps (KOW-3.2) named them from its dealt hand: the model gives each
 //! suit the chance `exp(choice · score)` (normalised over the suits), `score` being the
@@ -15,7 +16,7 @@
 use super::rollout::{trump_score, LocalHand};
 use super::state::NONE;
 use super::{KnockoutWhist, Phase, KNOCK};
-use crate::search::Inference;
+use crate::inference::Inference;
 
 impl KnockoutWhist {
     /// The likelihood of this hand's plays by every seat but `knower`, the deal's hands
