@@ -164,15 +164,16 @@ def main(argv: Sequence[str] | None = None) -> None:
             print(f"| `{entry}` | {r['mu']:.1f} [{r['low']:.1f}, {r['high']:.1f}] | {r['games']} |")
     if args.write:
         players = {robin.game: robin.players for robin in chosen}
-        shipped = {
-            game: {
-                "players": players[game],
-                "levels": {level: r for level, r in rated.items() if level in LEVELS},
-            }
-            for game, rated in table.items()
-        }
+        # A game whose games are not on this machine (they stay where they were played)
+        # keeps the ratings written before: rating nothing is no reason to lose them.
+        shipped = json.loads(SHIPPED.read_text(encoding="utf-8")) if SHIPPED.exists() else {}
+        for game, rated in table.items():
+            levels = {level: r for level, r in rated.items() if level in LEVELS}
+            shipped[game] = {"players": players[game], "levels": levels}
+        kept = sorted(set(shipped) - set(table))
         SHIPPED.write_text(json.dumps(shipped, indent=2, sort_keys=True) + "\n")
-        print(f"\nwritten: {SHIPPED}")
+        note = f" (kept as they were: {', '.join(kept)})" if kept else ""
+        print(f"\nwritten: {SHIPPED}{note}")
 
 
 if __name__ == "__main__":

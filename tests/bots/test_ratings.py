@@ -55,12 +55,16 @@ def test_rate_writes_what_the_lobby_reads(
     monkeypatch.setattr(ratings_script, "SHIPPED", tmp_path / "ratings.json")
     robin = ratings_script.RoundRobin("knockout-whist", 3, (("random", "easy", "medium"),), 1)
     monkeypatch.setattr(ratings_script, "ROUND_ROBINS", (robin,))
+    # A game rated before whose games are not here keeps its ratings; the one played is new.
+    before = {"neuf": {"players": 3, "levels": {"random": {"mu": 15.2}}}}
+    (tmp_path / "ratings.json").write_text(json.dumps(before))
     ratings_script.play(robin, workers=1)
     ratings_script.main(["rate", "--write"])
     out = capsys.readouterr().out
     assert "| `easy` |" in out and "knockout-whist, 3 players" in out
+    assert "kept as they were: neuf" in out
     written = json.loads((tmp_path / "ratings.json").read_text())
-    assert set(written) == {"knockout-whist"}
+    assert set(written) == {"knockout-whist", "neuf"} and written["neuf"] == before["neuf"]
     assert written["knockout-whist"]["players"] == 3
     assert set(written["knockout-whist"]["levels"]) == {"random", "easy", "medium"}
 
