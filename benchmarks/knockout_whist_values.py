@@ -33,13 +33,12 @@ from pathlib import Path
 
 import cardtable
 from cardtable.bots import make_bot
+from cardtable.bots.knockout_whist_rollout import DOG_CHANCE
 from cardtable.rules.knockout_whist.state import DOG, OUT
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "crates" / "core" / "src" / "knockout_whist" / "values.json"
 COUNTS = ROOT / "benchmarks" / "results" / "knockout_whist_values_counts.json"
-DOG_CHANCE = 0.3
-"""The built-in estimate's weight of a dog against an active player (``rollout.rs``)."""
 PRIOR_GAMES = 20.0
 """How many games the built-in estimate counts for in a cell."""
 COLUMNS = ["players", "cards", "status", "named", "active", "dogs", "dog_used", "rate", "games"]

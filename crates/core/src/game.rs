@@ -193,7 +193,7 @@ pub trait Determinize: Game {
     fn sample(knowledge: &Self::Knowledge, rng: &mut PlayoutRng) -> Self;
     /// How well this sampled state explains what the seats other than `knower` did, as a
     /// log-likelihood under the model `inference` describes (policy-based inference,
-    /// [`crate::search::Inference`]); 0, every deal alike, in a game without a model.
+    /// [`crate::inference::Inference`]); 0, every deal alike, in a game without a model.
     fn log_likelihood(&self, knower: usize, inference: &crate::inference::Inference) -> f64 {
         let _ = (knower, inference);
         0.0

@@ -80,6 +80,13 @@ class SearchResult:
     seconds: float
 
 
+def check_belief(belief: float) -> None:
+    """:class:`InvalidBudgetError` unless ``belief`` (inference: the chance a seat plays the
+    guided policy's card) is at least 0 and below 1, as the core's inference needs it."""
+    if not 0 <= belief < 1:
+        raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
+
+
 def check_budget(iterations: int | None, seconds: float | None) -> None:
     """:class:`InvalidBudgetError` unless at least one budget is given and each given one is
     positive."""
@@ -324,8 +331,7 @@ class IsmctsBot(Analyst):
             raise InvalidBudgetError(f"solve must be a whole number of cards, not {solve!r}")
         if solve and (engine != "core" or rollout != "guided"):
             raise InvalidBudgetError("solve goes with the core's search and guided rollouts")
-        if not 0 <= belief < 1:
-            raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
+        check_belief(belief)
         if not 0 <= choice < math.inf:
             raise InvalidBudgetError(f"choice must be 0 or more, not {choice!r}")
         if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:

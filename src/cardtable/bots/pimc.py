@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from cardtable import compiled
 from cardtable.bots.base import ISMCTS_PARAMETERS, LEVELS, parameters
-from cardtable.bots.ismcts import Analyst, IsmctsBot, SearchResult
+from cardtable.bots.ismcts import Analyst, IsmctsBot, SearchResult, check_belief
 from cardtable.core import Action, Game, State, View
 from cardtable.errors import InvalidBudgetError, SolverBudgetError
 from cardtable.rules.catalog import DESCRIPTORS, descriptor
@@ -157,8 +157,7 @@ class PimcBot(Analyst):
             raise InvalidBudgetError(f"seconds must be a positive number, not {seconds!r}")
         check_model(model)
         check_iterations(iterations)
-        if not 0 <= belief < 1:
-            raise InvalidBudgetError(f"belief must be at least 0 and below 1, not {belief!r}")
+        check_belief(belief)
         if isinstance(threads, bool) or threads < 1:
             raise InvalidBudgetError(f"threads must be a whole number, 1 or more, not {threads!r}")
         if cards is not None and (isinstance(cards, bool) or cards < 1):

@@ -26,7 +26,6 @@ KNOCKOUT_WHIST = Descriptor(
     heuristic="cardtable.bots.knockout_whist:KnockoutWhistHeuristic",
     rollout="cardtable.bots.knockout_whist_rollout",
     expert=None,
-    learned_values=True,
     solver_model="max-n",
     max_n_players=None,
     solves_endgame_only=False,
@@ -58,7 +57,6 @@ NEUF = Descriptor(
     # Neither PIMC over the end of a deal nor any other method tried has beaten ``hard``
     # (docs/bots.md).
     expert="hard",
-    learned_values=False,
     # Neuf's max-n cannot prune, and takes far too long over more than the last few tricks.
     solver_model="paranoid",
     max_n_players=None,
@@ -92,7 +90,6 @@ KRYT_NAVALIVAT = Descriptor(
     rollout="cardtable.bots.kryt_navalivat_rollout",
     # ``hard``'s search at five times its iterations, the exact endgame beside it.
     expert="pimc:deals=100,seconds=0.9,model=paranoid,iterations=250000",
-    learned_values=False,
     # Max-n is two players' exact game; with more the solver falls back to paranoid.
     solver_model="max-n",
     max_n_players=2,

@@ -64,9 +64,6 @@ class Descriptor:
     expert: str | None
     """What the ``expert`` level is in this game, where it is not the common one: another
     level's name or a bot spec."""
-    learned_values: bool
-    """Whether the core's search has an estimate learnt by self-play to end its rollouts
-    with (``rollout=learned`` in an ``ismcts`` spec)."""
     solver_model: str | None
     """How the core's exact solver takes the other seats by default (``max-n`` or
     ``paranoid``); ``None``: the game has no solver."""

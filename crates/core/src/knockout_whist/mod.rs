@@ -153,7 +153,7 @@ impl crate::game::Determinize for KnockoutWhist {
         knowledge.sample(rng)
     }
 
-    fn log_likelihood(&self, knower: usize, inference: &crate::search::Inference) -> f64 {
+    fn log_likelihood(&self, knower: usize, inference: &crate::inference::Inference) -> f64 {
         KnockoutWhist::log_likelihood(self, knower, inference)
     }
 }

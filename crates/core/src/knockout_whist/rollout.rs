@@ -85,9 +85,7 @@ impl Guided for KnockoutWhist {
             // Nobody to move: the game is over.
             return self.returns().unwrap_or_else(|| self.estimate());
         }
-        let mut hand = LocalHand::new(self);
-        let last_winner = hand.play_out(draw);
-        self.after_hand(&hand.won, last_winner, false)
+        self.play_hand_out(draw, false)
     }
 
     /// `guided_rollout`, the estimate at the hand's end learnt ([`super::values`]).
@@ -95,9 +93,7 @@ impl Guided for KnockoutWhist {
         if self.to_move == NONE {
             return self.returns().unwrap_or_else(|| self.estimate());
         }
-        let mut hand = LocalHand::new(self);
-        let last_winner = hand.play_out(draw);
-        self.after_hand(&hand.won, last_winner, true)
+        self.play_hand_out(draw, true)
     }
 }
 
@@ -107,6 +103,14 @@ impl KnockoutWhist {
     /// `-1/(n-1)`, as the result does (zero-sum).
     pub fn estimate(&self) -> Returns {
         share(&self.status[..self.n()])
+    }
+
+    /// The rest of this hand played by the policy, and the returns at its end
+    /// ([`Self::after_hand`]).
+    fn play_hand_out<D: Draw>(&self, draw: &mut D, learned: bool) -> Returns {
+        let mut hand = LocalHand::new(self);
+        let last_winner = hand.play_out(draw);
+        self.after_hand(&hand.won, last_winner, learned)
     }
 
     /// `_after_hand`: the returns once this hand ends with `won` tricks a seat, the last
@@ -130,29 +134,24 @@ impl KnockoutWhist {
             Status::Dog
         };
         let mut status = self.status;
+        let mut dog_used = self.dog_used;
         for s in 0..n {
             if won[s] > 0 {
                 status[s] = Status::Active; // KOW-5.1.1, KOW-6.5: a dog who scores is back
             } else if self.dealt_in >> s & 1 == 1 {
                 status[s] = blanked;
+                dog_used = true; // a seat made a dog spends the dog's life (KOW-6.7)
             }
         }
         let mut left = (0..n).filter(|&s| status[s] != Status::Out);
         match (left.next(), left.next()) {
             (Some(winner), None) => won_by(winner, n), // KOW-5.2: one player left wins
             _ if learned => {
-                let blanked = (0..n).any(|s| won[s] == 0 && self.dealt_in >> s & 1 == 1);
-                let shared = share(&status[..n]);
-                // The share's chance back from its return: r = p + (1 - p)·loss.
-                let loss = -1.0 / (n - 1) as f64;
-                let chance = |s: usize| (shared[s] - loss) / (1.0 - loss);
-                values::learned_returns(
-                    &status[..n],
-                    &won[..n],
-                    HANDS - self.hand_no,
-                    self.dog_used || blanked,
-                    chance,
-                )
+                let fallback = share_chances(&status[..n]);
+                let cards = HANDS - self.hand_no; // the next hand's, one fewer (KOW-2.1)
+                let chance =
+                    values::learned_chances(&status[..n], &won[..n], cards, dog_used, &fallback);
+                as_returns(&chance[..n])
             }
             _ => share(&status[..n]),
         }
@@ -172,6 +171,11 @@ fn won_by(winner: usize, n: usize) -> Returns {
 /// `_share`: each seat's chance of winning in proportion to its weight (active 1, dog
 /// [`DOG_CHANCE`], out 0), as a return.
 fn share(status: &[Status]) -> Returns {
+    as_returns(&share_chances(status)[..status.len()])
+}
+
+/// Each seat's chance of winning, as [`share`] weighs it.
+fn share_chances(status: &[Status]) -> [f64; MAX_PLAYERS] {
     let weight = |s: Status| match s {
         Status::Active => 1.0,
         Status::Dog => DOG_CHANCE,
@@ -179,10 +183,19 @@ fn share(status: &[Status]) -> Returns {
     };
     // Summed in seat order, as Python's `sum` adds them.
     let total: f64 = status.iter().map(|&s| weight(s)).sum();
-    let loss = -1.0 / (status.len() - 1) as f64;
+    let mut chances = [0.0; MAX_PLAYERS];
+    for (c, &s) in chances.iter_mut().zip(status) {
+        *c = weight(s) / total;
+    }
+    chances
+}
+
+/// Each seat's return from its chance of winning: a win 1 and a loss `-1/(n-1)`, as the
+/// result gives them (KOW-7), the seats' chances summing to 1.
+fn as_returns(chances: &[f64]) -> Returns {
+    let loss = -1.0 / (chances.len() - 1) as f64;
     let mut returns = [0.0; MAX_PLAYERS];
-    for (r, &s) in returns.iter_mut().zip(status) {
-        let chance = weight(s) / total;
+    for (r, &chance) in returns.iter_mut().zip(chances) {
         *r = chance + (1.0 - chance) * loss;
     }
     returns

@@ -8,13 +8,13 @@
 //! is spent); its value is the rate at which a seat so placed went on to win. A seat tied
 //! for the most tricks names the trumps with the chance the cut gives it (KOW-3.2). A cell
 //! the games never met falls back to the share's chance. The chances are scaled to sum to 1
-//! (one seat wins) and given as returns as the result gives them (zero-sum).
+//! (one seat wins); the rollout turns them into returns as the share's are.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use super::Status;
-use crate::game::{Returns, MAX_PLAYERS};
+use crate::game::MAX_PLAYERS;
 
 /// The table, as the script wrote it.
 pub const VALUES_JSON: &str = include_str!("values.json");
@@ -43,24 +43,16 @@ pub fn table() -> &'static HashMap<Cell, f64> {
     })
 }
 
-/// The status's number in the table (`ACTIVE, DOG, OUT = 0, 1, 2`, as Python's).
-fn code(status: Status) -> u8 {
-    match status {
-        Status::Active => 0,
-        Status::Dog => 1,
-        Status::Out => 2,
-    }
-}
-
-/// Each seat's returns at the start of the next hand, `cards` a seat, from the statuses
-/// after this hand, the tricks each seat won in it and whether the dog's life is spent.
-pub(super) fn learned_returns(
+/// Each seat's chance of winning from the start of the next hand, `cards` a seat, from the
+/// statuses after this hand, the tricks each seat won in it and whether the dog's life is
+/// spent; `fallback`, a seat's chance where the table lacks its cells.
+pub(super) fn learned_chances(
     status: &[Status],
     won: &[u32],
     cards: u8,
     dog_used: bool,
-    fallback: impl Fn(usize) -> f64,
-) -> Returns {
+    fallback: &[f64],
+) -> [f64; MAX_PLAYERS] {
     let n = status.len();
     let most = won.iter().copied().max().unwrap_or(0);
     let tied = won.iter().filter(|&&w| w == most).count() as f64;
@@ -77,7 +69,7 @@ pub(super) fn learned_returns(
             let key = [
                 n as u8,
                 cards,
-                code(status[s]),
+                status[s] as u8, // Active, Dog, Out: 0, 1, 2, as Python numbers them
                 named,
                 active,
                 dogs,
@@ -90,17 +82,12 @@ pub(super) fn learned_returns(
             (Some(named), Some(not)) => names * named + (1.0 - names) * not,
             (Some(named), None) if names == 1.0 => named,
             (None, Some(not)) if names == 0.0 => not,
-            _ => fallback(s),
+            _ => fallback[s],
         };
     }
     let total: f64 = chance[..n].iter().sum();
-    let loss = -1.0 / (n - 1) as f64;
-    let mut returns = [0.0; MAX_PLAYERS];
-    for s in 0..n {
-        let p = chance[s] / total;
-        returns[s] = p + (1.0 - p) * loss;
-    }
-    returns
+    chance[..n].iter_mut().for_each(|c| *c /= total);
+    chance
 }
 
 #[cfg(test)]
@@ -122,15 +109,16 @@ mod tests {
 
     #[test]
     fn the_seat_that_names_the_last_hands_trumps_is_the_favourite() {
-        // Two players left after hand 5 (two cards each next): the one with more tricks in
-        // it names the trumps, and self-play says that wins most games.
+        // KOW-3.2: two players left after hand 5 (two cards each next): the one with more
+        // tricks in it names the trumps, and self-play says that wins most games.
         let status = [Status::Active, Status::Active, Status::Out];
-        let returns = learned_returns(&status, &[2, 1, 0], 2, true, |_| 0.5);
-        assert!(returns[0] - returns[1] > 0.5, "{returns:?}");
-        let sum: f64 = returns[..3].iter().sum();
-        assert!(sum.abs() < 1e-12);
-        // Tied, each names them half the time: an even game.
-        let even = learned_returns(&status, &[1, 1, 0], 2, true, |_| 0.5);
+        let fallback = [0.5, 0.5, 0.0];
+        let chances = learned_chances(&status, &[2, 1, 0], 2, true, &fallback);
+        assert!(chances[0] - chances[1] > 1.0 / 3.0, "{chances:?}");
+        let sum: f64 = chances[..3].iter().sum();
+        assert!((sum - 1.0).abs() < 1e-12 && chances[2] == 0.0);
+        // Tied, each names them half the time (the cut): an even game.
+        let even = learned_chances(&status, &[1, 1, 0], 2, true, &fallback);
         assert!((even[0] - even[1]).abs() < 1e-12, "{even:?}");
     }
 }
