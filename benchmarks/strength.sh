@@ -19,6 +19,8 @@
 #   benchmarks/strength.sh 14 &   # queue 14: Kryt'-navalivat's expert given five times the search
 #   benchmarks/strength.sh 15 &   # queue 15: queue 14's first table at five times its budget
 #   WORKERS=2 benchmarks/strength.sh 16   # queue 16: Knockout Whist's learned estimate
+#   WORKERS=2 benchmarks/strength.sh 17   # queue 17: Neuf's learned value at a trick's end
+#   benchmarks/strength.sh 18 & benchmarks/strength.sh 19 &   # Knockout Whist's gap, longer
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -66,7 +68,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 16} in
+case ${1:?queue 1 to 19} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -213,5 +215,25 @@ case ${1:?queue 1 to 16} in
   # The gap to perfect information, on the deals of knockout-whist-3-hard-cheater.
   table knockout-whist-3-expert-learned-cheater knockout-whist -p 3 --bots expert,cheater \
     --games 3600 "${rate[@]}"
+  ;;
+17)
+  # Neuf: hard's search ending each rollout at the end of its trick with the network learnt
+  # by self-play (rollout=learned, benchmarks/neuf_value_net.py), one deal a game. The rule
+  # written before it started: margin 0, 100 deals at least, at most 600; if it ends with
+  # the learned search's paired interval below 0 (fewer points a deal than the hard seats
+  # beside it), the learned search becomes Neuf's expert and a second table, on deals of
+  # another seed, is the table of record. (It ended at 600 deals with the learned search
+  # behind both hard seats, so no second table was played.)
+  table neuf-3-learned-hard-per-deal neuf -p 3 \
+    --bots "ismcts:iterations=50000,seconds=0.9,rollout=learned,hard,hard" --games 1800 \
+    --stop-when-separated 0 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal
+  ;;
+18|19)
+  # Knockout Whist's gap to perfect information measured longer than queues 4 and 16 did
+  # (their rule stopped both at 100 deals, which left the share of the gap closed at
+  # +/-0.09): the same deals (--seed 2), no stopping rule, one queue a core.
+  if [[ $1 == 18 ]]; then bots=hard,cheater; name=hard; else bots=expert,cheater; name=expert; fi
+  table "knockout-whist-3-$name-cheater-long" knockout-whist -p 3 --bots "$bots" --games 1200 \
+    --seed 2 --workers "${WORKERS:-1}"
   ;;
 esac

@@ -41,7 +41,8 @@ def broken_rule() -> bool:
     """Whether this build breaks a rule on purpose (the ``broken-rule`` cargo feature)."""
 
 def learned_values(game: str) -> tuple[str, int] | None:
-    """A game's learned evaluation as compiled in: its table's text and the cells read."""
+    """A game's learned evaluation as compiled in: its file's text and the numbers read
+    (Knockout Whist's table cells, Neuf's network weights and biases); ``None`` without."""
 
 def view_fields(game: str) -> dict[str, list[str]]:
     """The field names of ``game``'s view struct as serde knows them, by path (``""`` the
@@ -298,6 +299,10 @@ class NeufState(_State):
         ``"max-n"`` (too slow for more than a deal's last tricks at 3 players; the same as
         paranoid with four). In the exchange, EXCHANGE and KEEP are valued by solving the
         deal that follows, the later seats deciding by rule."""
+    def learned_tricks(self) -> tuple[float, float, float] | None:
+        """Each seat's expected tricks in the rest of the deal by the learned value that
+        ``rollout=learned`` ends its rollouts with, at the start of a trick of a
+        three-player game without NEUF-8.3; ``None`` elsewhere."""
 
 @final
 class NeufBatch(_Batch[NeufState]): ...
@@ -318,6 +323,13 @@ class Neuf(_Game[NeufState, NeufBatch]):
         by default, as ``solve``), every deal weighing alike (``belief`` is checked, but
         Neuf has no inference yet): the chosen action, each legal action's deals and mean
         value, the deals solved and the seconds taken."""
+    def value_samples(
+        self, games: int, seed: int = 0, rollouts: int = 8
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+        """Training samples for the learned value (three players): at the start of each
+        trick of the first deals of ``games`` games dealt from ``seed`` on and played by the
+        guided policy, the network's 0/1 inputs (a row a position) and each seat's mean
+        share of the tricks left over ``rollouts`` guided playouts (from the seat to lead)."""
 
 @final
 class KrytNavalivatState(_State):

@@ -65,7 +65,6 @@ def test_a_budget_must_be_positive(iterations: object, seconds: object) -> None:
         ("ismcts:iterations=many", InvalidBudgetError, "must be a int"),
         ("ismcts:depth=3", cardtable.bots.UnknownBotError, "not one of iterations"),
         ("ismcts:rollout=clever", InvalidBudgetError, "guided', 'learned' or 'random"),
-        ("ismcts:rollout=learned", InvalidBudgetError, "no learned estimate for 'neuf'"),
         ("ismcts:rollout=learned,engine=python", InvalidBudgetError, "goes with the core"),
         ("ismcts:belief=1", InvalidBudgetError, "belief must be at least 0 and below 1"),
         ("ismcts:choice=-2", InvalidBudgetError, "choice must be 0 or more"),
@@ -82,6 +81,13 @@ def test_a_budget_must_be_positive(iterations: object, seconds: object) -> None:
 def test_bad_specs_are_refused(spec: str, error: type[Exception], words: str) -> None:
     with pytest.raises(error, match=words):
         make_bot(spec, "neuf")
+
+
+def test_a_learned_rollout_needs_a_game_with_a_learned_evaluation() -> None:
+    with pytest.raises(InvalidBudgetError, match="no learned estimate for 'kryt-navalivat'"):
+        make_bot("ismcts:rollout=learned", "kryt-navalivat")
+    bot = make_bot("ismcts:rollout=learned", "neuf")
+    assert isinstance(bot, IsmctsBot) and bot.rollout == "learned"
 
 
 def test_specs_build_search_bots_and_own_classes() -> None:

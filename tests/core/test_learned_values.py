@@ -1,10 +1,13 @@
-"""The learned estimate Knockout Whist's search ends its rollouts with (``rollout=learned``)
-and the inference that weighs the search's deals (``belief``, ``choice``).
+"""The learned evaluations the core's search ends its rollouts with (``rollout=learned``):
+Knockout Whist's table between hands and Neuf's network at the end of a trick; and the
+inference that weighs the search's deals (``belief``, ``choice``).
 
-The table is learnt by ``benchmarks/knockout_whist_values.py`` and compiled into the core;
-here: the core holds the very table the repository ships, reads every cell of it, and its
-estimate changes the search's choice where the built-in share cannot see the difference
-(who names the next trumps, KOW-3.2).
+The table is learnt by ``benchmarks/knockout_whist_values.py``, the network trained by
+``benchmarks/neuf_value_net.py``; both are compiled into the core. Here: the core holds the
+very files the repository ships and reads every number of them; Knockout Whist's estimate
+changes the search's choice where the built-in share cannot see the difference (who names
+the next trumps, KOW-3.2); Neuf's network, worked out again here with NumPy from the shipped
+weights and inputs written independently of the core's, gives the core's numbers.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import cardtable
@@ -20,8 +25,11 @@ from cardtable import _core, compiled
 from cardtable.bots import make_bot
 from cardtable.bots.ismcts import IsmctsBot
 from cardtable.errors import InvalidBudgetError
+from cardtable.rules.neuf.state import NeufState
 
-SHIPPED = Path(__file__).resolve().parents[2] / "crates/core/src/knockout_whist/values.json"
+CORE = Path(__file__).resolve().parents[2] / "crates/core/src"
+SHIPPED = CORE / "knockout_whist/values.json"
+SHIPPED_NET = CORE / "neuf/value_net.json"
 GAME = cardtable.make("knockout-whist", players=3)
 
 # Hand 5 (three cards a seat), clubs trumps, every seat active and the dog's life spent;
@@ -52,7 +60,7 @@ def test_the_core_holds_the_shipped_table_and_reads_every_cell() -> None:
     assert all(0.0 <= row[7] <= 1.0 for row in table["cells"])
     # The tables of record are three players: every hand after the first has cells.
     assert {row[1] for row in table["cells"] if row[0] == 3} == set(range(1, 7))
-    assert _core.learned_values("neuf") is None
+    assert _core.learned_values("kryt-navalivat") is None
 
 
 def test_the_learned_estimate_leads_for_the_next_trumps() -> None:
@@ -87,3 +95,121 @@ def test_inference_weighs_the_sampled_deals_by_the_others_trump_choices() -> Non
     assert isinstance(bot, IsmctsBot) and (bot.belief, bot.choice, bot.deals) == (0.5, 1.0, 200)
     action = bot.choose(state.view(2), state.legal_actions(), random.Random(4))
     assert action in state.legal_actions()
+
+
+def test_the_core_holds_the_shipped_network_and_reads_every_weight() -> None:
+    compiled_in = _core.learned_values("neuf")
+    assert compiled_in is not None
+    text, numbers = compiled_in
+    assert text == SHIPPED_NET.read_text(encoding="utf-8"), "value_net.json changed: rebuild"
+    net = json.loads(text)
+    shapes = [(len(layer["weights"]), len(layer["weights"][0])) for layer in net["layers"]]
+    assert shapes[0][1] == net["inputs"] == 3 * 52 + 1 + 13 and shapes[-1][0] == 3
+    assert numbers == sum(o * i + o for o, i in shapes)
+
+
+def neuf_inputs(hands: list[int], leader: int, trump: str, left: int) -> list[int]:
+    """The network's inputs that are set, written from the module comment of
+    ``crates/core/src/neuf/value.rs`` rather than from its code: each seat's cards from the
+    seat to lead, the trump suit's cards first (the other suits in their order), a no-trump
+    flag, then the tricks left one-hot."""
+    suits = "CDHS"
+    order = list(suits) if trump == "NT" else [trump, *(s for s in suits if s != trump)]
+    on = []
+    for k in range(3):
+        hand = hands[(leader + k) % 3]
+        for card in range(52):
+            if hand >> card & 1:
+                suit, rank = divmod(card, 13)
+                on.append(52 * k + 13 * order.index(suits[suit]) + rank)
+    if trump == "NT":
+        on.append(156)
+    on.append(157 + left - 1)
+    return on
+
+
+def numpy_tricks(net: dict[str, Any], on: list[int], leader: int, left: int) -> list[float]:
+    x = np.zeros(net["inputs"])
+    x[on] = 1.0
+    layers = net["layers"]
+    for k, layer in enumerate(layers):
+        x = np.asarray(layer["weights"]) @ x + np.asarray(layer["bias"])
+        if k < len(layers) - 1:
+            x = np.maximum(x, 0.0)
+    share = np.exp(x - x.max()) / np.exp(x - x.max()).sum()
+    tricks = [0.0] * 3
+    for k in range(3):
+        tricks[(leader + k) % 3] = float(share[k]) * left
+    return tricks
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_the_neuf_network_is_the_shipped_one_at_every_trick_start(seed: int) -> None:
+    """NEUF-4.4: at each trick's start of the first five deals (NEUF-2.1: hearts,
+    diamonds, clubs, spades, no trump) the core's learned tricks are the shipped network's
+    on the hands as they stand and add up to the tricks left; mid-trick and in the exchange
+    (NEUF-3) there are none."""
+    net = json.loads(SHIPPED_NET.read_text(encoding="utf-8"))
+    game = cardtable.make("neuf", players=3)
+    state = game.new_state(seed=seed)
+    assert isinstance(state, NeufState)
+    rng = random.Random(seed)
+    seen = 0
+    trumps = set()
+    while state.deal_number <= 5 and not state.is_over:
+        core = compiled.core_state(state)
+        assert isinstance(core, _core.NeufState)
+        if state.phase == "play" and not state.trick:
+            left = 13 - len(state.done)
+            trump = "NT" if state.trump_name == "NT" else "CDHS"[state.trump]
+            trumps.add(trump)
+            leader = state.to_move
+            assert leader is not None
+            on = neuf_inputs(list(state.hands), leader, trump, left)
+            learned = core.learned_tricks()
+            assert learned is not None
+            assert learned == pytest.approx(numpy_tricks(net, on, leader, left), abs=1e-4)
+            assert sum(learned) == pytest.approx(left, abs=1e-4)
+            seen += 1
+        else:
+            assert core.learned_tricks() is None
+        state.apply(rng.choice(state.legal_actions()))
+    assert seen == 13 * 5 and trumps == {"H", "D", "C", "S", "NT"}
+
+
+# Deal 1 (hearts trumps), four tricks left, every hand in view; seat 2 (tricks 2, 1, 6)
+# leads from 9♣ 10♣ 10♥ A♠; seat 0 holds 3♣ 3♦ 7♥ K♥, seat 1 5♦ 2♥ 9♥ J♠. The exact solver
+# (max-n, NEUF-5.2) gives seat 2 three more tricks leading a club and two leading A♠ or 10♥:
+# both others are void in spades and ruff the ace. The guided policy leads the ace, the one
+# card no card left beats in its suit, and its playouts carry the search with it; the network
+# saw such deals played out many times over and values the club lead.
+LEADS_A_CLUB = (
+    "neuf/1 players=3 sequence=HDCS-NT first=0 ledger=- phase=play exchanges=1:e,2:e,0:e "
+    "piles=4C,7C,8C,QC,KC,6D,8D,9D,10D,JD,3H,AH,7S/2C,9C,10C,JC,2D,7D,10H,JH,QH,5S,10S,QS,AS/"
+    "3C,5C,6C,3D,KD,AD,4H,5H,7H,KH,4S,8S,9S/AC,4D,5D,QD,2H,6H,8H,9H,2S,3S,6S,JS,KS "
+    "done=1:6S,2:QS,0:9S/2:5S,0:4S,1:3S/2:2C,0:6C,1:AC/1:8H,2:JH,0:4H/2:2D,0:AD,1:4D/"
+    "0:KD,1:QD,2:7D/0:8S,1:2S,2:10S/2:QH,0:5H,1:6H/2:JC,0:5C,1:KS trick=- seed=695006455 "
+    "chance=1"
+)
+
+
+def test_the_neuf_network_changes_the_search_to_the_solvers_lead() -> None:
+    game = cardtable.make("neuf", players=3)
+    twin = compiled.core_game(game, always=True)
+    assert twin is not None
+    state = twin.state_from_position(LEADS_A_CLUB)
+    assert state.to_move == 2
+    solved = dict(state.solve("max-n")[0])
+    names = {a: twin.action_text(a) for a in solved}
+    best = {names[a] for a, v in solved.items() if v == max(solved.values())}
+    assert best == {"play 9C", "play 10C"}
+    found = {}
+    for rollout in ("guided", "learned"):
+        action, visits, *_ = twin.search_seeing(
+            LEADS_A_CLUB, iterations=20000, seed=1, stop_early=False, rollout=rollout
+        )
+        found[rollout] = names[action]
+        # Not a coin toss: most iterations went to the choice.
+        assert visits[action] > 0.8 * 20000
+    assert found["guided"] == "play AS"
+    assert found["learned"] in best

@@ -543,7 +543,8 @@ def test_the_first_hands_deck_is_verified_when_it_is_revealed(
         page.wait_for_function(
             "window.__spoken.some((line) => line.includes('Hand 1: deck verified.'))"
         )
-        assert not any("Hand 2: deck verified." in line for line in page.evaluate("window.__spoken"))
+        spoken = page.evaluate("window.__spoken")
+        assert not any("Hand 2: deck verified." in line for line in spoken), spoken
 
 
 HINT_GAMES = {"knockout-whist": 1, "neuf": 2, "kryt-navalivat": 1}  # bots beside the person

@@ -21,6 +21,7 @@ pub mod game;
 pub mod inference;
 pub mod knockout_whist;
 pub mod kryt_navalivat;
+pub mod net;
 pub mod neuf;
 pub mod notation;
 pub mod observation;

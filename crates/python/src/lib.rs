@@ -7,7 +7,7 @@
 //! Modules by concern: `game`, `state` and `batch` hold the three classes each game is
 //! bound as, and `public` the native base of the run-time engine's state classes; `solvers` each game's solver and judge; `search` a seat's search from its
 //! view; `errors` the mapping of the core's refusals onto `cardtable.errors`; `options` and
-//! `observation` the checked reading of Python's arguments; `views` the view structs' fields
+//! `observation` the checked reading of Python's arguments; `learned` the samples the learned evaluations are trained on; `views` the view structs' fields
 //! and shape check, for the tests that hold them to Python's.
 
 use pyo3::prelude::*;
@@ -18,6 +18,7 @@ use cardtable_core::{vector, KnockoutWhist, KrytNavalivat, Neuf};
 mod batch;
 mod errors;
 mod game;
+mod learned;
 mod observation;
 mod options;
 mod public;
@@ -54,12 +55,18 @@ fn broken_rule() -> bool {
     cfg!(feature = "broken-rule")
 }
 
-/// A game's learned evaluation as the core compiled it in: the table's text and how many
-/// cells the core read from it; `None` for a game without one.
+/// A game's learned evaluation as the core compiled it in: the file's text and how many
+/// numbers the core read from it (the table's cells, or the network's weights and biases);
+/// `None` for a game without one.
 #[pyfunction]
 fn learned_values(game: &str) -> Option<(&'static str, usize)> {
     use cardtable_core::knockout_whist::values;
-    (game == KnockoutWhist::NAME).then(|| (values::VALUES_JSON, values::table().len()))
+    use cardtable_core::neuf::value;
+    match game {
+        KnockoutWhist::NAME => Some((values::VALUES_JSON, values::table().len())),
+        Neuf::NAME => Some((value::NET_JSON, value::net().parameters())),
+        _ => None,
+    }
 }
 
 #[pymodule]

@@ -20,6 +20,7 @@ mod rollout;
 mod rules;
 mod solver;
 mod tricks;
+pub mod value;
 mod view;
 
 use std::sync::Arc;

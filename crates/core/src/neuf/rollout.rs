@@ -251,12 +251,21 @@ impl Neuf {
     /// and a loss `-1/(n-1)` as in the result (each seat of a team alike), so the
     /// estimate is zero-sum (Python's `estimate`).
     pub fn score_estimate(&self) -> Returns {
+        let sides = self.sheet.scores();
+        let mut scores = [0.0; 3];
+        for (x, &s) in scores.iter_mut().zip(sides) {
+            *x = f64::from(s);
+        }
+        self.estimate_from_scores(&scores[..sides.len()])
+    }
+
+    /// [`Neuf::score_estimate`] from the sides' scores given (expected ones, fractional).
+    pub(super) fn estimate_from_scores(&self, scores: &[f64]) -> Returns {
         let n = self.sheet.players();
         let scale = score_scale(n);
-        let scores = self.sheet.scores();
         let mut weights = [0.0; 3];
         for (w, &s) in weights.iter_mut().zip(scores) {
-            *w = (f64::from(-s) / scale).exp();
+            *w = (-s / scale).exp();
         }
         // Added in order, as Python's `sum`.
         let total: f64 = weights[..scores.len()].iter().sum();
@@ -268,6 +277,18 @@ impl Neuf {
             *r = chance + (1.0 - chance) * loss;
         }
         returns
+    }
+
+    /// One move of the guided policy; whether it ended the deal with the game going on
+    /// (the state is then left between deals, scored, with nobody to move).
+    pub(super) fn step_guided<D: Draw>(&mut self, draw: &mut D) -> bool {
+        let action = self.guided_action(draw);
+        if action >= EXCHANGE {
+            self.decide(action == EXCHANGE);
+            false
+        } else {
+            self.play_in_deal(action as Card)
+        }
     }
 }
 
@@ -300,17 +321,16 @@ impl Guided for Neuf {
     /// left between deals, scored, with nobody to move: one to drop, not to play on.
     fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
         while self.phase != Phase::Over {
-            let action = self.guided_action(draw);
-            let deal_over = if action >= EXCHANGE {
-                self.decide(action == EXCHANGE);
-                false
-            } else {
-                self.play_in_deal(action as Card)
-            };
-            if deal_over {
+            if self.step_guided(draw) {
                 return self.score_estimate();
             }
         }
         self.final_returns()
+    }
+
+    /// The guided policy to the end of the current trick, then the learned value of the
+    /// rest of the deal ([`Neuf::value_rollout`]).
+    fn learned_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
+        self.value_rollout(draw)
     }
 }

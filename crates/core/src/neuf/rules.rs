@@ -127,7 +127,7 @@ impl Neuf {
     }
 
     #[inline]
-    fn n(&self) -> u8 {
+    pub(super) fn n(&self) -> u8 {
         self.sheet.players()
     }
 
