@@ -53,11 +53,13 @@ class Bot(Protocol):
 #
 # ``expert`` is ``hard``'s search with the estimate learnt by self-play at the end of each
 # rollout (``rollout=learned``: who names the next trumps, how a dog fares; ``docs/bots.md``), in
-# Knockout Whist, the one game with such an estimate; it beat ``hard`` where perfect-information
+# Knockout Whist, the one game whose learned estimate measured stronger (Neuf's network at the
+# end of a trick measured weaker than ``hard``); it beat ``hard`` where perfect-information
 # Monte Carlo over the exact solver (the level before it) could not be told from ``hard``. In
 # Kryt'-navalivat' it is ``hard``'s search at five times its iterations (250,000) until the stock
 # is empty, and then the exact endgame solver beside it (PIMC, ``cardtable.bots.pimc``). In Neuf
-# it is ``hard``, whom neither PIMC over the end of a deal nor any other method tried has beaten.
+# it is ``hard``, whom neither PIMC over the end of a deal, a learned value nor any other method
+# tried has beaten.
 # Each game's descriptor says which (``expert``). (``hard``'s search with exact leaves,
 # ``solve=9``, measured no stronger than PIMC in Knockout Whist; in Kryt'-navalivat' five times
 # the search beat ``hard`` by far where the endgame solve alone did not, and a rule written before

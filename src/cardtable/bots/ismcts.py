@@ -277,8 +277,9 @@ class IsmctsBot(Analyst):
 
     ``iterations`` and ``seconds`` bound each decision (at least one is needed);
     ``rollout`` is ``"guided"`` (the game's rollout policy, to the end of the hand and its
-    estimate there), ``"learned"`` (the same with the estimate learnt by self-play, in a
-    game that has one, Knockout Whist: ``benchmarks/knockout_whist_values.py``; the core's
+    estimate there), ``"learned"`` (with an evaluation learnt by self-play, in a game that
+    has one: Knockout Whist's estimate between hands, ``benchmarks/knockout_whist_values.py``;
+    Neuf's network at the end of a trick, ``benchmarks/neuf_value_net.py``; the core's
     search has it, so ``engine="python"`` refuses it, and where the core is not in use the
     search rolls out as ``"guided"``) or ``"random"`` (uniform to
     the end of the game). ``engine`` is

@@ -54,7 +54,8 @@ NEUF = Descriptor(
     sessions=False,
     heuristic="cardtable.bots.neuf:NeufHeuristic",
     rollout="cardtable.bots.neuf_rollout",
-    # Neither PIMC over the end of a deal nor any other method tried has beaten ``hard``
+    # Neither PIMC over the end of a deal, the learned value at the end of a trick
+    # (``rollout=learned``, measured weaker) nor any other method tried has beaten ``hard``
     # (docs/bots.md).
     expert="hard",
     # Neuf's max-n cannot prune, and takes far too long over more than the last few tricks.
