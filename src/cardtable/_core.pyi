@@ -329,7 +329,9 @@ class Neuf(_Game[NeufState, NeufBatch]):
         """Training samples for the learned value (three players): at the start of each
         trick of the first deals of ``games`` games dealt from ``seed`` on and played by the
         guided policy, the network's 0/1 inputs (a row a position) and each seat's mean
-        share of the tricks left over ``rollouts`` guided playouts (from the seat to lead)."""
+        share of the tricks left over ``rollouts`` guided playouts (from the seat to lead).
+        ``InvalidOptionError`` for four players or ``tie_avoidance``, where the network
+        does not apply."""
 
 @final
 class KrytNavalivatState(_State):

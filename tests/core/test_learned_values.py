@@ -108,6 +108,28 @@ def test_the_core_holds_the_shipped_network_and_reads_every_weight() -> None:
     assert numbers == sum(o * i + o for o, i in shapes)
 
 
+def test_the_neuf_networks_samples_are_its_inputs_and_shares() -> None:
+    """``value_samples``: a row per trick start of each first deal (13 a deal, NEUF-4.4),
+    the hands' cards and the tricks left set among the inputs, targets that are shares of
+    the tricks left; refused where the network does not apply."""
+    inputs, target = _core.Neuf().value_samples(4, seed=7, rollouts=3)
+    assert inputs.shape == (4 * 13, 3 * 52 + 1 + 13) and target.shape == (4 * 13, 3)
+    left = 13 - np.arange(4 * 13) % 13
+    assert (inputs[:, :156].sum(axis=1) == 3 * left).all()
+    assert (np.argmax(inputs[:, -13:], axis=1) + 1 == left).all()
+    assert inputs[:, 156].sum() == 0  # deal 1 is played in hearts (NEUF-2.1)
+    assert target.sum(axis=1) == pytest.approx(np.ones(4 * 13), abs=1e-6)
+    # Shares of whole tricks over three playouts: multiples of 1 / (3 * left).
+    whole = target * (3 * left)[:, None]
+    assert whole == pytest.approx(np.round(whole), abs=1e-4)
+    with pytest.raises(cardtable.errors.InvalidOptionError, match="three players"):
+        _core.Neuf(players=4).value_samples(1)
+    with pytest.raises(cardtable.errors.InvalidOptionError, match="tie_avoidance"):
+        _core.Neuf(tie_avoidance=True).value_samples(1)
+    with pytest.raises(ValueError, match="rollouts"):
+        _core.Neuf().value_samples(1, rollouts=0)
+
+
 def neuf_inputs(hands: list[int], leader: int, trump: str, left: int) -> list[int]:
     """The network's inputs that are set, written from the module comment of
     ``crates/core/src/neuf/value.rs`` rather than from its code: each seat's cards from the

@@ -6,6 +6,7 @@ use pyo3::prelude::*;
 
 use cardtable_core::neuf::value::{value_samples, INPUTS};
 
+use crate::errors::cardtable_error;
 use crate::game::NeufGame;
 use crate::state::NeufState;
 
@@ -19,6 +20,7 @@ impl NeufGame {
     /// the guided policy; at the start of each trick, the network's 0/1 inputs (one row a
     /// position, `uint8`) and each seat's mean share of the tricks left over `rollouts`
     /// guided playouts from there (`float32`, from the seat to lead). The GIL is released.
+    /// Refused for four players or NEUF-8.3, where the network does not apply.
     #[pyo3(signature = (games, seed = 0, rollouts = 8))]
     fn value_samples<'py>(
         &self,
@@ -30,6 +32,13 @@ impl NeufGame {
         if rollouts == 0 {
             return Err(pyo3::exceptions::PyValueError::new_err(
                 "rollouts must be at least 1",
+            ));
+        }
+        if self.options.players != 3 || self.options.tie_avoidance {
+            return Err(cardtable_error(
+                py,
+                "InvalidOptionError",
+                "the learned value is for three players without tie_avoidance (NEUF-8.3)".into(),
             ));
         }
         let options = self.options.clone();
