@@ -185,3 +185,52 @@ fn mean_shares(state: &Neuf, rollouts: usize, rng: &mut crate::game::PlayoutRng)
     }
     shares.map(|x| (x / rollouts as f64) as f32)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    #[test]
+    fn the_trump_suit_comes_first_and_the_others_keep_their_order() {
+        // Hearts (2) trumps: hearts, clubs, diamonds, spades.
+        assert_eq!(
+            (0..4).map(|s| suit_place(s, 2)).collect::<Vec<_>>(),
+            [1, 2, 0, 3]
+        );
+        // Clubs (0) trumps: the order unchanged.
+        assert_eq!(
+            (0..4).map(|s| suit_place(s, 0)).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+        // No trump: the order unchanged.
+        assert_eq!(
+            (0..4).map(|s| suit_place(s, NO_TRUMP)).collect::<Vec<_>>(),
+            [0, 1, 2, 3]
+        );
+    }
+
+    #[test]
+    fn the_learned_tricks_are_the_tricks_left_shared_at_each_trick_start() {
+        let options = Neuf::options(&[]).unwrap();
+        let mut state: Neuf = new_game(&options, 5);
+        let mut rng = <crate::game::PlayoutRng as rand::SeedableRng>::seed_from_u64(5);
+        let mut starts = 0;
+        while state.sheet.row_count() == 0 {
+            match state.learned_tricks() {
+                Some(tricks) => {
+                    starts += 1;
+                    assert!(tricks.iter().all(|&t| t >= 0.0));
+                    let left = tricks.iter().sum::<f64>();
+                    assert!(
+                        (left - state.tricks_left() as f64).abs() < 1e-4,
+                        "{tricks:?}"
+                    );
+                }
+                None => assert!(state.phase == Phase::Exchange || state.led != NO_SUIT),
+            }
+            state.step_guided(&mut rng);
+        }
+        assert_eq!(starts, 13);
+    }
+}
