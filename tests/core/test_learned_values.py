@@ -49,12 +49,18 @@ NAMES_THE_TRUMPS = (
 )
 
 
+def compiled_in(game: str, shipped: Path) -> tuple[Any, int]:
+    """The learned evaluation the core compiled in for ``game``, parsed, and how many
+    numbers it read; the very file the repository ships (else the core needs rebuilding)."""
+    held = _core.learned_values(game)
+    assert held is not None
+    text, numbers = held
+    assert text == shipped.read_text(encoding="utf-8"), f"{shipped.name} changed: rebuild"
+    return json.loads(text), numbers
+
+
 def test_the_core_holds_the_shipped_table_and_reads_every_cell() -> None:
-    compiled_in = _core.learned_values("knockout-whist")
-    assert compiled_in is not None
-    text, cells = compiled_in
-    assert text == SHIPPED.read_text(encoding="utf-8"), "values.json changed: rebuild the core"
-    table = json.loads(text)
+    table, cells = compiled_in("knockout-whist", SHIPPED)
     assert table["format"] == "cardtable-knockout-whist-values"
     assert cells == len(table["cells"]) > 0
     assert all(0.0 <= row[7] <= 1.0 for row in table["cells"])
@@ -98,11 +104,7 @@ def test_inference_weighs_the_sampled_deals_by_the_others_trump_choices() -> Non
 
 
 def test_the_core_holds_the_shipped_network_and_reads_every_weight() -> None:
-    compiled_in = _core.learned_values("neuf")
-    assert compiled_in is not None
-    text, numbers = compiled_in
-    assert text == SHIPPED_NET.read_text(encoding="utf-8"), "value_net.json changed: rebuild"
-    net = json.loads(text)
+    net, numbers = compiled_in("neuf", SHIPPED_NET)
     shapes = [(len(layer["weights"]), len(layer["weights"][0])) for layer in net["layers"]]
     assert shapes[0][1] == net["inputs"] == 3 * 52 + 1 + 13 and shapes[-1][0] == 3
     assert numbers == sum(o * i + o for o, i in shapes)

@@ -26,6 +26,8 @@ pub const NET_JSON: &str = include_str!("value_net.json");
 pub const INPUTS: usize = 3 * 52 + 1 + TRICKS as usize;
 const NO_TRUMP_INPUT: usize = 3 * 52;
 const LEFT_INPUTS: usize = NO_TRUMP_INPUT + 1;
+/// The most inputs set at once: 39 cards (the first lead), the no-trump flag, tricks left.
+const MAX_SET: usize = 3 * TRICKS as usize + 2;
 
 /// The network read once.
 pub fn net() -> &'static Mlp {
@@ -55,15 +57,21 @@ fn suit_place(s: u8, trump: Trump) -> usize {
 }
 
 impl Neuf {
-    /// Whether the network can value this state: three players, no house rule that ends a
-    /// deal mid-way (NEUF-8.3), cards being played and no trick begun.
-    fn at_a_trick_start(&self) -> bool {
-        self.n() == 3 && !self.tie_avoidance && self.phase == Phase::Play && self.led == NO_SUIT
+    /// Whether the network values this game's deals: three players, no house rule that
+    /// ends a deal mid-way (NEUF-8.3).
+    fn network_applies(&self) -> bool {
+        self.n() == 3 && !self.tie_avoidance
     }
 
-    /// The inputs that are set, seen from the seat to lead (see the module's comment).
-    pub fn value_inputs(&self, set: &mut Vec<usize>) {
-        set.clear();
+    /// Cards being played and no trick begun.
+    fn trick_starts(&self) -> bool {
+        self.phase == Phase::Play && self.led == NO_SUIT
+    }
+
+    /// The inputs that are set, seen from the seat to lead (see the module's comment),
+    /// written into `set`; how many. On the stack: the search asks at every rollout.
+    fn value_inputs(&self, set: &mut [usize; MAX_SET]) -> usize {
+        let mut on = 0;
         let leader = usize::from(self.to_move);
         for k in 0..3 {
             let mut cards: CardSet = self.hands[(leader + k) % 3];
@@ -71,13 +79,16 @@ impl Neuf {
                 let card = cards.trailing_zeros() as u8;
                 cards &= cards - 1;
                 let place = suit_place(suit(card), self.trump);
-                set.push(52 * k + 13 * place + usize::from(card % 13));
+                set[on] = 52 * k + 13 * place + usize::from(card % 13);
+                on += 1;
             }
         }
         if self.trump == NO_TRUMP {
-            set.push(NO_TRUMP_INPUT);
+            set[on] = NO_TRUMP_INPUT;
+            on += 1;
         }
-        set.push(LEFT_INPUTS + self.tricks_left() - 1);
+        set[on] = LEFT_INPUTS + self.tricks_left() - 1;
+        on + 1
     }
 
     fn tricks_left(&self) -> usize {
@@ -87,15 +98,15 @@ impl Neuf {
     /// Each seat's expected tricks in the rest of the deal by the network, where it values
     /// this state (three players, the start of a trick, no NEUF-8.3); else `None`.
     pub fn learned_tricks(&self) -> Option<[f64; 3]> {
-        self.at_a_trick_start().then(|| self.value_tricks())
+        (self.network_applies() && self.trick_starts()).then(|| self.value_tricks())
     }
 
     /// Each seat's expected tricks in the rest of the deal, by the network.
     fn value_tricks(&self) -> [f64; 3] {
-        let mut set = Vec::with_capacity(48);
-        self.value_inputs(&mut set);
+        let mut set = [0; MAX_SET];
+        let on = self.value_inputs(&mut set);
         let mut share = [0.0f32; 3];
-        net().forward_set(&set, &mut share);
+        net().forward_set(&set[..on], &mut share);
         softmax(&mut share);
         let left = self.tricks_left() as f64;
         let leader = usize::from(self.to_move);
@@ -121,11 +132,11 @@ impl Neuf {
     /// The guided policy to the end of the current trick, then the network's value
     /// ([`Guided::learned_rollout`]); the guided rollout where the network does not apply.
     pub(super) fn value_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
-        if self.n() != 3 || self.tie_avoidance {
+        if !self.network_applies() {
             return self.guided_rollout(draw);
         }
         while self.phase != Phase::Over {
-            if self.at_a_trick_start() {
+            if self.trick_starts() {
                 return self.value_returns();
             }
             if self.step_guided(draw) {
@@ -152,14 +163,17 @@ pub fn value_samples(
 ) {
     use rand::SeedableRng;
     let mut rng = crate::game::PlayoutRng::seed_from_u64(seed as u64);
+    let mut inputs = [0; MAX_SET];
     for g in 0..games {
         let mut state: Neuf = new_game(options, seed + g as i128);
         let deal = state.sheet.row_count();
+        if !state.network_applies() {
+            return;
+        }
         while state.phase != Phase::Over && state.sheet.row_count() == deal {
-            if state.at_a_trick_start() {
-                let mut inputs = Vec::new();
-                state.value_inputs(&mut inputs);
-                set.push(inputs);
+            if state.trick_starts() {
+                let on = state.value_inputs(&mut inputs);
+                set.push(inputs[..on].to_vec());
                 target.push(mean_shares(&state, rollouts, &mut rng));
             }
             state.step_guided(&mut rng);
