@@ -129,14 +129,15 @@ def _seated(base: str, game: str, players: int) -> tuple[Seat, str]:
 def mid_game(base: str, game: str, players: int, rng: random.Random) -> str:
     """The link of a person's seat at a table in the middle of a hand, at the person's turn:
     a trick under way (Knockout Whist, Neuf, past Neuf's exchange) or a pile of ten cards or
-    more (Kryt'-navalivat', the hardest case for the layout: it must stay clear of the seats)."""
+    more that the person would take (Kryt'-navalivat', the hardest case for the layout: the
+    pile and what taking it means must stay clear of the seats)."""
     seat, link = _seated(base, game, players)
     seat.settle()
 
     def far_enough() -> bool:
         view = seat.view
         if game == "kryt-navalivat":
-            return len(view["pile"]) >= 10
+            return len(view["pile"]) >= 10 and bool(view["would_take"])
         return bool(view.get("trick")) and view.get("phase") in (None, "play")
 
     for _ in range(LONGEST):

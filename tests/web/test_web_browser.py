@@ -420,6 +420,24 @@ def layout_problems(boxes: dict[str, Any]) -> list[str]:
     return problems
 
 
+def column_problems(boxes: dict[str, Any], area: Box) -> list[str]:
+    """A seat at either side grows downward with what is known of its hand (the cards it took
+    from Kryt'-navalivat''s pile), as far as the table area's bottom: the middle keeps clear
+    of the column under it, whatever the seat shows at the moment of the picture."""
+    problems = []
+    for seat in boxes["seats"]:
+        centre = seat["x"] + seat["width"] / 2
+        if abs(centre - (area["x"] + area["width"] / 2)) < area["width"] / 6:
+            continue  # the seat at the top or the bottom
+        column = {**seat, "height": area["y"] + area["height"] - seat["y"]}
+        problems += [
+            f"middle {item['name']} reaches under seat {seat['name']}"
+            for item in boxes["middle"]
+            if overlap(column, item) > 4.0
+        ]
+    return problems
+
+
 def relative_seats(boxes: dict[str, Any], area: Box) -> dict[str, tuple[float, float]]:
     """Each seat's centre as a fraction of the table area."""
     return {
@@ -459,6 +477,12 @@ def test_screenshots_in_english_and_persian_with_a_sound_layout(
                     problems += [f"{shot.name}: {p}" for p in layout_problems(boxes)]
                     area = page.locator("#table-area").bounding_box()
                     assert area is not None
+                    problems += [
+                        f"{shot.name}: {p}"
+                        for p in column_problems(
+                            boxes, {key: area[key] for key in ("x", "y", "width", "height")}
+                        )
+                    ]
                     seats[lang] = relative_seats(
                         boxes,
                         {key: area[key] for key in ("x", "y", "width", "height")},
