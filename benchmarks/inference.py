@@ -4,7 +4,8 @@ that comes before policy-based inference in the search bots (docs/bots.md, "Infe
 The search bots sample the hidden cards uniformly among the deals consistent with a seat's
 view. Weighting each sampled deal by how well it explains what the other players did in
 the current hand, under a model of their play, should put more of the sample's weight on
-the deal that is true. This script measures that, in Knockout Whist on the Python engine:
+the deal that is true. This script measures that, in Knockout Whist or Neuf (``--game``;
+in Neuf the hand's plays are those after the exchange) on the Python engine:
 
 1. It plays games with ``--players`` bots of one spec (``--played-by``; ``medium`` by
    default, a searcher, so that the model below is not the players' own policy) and picks
@@ -20,19 +21,22 @@ the deal that is true. This script measures that, in Knockout Whist on the Pytho
    weighted, that the sample puts it in that seat's hand, and their logs (clipped at
    half a sample).
 
-With ``--model core`` the weights are the compiled core's, the very ones the search bots
-weigh their deals by (``ismcts:…,belief=B,choice=C``; ``--belief`` and ``--choice``): the
-plays under the guided rollout policy (a play is its card with chance ``belief``), and the
-trumps a seat named for this hand (KOW-3.2) under a softmax of ``choice`` times the guided
-policy's score of each suit in its dealt hand. ``--hands-after-the-first`` keeps only
-positions whose trumps a seat named (hands 2 to 7).
+With ``--model core`` (Knockout Whist) the weights are the compiled core's, the very ones
+the search bots weigh their deals by (``ismcts:…,belief=B,choice=C``; ``--belief`` and
+``--choice``): the plays under the guided rollout policy (a play is its card with chance
+``belief``), and the trumps a seat named for this hand (KOW-3.2) under a softmax of
+``choice`` times the guided policy's score of each suit in its dealt hand. ``--hands-
+after-the-first`` keeps only positions whose trumps a seat named (hands 2 to 7).
 
 It prints the means over positions with 95% intervals, uniform and weighted, and their
 paired difference; ``--json`` writes them. Only the current hand's plays count: each hand
-is a fresh deal (KOW-5.5).
+is a fresh deal (KOW-5.5, NEUF-7). Kryt'-navalivat' is not measured: its hands change
+within a deal (the stock's cards drawn, the pile taken), so the plays cannot be replayed
+from the hands as they are now and those played since.
 
     .venv/bin/python benchmarks/inference.py --positions 200 --samples 200
     .venv/bin/python benchmarks/inference.py --played-by hard --model core --choice 1
+    .venv/bin/python benchmarks/inference.py --game neuf --played-by hard
 """
 
 from __future__ import annotations
@@ -53,9 +57,11 @@ from cardtable.bots.base import Bot
 from cardtable.cards import Card
 from cardtable.core import Game, Knowledge
 from cardtable.rules.knockout_whist.state import KnockoutWhistState
+from cardtable.rules.neuf.state import NeufState
 from cardtable.rules.tricks import bits
 
-GAME = "knockout-whist"
+GAMES = ("knockout-whist", "neuf")
+TrickState = KnockoutWhistState | NeufState
 
 
 @dataclass(frozen=True)
@@ -63,9 +69,9 @@ class Position:
     """The hand's state at its first trick, the plays since (seat, action number), the
     state now, and the seat to move, whose knowledge is sampled."""
 
-    start: KnockoutWhistState
+    start: TrickState
     plays: tuple[tuple[int, int], ...]
-    now: KnockoutWhistState
+    now: TrickState
     knower: int
 
 
@@ -78,8 +84,8 @@ def positions(
     found = 0
     while found < count:
         state = game.new_state(seed=rng.getrandbits(63))
-        assert isinstance(state, KnockoutWhistState)
-        start: KnockoutWhistState | None = None
+        assert isinstance(state, TrickState)
+        start: TrickState | None = None
         plays: list[tuple[int, int]] = []
         while not state.is_over and found < count:
             seat = state.to_move
@@ -88,7 +94,11 @@ def positions(
             if hand_start:
                 start, plays = state.copy(), []
             others = start is not None and any(s != seat for s, _ in plays)
-            chosen = state.chooser is not None and state.turned is None
+            chosen = (
+                isinstance(state, KnockoutWhistState)
+                and state.chooser is not None
+                and state.turned is None
+            )
             wanted = others and state.phase == "play" and (chosen or not named)
             if wanted and rng.random() < 0.2:
                 assert start is not None
@@ -130,10 +140,10 @@ def log_weight(
     return total
 
 
-def sampled(knowledge: Knowledge, rng: random.Random) -> KnockoutWhistState:
+def sampled(knowledge: Knowledge, rng: random.Random) -> TrickState:
     """One deal drawn uniformly from what a seat knows."""
     state = knowledge.sample(rng)
-    assert isinstance(state, KnockoutWhistState)
+    assert isinstance(state, TrickState)
     return state
 
 
@@ -154,7 +164,7 @@ class CoreModel:
     belief: float
     choice: float
 
-    def logs(self, game: Game, position: Position, drawn: list[KnockoutWhistState]) -> list[float]:
+    def logs(self, game: Game, position: Position, drawn: list[TrickState]) -> list[float]:
         twin = compiled.core_game(game, always=True)
         assert twin is not None
         view = json.dumps(position.now.view(position.knower))
@@ -216,6 +226,7 @@ def interval(values: Sequence[float]) -> tuple[float, float, float]:
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0] if __doc__ else None)
+    parser.add_argument("--game", choices=GAMES, default=GAMES[0])
     parser.add_argument("--players", type=int, default=3)
     parser.add_argument("--played-by", default="medium", help="the players' bot spec")
     parser.add_argument(
@@ -232,9 +243,13 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("--json", help="write the results here")
     args = parser.parse_args(argv)
-    game = cardtable.make(GAME, engine="python", players=args.players)
+    if args.model == "core" and args.game != "knockout-whist":
+        parser.error("--model core: the core weighs deals in Knockout Whist only")
+    game = cardtable.make(args.game, engine="python", players=args.players)
     model = (
-        CoreModel(args.belief, args.choice) if args.model == "core" else make_bot(args.model, GAME)
+        CoreModel(args.belief, args.choice)
+        if args.model == "core"
+        else make_bot(args.model, args.game)
     )
     rng = random.Random(args.seed)
     named = args.hands_after_the_first

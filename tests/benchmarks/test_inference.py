@@ -1,7 +1,7 @@
 """``benchmarks/inference.py``: the measurement of weighting sampled deals by the other
-seats' plays (Knockout Whist, the Python engine). The true deal explains the plays made,
-and when the model is the players' own policy it explains them better than the sampled
-deals; the report has every figure with its interval."""
+seats' plays (Knockout Whist and Neuf, the Python engine). The true deal explains the
+plays made, and when the model is the players' own policy it explains them better than the
+sampled deals; the report has every figure with its interval."""
 
 from __future__ import annotations
 
@@ -9,15 +9,20 @@ import math
 import random
 from pathlib import Path
 
+import pytest
+
 import cardtable
 from cardtable.bots import make_bot
 from scripts_loader import load_script
 
 inference = load_script("benchmarks/inference.py")
 
+GAMES = pytest.mark.parametrize("name", ["knockout-whist", "neuf"])
 
-def test_positions_replay_and_the_true_deal_explains_the_plays() -> None:
-    game = cardtable.make("knockout-whist", engine="python", players=3)
+
+@GAMES
+def test_positions_replay_and_the_true_deal_explains_the_plays(name: str) -> None:
+    game = cardtable.make(name, engine="python", players=3)
     model = make_bot("easy", game.name)
     found = list(inference.positions(game, "easy", 6, random.Random(4)))
     assert len(found) == 6
@@ -25,16 +30,21 @@ def test_positions_replay_and_the_true_deal_explains_the_plays() -> None:
         assert any(seat != position.knower for seat, _ in position.plays)
         assert position.now.to_move == position.knower
         # Replayed from the hand's first trick with the true hands, the plays are legal
-        # and each has a probability under the model (KOW-5.5: this hand's plays only).
+        # and each has a probability under the model (KOW-5.5, NEUF-7: this hand's plays
+        # only; in Neuf, those after the exchange, NEUF-3).
+        assert position.start.phase == "play" and not position.start.trick
         truth = inference.log_weight(game, position, position.now.hands, model, 0.1)
         assert math.isfinite(truth)
 
 
-def test_when_the_model_is_the_players_own_policy_the_truth_explains_the_plays_best() -> None:
+@GAMES
+def test_when_the_model_is_the_players_own_policy_the_truth_explains_the_plays_best(
+    name: str,
+) -> None:
     """Games played by ``easy`` and weighed with ``easy`` as the model: the true deal is at
     least as likely as almost every sampled one (a weighting that ignored the plays would
     put it in the middle, about half)."""
-    game = cardtable.make("knockout-whist", engine="python", players=3)
+    game = cardtable.make(name, engine="python", players=3)
     model = make_bot("easy", game.name)
     rng = random.Random(7)
     shares = []
@@ -47,13 +57,21 @@ def test_when_the_model_is_the_players_own_policy_the_truth_explains_the_plays_b
     assert sum(shares) / len(shares) > 0.85
 
 
-def test_the_report_gives_each_figure_with_its_interval(tmp_path: Path) -> None:
+@GAMES
+def test_the_report_gives_each_figure_with_its_interval(name: str, tmp_path: Path) -> None:
     out = tmp_path / "inference.json"
-    report = inference.main(
-        ["--positions", "8", "--samples", "30", "--played-by", "easy", "--json", str(out)]
-    )
+    arguments = ["--game", name, "--positions", "8", "--samples", "30", "--played-by", "easy"]
+    report = inference.main([*arguments, "--json", str(out)])
     assert out.exists() and report["measured"] > 0
     for name in ("uniform", "weighted", "difference", "difference_log", "effective"):
         mean, low, high = report[name]
         assert low <= mean <= high, name
     assert 0 < report["uniform"][0] < 1 and 0 < report["weighted"][0] < 1
+
+
+def test_the_cores_weights_are_refused_outside_knockout_whist(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        inference.main(["--game", "neuf", "--model", "core", "--belief", "0.5"])
+    assert "Knockout Whist only" in capsys.readouterr().err
