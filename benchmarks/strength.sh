@@ -22,6 +22,8 @@
 #   WORKERS=2 benchmarks/strength.sh 17   # queue 17: Neuf's learned value at a trick's end
 #   benchmarks/strength.sh 18 & benchmarks/strength.sh 19 &   # Knockout Whist's gap, longer
 #   WORKERS=2 benchmarks/strength.sh 20   # queue 20: Knockout Whist's expert on two threads
+#   WORKERS=2 benchmarks/strength.sh 21   # queue 21: Kryt'-navalivat's expert against hard,
+#                                         #   both at play's budgets
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -69,7 +71,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 20} in
+case ${1:?queue 1 to 21} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -244,5 +246,16 @@ case ${1:?queue 1 to 20} in
   table knockout-whist-3-expert-2-threads-expert knockout-whist -p 3 \
     --bots "ismcts:iterations=100000,seconds=0.9,rollout=learned,threads=2,expert" \
     --games 3600 --seed 2 --workers "${WORKERS:-1}"
+  ;;
+21)
+  # Kryt'-navalivat': expert against hard as they play (250,000 iterations and the endgame
+  # solve against 50,000), the table queues 14 and 15 stood in for at a twenty-fifth and a
+  # fifth of these budgets. Sized before it started: those tables' paired difference was
+  # -0.53 and -0.45 (loss rate, expert minus hard) with about 0.6 a deal's spread, so 50
+  # deals put the 95% interval's half-width near 0.17, and a game takes about 75 s of a core
+  # here: 100 games, about 2 core-hours. The rule written before it started: margin 0.02,
+  # at least 50 deals, at most 500 (1,000 games).
+  table kryt-navalivat-2-expert-hard-play kryt-navalivat -p 2 --bots expert,hard \
+    --games 1000 --stop-when-separated 0.02 --min-deals 50 --seed 2 --workers "${WORKERS:-1}"
   ;;
 esac
