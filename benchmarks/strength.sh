@@ -24,6 +24,7 @@
 #   WORKERS=2 benchmarks/strength.sh 20   # queue 20: Knockout Whist's expert on two threads
 #   WORKERS=2 benchmarks/strength.sh 21   # queue 21: Kryt'-navalivat's expert against hard,
 #                                         #   both at play's budgets
+#   WORKERS=1 benchmarks/strength.sh 22   # queue 22: Knockout Whist's learned policy prior
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -71,7 +72,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 21} in
+case ${1:?queue 1 to 22} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -257,5 +258,15 @@ case ${1:?queue 1 to 21} in
   # at least 50 deals, at most 500 (1,000 games).
   table kryt-navalivat-2-expert-hard-play kryt-navalivat -p 2 --bots expert,hard \
     --games 1000 --stop-when-separated 0.02 --min-deals 50 --seed 2 --workers "${WORKERS:-1}"
+  ;;
+22)
+  # Knockout Whist: expert's search with the learned policy prior (prior=1,
+  # benchmarks/knockout_whist_prior.py) against expert. The rule written before it started:
+  # margin 0, at least 100 deals, at most 600; if it ends with the prior's paired interval
+  # above 0, the prior joins expert and a second table, on the deals of --seed 3, is the
+  # table of record; otherwise the prior is dropped.
+  table knockout-whist-3-prior-expert knockout-whist -p 3 \
+    --bots "ismcts:iterations=50000,seconds=0.9,rollout=learned,prior=1,expert" --games 1800 \
+    --stop-when-separated 0 --min-deals 100 --seed 2 --workers "${WORKERS:-1}"
   ;;
 esac

@@ -40,6 +40,10 @@ def game_seed(seed: int, index: int) -> int:
 def broken_rule() -> bool:
     """Whether this build breaks a rule on purpose (the ``broken-rule`` cargo feature)."""
 
+def learned_prior(game: str) -> tuple[str, int] | None:
+    """The learned policy prior compiled in for ``game`` (its JSON text) and how many
+    numbers it holds; ``None`` for a game without one."""
+
 def learned_values(game: str) -> tuple[str, int] | None:
     """A game's learned evaluation as compiled in: its file's text and the numbers read
     (Knockout Whist's table cells, Neuf's network weights and biases); ``None`` without."""
@@ -221,6 +225,7 @@ class _Game(Generic[_S, _B]):
         belief: float = 0.0,
         choice: float = 0.0,
         deals: int = 1000,
+        prior: float = 0.0,
     ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
     def search_seeing(
         self,
@@ -259,6 +264,9 @@ class _Game(Generic[_S, _B]):
 
 @final
 class KnockoutWhistState(_State):
+    def learned_prior(self) -> list[tuple[int, float]] | None:
+        """The search's learned policy prior over the legal actions of the seat to move,
+        ``(action, chance)``; ``None`` where it does not apply (not three players)."""
     def solve(self, model: str = "max-n") -> tuple[list[tuple[int, float]], int]:
         """The exact solver with every hand as this state holds it: each legal action's
         value for the seat to move at the end of the hand (its return plus a thousandth a

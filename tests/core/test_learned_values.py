@@ -1,6 +1,7 @@
 """The learned evaluations the core's search ends its rollouts with (``rollout=learned``):
-Knockout Whist's table between hands and Neuf's network at the end of a trick; and the
-inference that weighs the search's deals (``belief``, ``choice``).
+Knockout Whist's table between hands and Neuf's network at the end of a trick; Knockout
+Whist's learned policy prior (``prior=``); and the inference that weighs the search's deals
+(``belief``, ``choice``).
 
 The table is learnt by ``benchmarks/knockout_whist_values.py``, the network trained by
 ``benchmarks/neuf_value_net.py``; both are compiled into the core. Here: the core holds the
@@ -25,11 +26,13 @@ from cardtable import _core, compiled
 from cardtable.bots import make_bot
 from cardtable.bots.ismcts import IsmctsBot
 from cardtable.errors import InvalidBudgetError
+from cardtable.rl.observation import encode, layout
 from cardtable.rules.neuf.state import NeufState
 
 CORE = Path(__file__).resolve().parents[2] / "crates/core/src"
 SHIPPED = CORE / "knockout_whist/values.json"
 SHIPPED_NET = CORE / "neuf/value_net.json"
+SHIPPED_PRIOR = CORE / "knockout_whist/prior_net.json"
 GAME = cardtable.make("knockout-whist", players=3)
 
 # Hand 5 (three cards a seat), clubs trumps, every seat active and the dog's life spent;
@@ -49,10 +52,11 @@ NAMES_THE_TRUMPS = (
 )
 
 
-def compiled_in(game: str, shipped: Path) -> tuple[Any, int]:
-    """The learned evaluation the core compiled in for ``game``, parsed, and how many
-    numbers it read; the very file the repository ships (else the core needs rebuilding)."""
-    held = _core.learned_values(game)
+def compiled_in(game: str, shipped: Path, prior: bool = False) -> tuple[Any, int]:
+    """The learned evaluation (``prior``: policy prior) the core compiled in for ``game``,
+    parsed, and how many numbers it read; the very file the repository ships (else the
+    core needs rebuilding)."""
+    held = _core.learned_prior(game) if prior else _core.learned_values(game)
     assert held is not None
     text, numbers = held
     assert text == shipped.read_text(encoding="utf-8"), f"{shipped.name} changed: rebuild"
@@ -237,3 +241,92 @@ def test_the_neuf_network_changes_the_search_to_the_solvers_lead() -> None:
         assert visits[action] > 0.8 * 20000
     assert found["guided"] == "play AS"
     assert found["learned"] in best
+
+
+# Hand 1, spades trumps (the 8♠ turned), seat 0 has led the 10♣; seat 1, to play, holds
+# Q♦ A♦ J♠ and no club: ruff with the J♠ or throw a diamond. Searched with 50,000
+# iterations the seat ruffs; searched with 200 it throws a diamond; the prior, learnt from
+# the searchers' own choices, ruffs.
+RUFFS = (
+    "kow/1 players=3 hand=1 dealer=0 phase=play trump=S turned=8S dog=unused status=AAA "
+    "out=- won=1,2,1 cuts=- chooser=- hands=4D,5D/QD,AD,JS/8C,7H,9S stock=JD,6D,KD,9C,2H,3H,"
+    "4H,QC,6H,4C,8H,9H,10H,JH,8D,KH,KC,2D,3D,4S,5S,6S,3C,10D,6C,9D,AC,QS,5C,AS "
+    "done=1:KS,2:2S,0:3S/1:2C,2:JC,0:7C/2:7S,0:7D,1:10S/1:5H,2:QH,0:AH trick=0:10C "
+    "seed=6523572484875218985 chance=1,0"
+)
+
+
+def test_the_core_holds_the_shipped_prior_and_reads_every_weight() -> None:
+    net, numbers = compiled_in("knockout-whist", SHIPPED_PRIOR, prior=True)
+    shapes = [(len(layer["weights"]), len(layer["weights"][0])) for layer in net["layers"]]
+    # The observation's 0/1 blocks in, one logit an action out.
+    width = layout(GAME).fields["hand_number"].start
+    assert shapes[0][1] == net["inputs"] == width and shapes[-1][0] == len(GAME.actions)
+    assert numbers == sum(o * i + o for o, i in shapes)
+    assert _core.learned_prior("neuf") is None and _core.learned_prior("kryt-navalivat") is None
+
+
+def test_the_prior_is_the_shipped_network_on_the_seats_observation() -> None:
+    """At every decision of three random games, the core's prior equals the shipped
+    network worked out with NumPy on the Python encoder's observation of the seat's view
+    (its 0/1 blocks), softmaxed over the legal actions; other player counts have none."""
+    twin = _core.KnockoutWhist(players=3)
+    net = json.loads(SHIPPED_PRIOR.read_text(encoding="utf-8"))
+    weights = [(np.asarray(x["weights"]), np.asarray(x["bias"])) for x in net["layers"]]
+    width = net["inputs"]
+    rng = random.Random(6)
+    checked = 0
+    for _ in range(3):
+        state = GAME.new_state(seed=rng.getrandbits(63))
+        while not state.is_over:
+            seat = state.to_move
+            legal = state.legal_action_ids()
+            x = encode(GAME, state.view(seat))[:width].astype(np.float64)
+            assert set(np.unique(x)) <= {0.0, 1.0}
+            for k, (w, b) in enumerate(weights):
+                x = w @ x + b
+                if k < len(weights) - 1:
+                    x = np.maximum(x, 0.0)
+            logits = x[legal]
+            expected = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+            found = twin.state_from_position(GAME.position_of(state)).learned_prior()
+            assert found is not None
+            assert [a for a, _ in found] == legal
+            assert np.allclose([p for _, p in found], expected, atol=1e-5)
+            checked += 1
+            state.apply_id(rng.choice(legal))
+    assert checked > 100
+    assert _core.KnockoutWhist(players=4).new_state(seed=1).learned_prior() is None
+
+
+def test_the_prior_leads_a_small_search_to_the_big_searchs_ruff() -> None:
+    twin = _core.KnockoutWhist(players=3)
+    state = GAME.state_from_position(RUFFS)
+    view = json.dumps(state.view(1))
+    ruff = twin.parse_action("play JS")
+    big = twin.search(view, iterations=50000, seed=1, rollout="learned", stop_early=False)
+    assert big[0] == ruff
+    chances = twin.state_from_position(RUFFS).learned_prior()
+    assert chances is not None
+    prior = dict(chances)
+    assert max(prior, key=prior.__getitem__) == ruff
+    for seed in range(4):
+        small = twin.search(view, iterations=200, seed=seed, rollout="learned", stop_early=False)
+        steered = twin.search(
+            view, iterations=200, seed=seed, rollout="learned", stop_early=False, prior=1.0
+        )
+        assert small[0] != ruff and steered[0] == ruff, seed
+
+
+def test_the_prior_is_a_search_setting_of_the_core_alone() -> None:
+    bot = make_bot("ismcts:iterations=500,prior=1", GAME.name)
+    assert isinstance(bot, IsmctsBot) and bot.prior == 1.0
+    with pytest.raises(InvalidBudgetError, match="prior must be 0 or more"):
+        make_bot("ismcts:iterations=500,prior=-1", GAME.name)
+    with pytest.raises(InvalidBudgetError, match="the prior goes with the core's search"):
+        make_bot("ismcts:iterations=500,prior=1,engine=python", GAME.name)
+    twin = compiled.core_game(GAME, always=True)
+    assert twin is not None
+    view = json.dumps(GAME.new_state(seed=2).view(0))
+    with pytest.raises(InvalidBudgetError, match="prior must be 0 or more, not NaN"):
+        twin.search(view, iterations=10, prior=float("nan"))

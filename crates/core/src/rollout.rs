@@ -85,4 +85,12 @@ pub trait Guided: Game {
         let _ = cards;
         None
     }
+
+    /// The game's learned policy prior over the legal actions of the seat to move, into
+    /// `out` (indexed by action; 0 for the illegal ones): `false`, `out` untouched, where
+    /// the game has none or it does not apply here.
+    fn prior(&self, out: &mut [f32; crate::search::PRIOR_ACTIONS]) -> bool {
+        let _ = out;
+        false
+    }
 }

@@ -58,6 +58,10 @@ pub struct Settings {
     pub threads: usize,
     /// Deals weighed by the others' plays ([`crate::inference`]); `None`: sampled alike.
     pub inference: Option<Inference>,
+    /// The weight of the game's learned policy prior ([`Guided::prior`]) in a node's
+    /// score, `prior · P(action) / (1 + visits)`, and the prior's order for a node's
+    /// untried actions; 0: no prior (untried actions in random order).
+    pub prior: f64,
 }
 
 /// What a search found: the action chosen and, per action searched at the root, its
@@ -97,6 +101,8 @@ struct Node {
     visits: u32,
     avail: u32,
     total: f64,
+    /// The prior's chance of the action that led here, in the state that first met it.
+    prior: f32,
     children: Vec<(u16, u32)>,
 }
 
@@ -107,6 +113,7 @@ impl Node {
             visits: 0,
             avail: 1,
             total: 0.0,
+            prior: 0.0,
             children: Vec::new(),
         }
     }
@@ -294,7 +301,7 @@ fn grow<G: Determinize + Guided>(
         }
         path.clear();
         path.push(0);
-        descend(&mut tree, &mut path, &mut state, rng, settings.exploration);
+        descend(&mut tree, &mut path, &mut state, rng, settings);
         let returns = match state.returns() {
             Some(returns) => returns,
             None => match settings.rollout {
@@ -333,13 +340,15 @@ fn grow<G: Determinize + Guided>(
 }
 
 /// Selection and expansion: walks `state` down the tree, adding the nodes met to `path`.
-fn descend<G: Determinize>(
+fn descend<G: Determinize + Guided>(
     tree: &mut Vec<Node>,
     path: &mut Vec<u32>,
     state: &mut G,
     rng: &mut PlayoutRng,
-    exploration: f64,
+    settings: &Settings,
 ) {
+    let (exploration, weight) = (settings.exploration, settings.prior);
+    let mut prior = [0.0f32; PRIOR_ACTIONS];
     let mut at = 0usize;
     while let Some(mover) = state.to_move() {
         let legal = state.legal_mask();
@@ -348,8 +357,13 @@ fn descend<G: Determinize>(
             untried &= !(1u128 << a);
         }
         if untried != 0 {
-            let k = rng.random_range(0..untried.count_ones());
-            let action = crate::game::nth_action(untried, k);
+            let guided = weight > 0.0 && state.prior(&mut prior);
+            let action = if guided {
+                most_likely(untried, &prior)
+            } else {
+                let k = rng.random_range(0..untried.count_ones());
+                crate::game::nth_action(untried, k)
+            };
             for i in 0..tree[at].children.len() {
                 let (a, n) = tree[at].children[i];
                 if legal >> a & 1 == 1 {
@@ -357,7 +371,11 @@ fn descend<G: Determinize>(
                 }
             }
             let index = tree.len() as u32;
-            tree.push(Node::new(mover));
+            let mut node = Node::new(mover);
+            if guided {
+                node.prior = prior[action];
+            }
+            tree.push(node);
             tree[at].children.push((action as u16, index));
             state.apply(action);
             path.push(index);
@@ -373,8 +391,9 @@ fn descend<G: Determinize>(
             let child = &mut tree[n as usize];
             child.avail += 1;
             let visits = f64::from(child.visits);
-            let score =
-                child.total / visits + exploration * (f64::from(child.avail).ln() / visits).sqrt();
+            let score = child.total / visits
+                + exploration * (f64::from(child.avail).ln() / visits).sqrt()
+                + weight * f64::from(child.prior) / (1.0 + visits);
             if score > best_score {
                 (best, best_score, best_node) = (a, score, n);
             }
@@ -383,6 +402,23 @@ fn descend<G: Determinize>(
         at = best_node as usize;
         path.push(best_node);
     }
+}
+
+/// Actions a prior covers (every game's action ids are below this).
+pub const PRIOR_ACTIONS: usize = 128;
+
+/// The action of `untried` the prior gives the most (the lowest of equals).
+fn most_likely(untried: u128, prior: &[f32; PRIOR_ACTIONS]) -> usize {
+    let (mut best, mut best_p) = (usize::MAX, f32::NEG_INFINITY);
+    let mut mask = untried;
+    while mask != 0 {
+        let a = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        if prior[a] > best_p {
+            (best, best_p) = (a, prior[a]);
+        }
+    }
+    best
 }
 
 /// Whether the most visited root action leads every other by more than `remaining`.

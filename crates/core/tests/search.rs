@@ -24,6 +24,7 @@ fn settings(iterations: u64, rollout: Rollout, threads: usize) -> Settings {
         rollout,
         threads,
         inference: None,
+        prior: 0.0,
     }
 }
 

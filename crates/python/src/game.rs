@@ -194,8 +194,9 @@ macro_rules! bind_game {
             /// cards are left in all hands. Seeded: with an iteration budget alone the
             /// result is a function of the view, `seed` and `threads`.
             /// `belief`, `choice` and `deals` weigh the sampled deals by the others' plays
-            /// (policy-based inference, Knockout Whist: `cardtable.bots.ismcts`).
-            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1, solve = 0, belief = 0.0, choice = 0.0, deals = 1000))]
+            /// (policy-based inference, Knockout Whist: `cardtable.bots.ismcts`); `prior` > 0
+            /// adds the game's learned policy prior to the tree's scores (Knockout Whist).
+            #[pyo3(signature = (view, iterations = None, seconds = None, exploration = 0.7, seed = 0, stop_early = true, rollout = "guided", threads = 1, solve = 0, belief = 0.0, choice = 0.0, deals = 1000, prior = 0.0))]
             #[allow(clippy::too_many_arguments)]
             fn search(
                 &self,
@@ -212,11 +213,12 @@ macro_rules! bind_game {
                 belief: f64,
                 choice: f64,
                 deals: usize,
+                prior: f64,
             ) -> PyResult<SearchOutcome> {
                 let knowledge = knowledge_of::<$game>(py, &self.options, view)?;
                 let inference = search_inference(belief, choice, deals);
                 let settings = search_settings(
-                    py, iterations, seconds, exploration, stop_early, rollout, threads, solve, inference,
+                    py, iterations, seconds, exploration, stop_early, rollout, threads, solve, inference, prior,
                 )?;
                 let found = py.allow_threads(|| {
                     let mut rng = PlayoutRng::seed_from_u64(seed);
@@ -246,7 +248,7 @@ macro_rules! bind_game {
                 let state = <$game>::from_position(&self.options, position)
                     .map_err(|e| cardtable_error(py, "InvalidPositionError", e.0))?;
                 let settings = search_settings(
-                    py, iterations, seconds, exploration, stop_early, rollout, threads, solve, None,
+                    py, iterations, seconds, exploration, stop_early, rollout, threads, solve, None, 0.0,
                 )?;
                 let found = py.allow_threads(|| {
                     let mut rng = PlayoutRng::seed_from_u64(seed);

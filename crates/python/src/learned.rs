@@ -8,7 +8,7 @@ use cardtable_core::neuf::value::{value_samples, INPUTS};
 
 use crate::errors::cardtable_error;
 use crate::game::NeufGame;
-use crate::state::NeufState;
+use crate::state::{KnockoutWhistState, NeufState};
 
 /// The inputs (a row a position) and the targets (three a position).
 type Samples<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray2<f32>>);
@@ -68,5 +68,25 @@ impl NeufState {
     /// three-player game without NEUF-8.3; `None` elsewhere.
     fn learned_tricks(&self) -> Option<[f64; 3]> {
         self.inner.learned_tricks()
+    }
+}
+
+#[pymethods]
+impl KnockoutWhistState {
+    /// The learned policy prior (`prior=` in the search) over the legal actions of the
+    /// seat to move, as the search's nodes read it from this state: `(action, chance)`
+    /// pairs; `None` where it does not apply (not three players, or the game is over).
+    fn learned_prior(&self) -> Option<Vec<(usize, f32)>> {
+        let mut out = [0.0f32; cardtable_core::search::PRIOR_ACTIONS];
+        if !self.inner.learned_prior(&mut out) {
+            return None;
+        }
+        let legal = self.inner.legal_mask();
+        Some(
+            (0..cardtable_core::knockout_whist::prior::ACTIONS)
+                .filter(|&a| legal >> a & 1 == 1)
+                .map(|a| (a, out[a]))
+                .collect(),
+        )
     }
 }

@@ -69,6 +69,17 @@ fn learned_values(game: &str) -> Option<(&'static str, usize)> {
     }
 }
 
+/// The learned policy prior the core's search reads (`prior=` in the search) for a game:
+/// the file compiled in and how many numbers it holds; `None` for a game without one.
+#[pyfunction]
+fn learned_prior(game: &str) -> Option<(&'static str, usize)> {
+    use cardtable_core::knockout_whist::prior;
+    match game {
+        KnockoutWhist::NAME => Some((prior::NET_JSON, prior::net().parameters())),
+        _ => None,
+    }
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<KnockoutWhistGame>()?;
@@ -87,6 +98,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(state_sizes, m)?)?;
     m.add_function(wrap_pyfunction!(broken_rule, m)?)?;
     m.add_function(wrap_pyfunction!(learned_values, m)?)?;
+    m.add_function(wrap_pyfunction!(learned_prior, m)?)?;
     m.add_function(wrap_pyfunction!(views::view_fields, m)?)?;
     m.add_function(wrap_pyfunction!(views::check_view, m)?)?;
     Ok(())

@@ -43,6 +43,7 @@ pub(crate) fn search_settings(
     threads: usize,
     solve: u32,
     inference: Option<search::Inference>,
+    prior: f64,
 ) -> PyResult<search::Settings> {
     let rollout = match rollout {
         "guided" if solve > 0 => search::Rollout::Solved(solve),
@@ -64,6 +65,13 @@ pub(crate) fn search_settings(
             format!("exploration must be 0 or more, not {exploration}"),
         ));
     }
+    if !(prior >= 0.0 && prior.is_finite()) {
+        return Err(cardtable_error(
+            py,
+            "InvalidBudgetError",
+            format!("prior must be 0 or more, not {prior}"),
+        ));
+    }
     Ok(search::Settings {
         budget: search::Budget {
             iterations,
@@ -74,6 +82,7 @@ pub(crate) fn search_settings(
         rollout,
         threads,
         inference,
+        prior,
     })
 }
 

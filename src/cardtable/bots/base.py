@@ -101,6 +101,7 @@ ISMCTS_PARAMETERS: dict[str, type] = {
     "belief": float,
     "choice": float,
     "deals": int,
+    "prior": float,
 }
 PIMC_PARAMETERS: dict[str, type] = {
     "deals": int,

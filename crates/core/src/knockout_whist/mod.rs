@@ -20,6 +20,7 @@ pub mod observation;
 mod options;
 mod plays;
 mod position;
+pub mod prior;
 mod rollout;
 mod solver;
 mod state;

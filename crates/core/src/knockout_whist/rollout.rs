@@ -55,6 +55,11 @@ const NO_PLAY: Play = Play {
 };
 
 impl Guided for KnockoutWhist {
+    /// The learned prior (`prior.rs`), three players only.
+    fn prior(&self, out: &mut [f32; crate::search::PRIOR_ACTIONS]) -> bool {
+        self.learned_prior(out)
+    }
+
     /// `choose`: the policy's action for the seat to move.
     fn guided_action<D: Draw>(&self, draw: &mut D) -> usize {
         let p = usize::from(self.to_move);
