@@ -59,6 +59,9 @@ impl Draw for Script<'_> {
     }
 }
 
+/// Actions a policy prior covers ([`Guided::prior`]; every game's action ids are below).
+pub const PRIOR_ACTIONS: usize = 128;
+
 /// A game with a guided rollout policy.
 pub trait Guided: Game {
     /// The policy's action for the seat to move (the game is not over).
@@ -89,7 +92,7 @@ pub trait Guided: Game {
     /// The game's learned policy prior over the legal actions of the seat to move, into
     /// `out` (indexed by action; 0 for the illegal ones): `false`, `out` untouched, where
     /// the game has none or it does not apply here.
-    fn prior(&self, out: &mut [f32; crate::search::PRIOR_ACTIONS]) -> bool {
+    fn prior(&self, out: &mut [f32; PRIOR_ACTIONS]) -> bool {
         let _ = out;
         false
     }

@@ -21,7 +21,7 @@ use std::time::Instant;
 use crate::deal_pool::Pool;
 use crate::game::{playout, Determinize, PlayoutRng};
 pub use crate::inference::Inference;
-use crate::rollout::Guided;
+use crate::rollout::{Guided, PRIOR_ACTIONS};
 use rand::{Rng, SeedableRng};
 
 /// How long a search may run: iterations, seconds, or both (whichever ends first).
@@ -403,9 +403,6 @@ fn descend<G: Determinize + Guided>(
         path.push(best_node);
     }
 }
-
-/// Actions a prior covers (every game's action ids are below this).
-pub const PRIOR_ACTIONS: usize = 128;
 
 /// The action of `untried` the prior gives the most (the lowest of equals).
 fn most_likely(untried: u128, prior: &[f32; PRIOR_ACTIONS]) -> usize {

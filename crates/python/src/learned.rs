@@ -77,7 +77,7 @@ impl KnockoutWhistState {
     /// seat to move, as the search's nodes read it from this state: `(action, chance)`
     /// pairs; `None` where it does not apply (not three players, or the game is over).
     fn learned_prior(&self) -> Option<Vec<(usize, f32)>> {
-        let mut out = [0.0f32; cardtable_core::search::PRIOR_ACTIONS];
+        let mut out = [0.0f32; cardtable_core::rollout::PRIOR_ACTIONS];
         if !self.inner.learned_prior(&mut out) {
             return None;
         }

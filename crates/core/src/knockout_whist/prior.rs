@@ -18,7 +18,7 @@ use super::state::KnockoutWhist;
 use crate::game::Game;
 use crate::net::{softmax, Mlp};
 use crate::observation::Observe;
-use crate::search::PRIOR_ACTIONS;
+use crate::rollout::PRIOR_ACTIONS;
 
 /// The network, as the training script wrote it.
 pub const NET_JSON: &str = include_str!("prior_net.json");

@@ -56,7 +56,7 @@ const NO_PLAY: Play = Play {
 
 impl Guided for KnockoutWhist {
     /// The learned prior (`prior.rs`), three players only.
-    fn prior(&self, out: &mut [f32; crate::search::PRIOR_ACTIONS]) -> bool {
+    fn prior(&self, out: &mut [f32; crate::rollout::PRIOR_ACTIONS]) -> bool {
         self.learned_prior(out)
     }
 
