@@ -293,6 +293,8 @@ fn grow<G: Determinize + Guided>(
     let seconds = settings.budget.seconds.unwrap_or(f64::INFINITY);
     let mut tree = vec![Node::new(seat)];
     let mut path: Vec<u32> = Vec::new();
+    // The prior's chances, written by the game where a node is expanded (`prior` > 0).
+    let mut prior = [0.0f32; PRIOR_ACTIONS];
     let mut done: u64 = 0;
     let mut state = first;
     while done < limit && (done & 15 != 0 || began.elapsed().as_secs_f64() < seconds) {
@@ -301,7 +303,7 @@ fn grow<G: Determinize + Guided>(
         }
         path.clear();
         path.push(0);
-        descend(&mut tree, &mut path, &mut state, rng, settings);
+        descend(&mut tree, &mut path, &mut state, rng, settings, &mut prior);
         let returns = match state.returns() {
             Some(returns) => returns,
             None => match settings.rollout {
@@ -346,9 +348,9 @@ fn descend<G: Determinize + Guided>(
     state: &mut G,
     rng: &mut PlayoutRng,
     settings: &Settings,
+    prior: &mut [f32; PRIOR_ACTIONS],
 ) {
     let (exploration, weight) = (settings.exploration, settings.prior);
-    let mut prior = [0.0f32; PRIOR_ACTIONS];
     let mut at = 0usize;
     while let Some(mover) = state.to_move() {
         let legal = state.legal_mask();
@@ -357,9 +359,9 @@ fn descend<G: Determinize + Guided>(
             untried &= !(1u128 << a);
         }
         if untried != 0 {
-            let guided = weight > 0.0 && state.prior(&mut prior);
+            let guided = weight > 0.0 && state.prior(prior);
             let action = if guided {
-                most_likely(untried, &prior)
+                most_likely(untried, prior)
             } else {
                 let k = rng.random_range(0..untried.count_ones());
                 crate::game::nth_action(untried, k)
