@@ -26,6 +26,7 @@ __all__ = [
     "broken_rule",
     "check_view",
     "game_seed",
+    "learned_prior",
     "learned_values",
     "state_sizes",
     "view_fields",
