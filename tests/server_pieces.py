@@ -78,6 +78,15 @@ def tokens_of(opened: dict[str, Any]) -> dict[int, str]:
     return found
 
 
+def until(test: Callable[[], object], seconds: float = 20.0) -> None:
+    """Wait for something the server does in the background (a table loaded again, a bot's
+    turn) to be so; fail after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not test():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)
+
+
 def table_count(database: Path) -> int:
     """Tables stored in the database file, read without the server."""
     with sqlite3.connect(database) as connection:

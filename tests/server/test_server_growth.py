@@ -29,7 +29,7 @@ from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
 from cardtable.server.limits import CreationLimit, Limits
 from served import ServerProcess
-from server_pieces import Socket, humans, open_table, table_count, tokens_of
+from server_pieces import Socket, humans, open_table, table_count, tokens_of, until
 
 BOTS = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
 
@@ -47,13 +47,6 @@ def serving(database: Path, *, grace: float = 0, **limits: Any) -> Iterator[Test
 def hub_of(client: TestClient) -> Hub:
     hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
     return hub
-
-
-def until(test: Any, seconds: float = 20.0) -> None:
-    deadline = time.monotonic() + seconds
-    while not test():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
 
 
 def finish_by_stand_in(client: TestClient, opened: dict[str, Any]) -> dict[str, Any]:
