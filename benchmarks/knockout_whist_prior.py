@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from training import Checkpoint, network, step_down, torch_or_none, write_weights
+
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "crates/core/src/knockout_whist/prior_net.json"
 RESULTS = ROOT / "benchmarks/results"
@@ -127,22 +129,6 @@ def load(path: Path) -> dict[str, np.ndarray]:
         }
 
 
-def export(model: Any, inputs: int) -> dict[str, Any]:
-    """The weights as the core reads them (``crates/core/src/net.rs``)."""
-    layers = []
-    for layer in model:
-        if hasattr(layer, "weight"):
-            weights = layer.weight.detach().numpy().astype(np.float32)
-            bias = layer.bias.detach().numpy().astype(np.float32)
-            layers.append(
-                {
-                    "weights": [[float(f"{w:.6g}") for w in row] for row in weights],
-                    "bias": [float(f"{b:.6g}") for b in bias],
-                }
-            )
-    return {"inputs": inputs, "layers": layers}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -156,14 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-write", action="store_true", help="leave the shipped weights")
     args = parser.parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        print("needs the train extra: pip install -e '.[train]'", file=sys.stderr)
+    torch = torch_or_none(args.seed)
+    if torch is None:
         return 2
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
-    torch.use_deterministic_algorithms(True)
     names = ("hidden", "batch", "lr", "weight_decay", "seed")
     settings: dict[str, Any] = {k: getattr(args, k) for k in names}
     began = time.perf_counter()
@@ -181,13 +162,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     inputs = data["x"].shape[1]
     actions = data["mask"].shape[1]
-    model = torch.nn.Sequential(
-        torch.nn.Linear(inputs, args.hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(args.hidden, args.hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(args.hidden, actions),
-    )
+    model = network(torch, inputs, args.hidden, actions)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     legal_counts = test["mask"].sum(axis=1)
     curve: dict[str, Any] = {
@@ -199,14 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         "guided": {"agreement": float((test["guided"] == test["chosen"]).mean())},
         "epochs": [],
     }
-    if CHECKPOINT.exists():
-        saved = torch.load(CHECKPOINT, weights_only=False)
-        if saved["settings"] == settings:
-            model.load_state_dict(saved["model"])
-            optimizer.load_state_dict(saved["optimizer"])
-            curve["epochs"] = saved["epochs"]
-            torch.set_rng_state(saved["rng"])
-            print(f"resumed after epoch {len(curve['epochs'])}")
+    checkpoint = Checkpoint(torch, CHECKPOINT, CURVE, settings)
+    checkpoint.resume(model, optimizer, curve)
 
     def tensors(part: dict[str, np.ndarray]) -> tuple[Any, Any, Any]:
         return (
@@ -221,9 +190,7 @@ def main(argv: list[str] | None = None) -> int:
     train_x, train_mask, train_y = tensors(train)
     test_x, test_mask, test_y = tensors(test)
     for epoch in range(len(curve["epochs"]), args.epochs):
-        if epoch == args.epochs // 2 or epoch == args.epochs * 3 // 4:
-            for group in optimizer.param_groups:
-                group["lr"] *= 0.3
+        step_down(optimizer, epoch, args.epochs)
         model.train()
         order = torch.randperm(len(train_x))
         total = 0.0
@@ -246,23 +213,9 @@ def main(argv: list[str] | None = None) -> int:
             "held_out_cross_entropy": held_loss,
             "held_out_agreement": agreement,
         }
-        curve["epochs"].append(row)
-        print(json.dumps(row), flush=True)
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        torch.save(
-            {
-                "settings": settings,
-                "model": model.state_dict(),
-                "optimizer": optimizer.state_dict(),
-                "epochs": curve["epochs"],
-                "rng": torch.get_rng_state(),
-            },
-            CHECKPOINT,
-        )
-        CURVE.write_text(json.dumps(curve, indent=1) + "\n")
+        checkpoint.save(model, optimizer, curve, row)
     if not args.no_write:
-        WEIGHTS.write_text(json.dumps(export(model, inputs), separators=(",", ":")) + "\n")
-        print(f"wrote {WEIGHTS.relative_to(ROOT)}")
+        write_weights(model, inputs, WEIGHTS, ROOT)
     return 0
 
 

@@ -23,13 +23,14 @@ held-out cross-entropy and the mean error in tricks, beside those of the constan
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from training import Checkpoint, network, step_down, torch_or_none, write_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "crates/core/src/neuf/value_net.json"
@@ -61,22 +62,6 @@ def trick_error(target: np.ndarray, share: np.ndarray, left: np.ndarray) -> floa
     return float((np.abs(target - share) * left[:, None]).mean())
 
 
-def export(model: Any, inputs: int) -> dict[str, Any]:
-    """The weights as the core reads them (``crates/core/src/net.rs``)."""
-    layers = []
-    for layer in model:
-        if hasattr(layer, "weight"):
-            weights = layer.weight.detach().numpy().astype(np.float32)
-            bias = layer.bias.detach().numpy().astype(np.float32)
-            layers.append(
-                {
-                    "weights": [[float(f"{w:.6g}") for w in row] for row in weights],
-                    "bias": [float(f"{b:.6g}") for b in bias],
-                }
-            )
-    return {"inputs": inputs, "layers": layers}
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=300_000, help="training games")
@@ -89,14 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--no-write", action="store_true", help="leave the shipped weights")
     args = parser.parse_args(argv)
-    try:
-        import torch
-    except ImportError:
-        print("needs the train extra: pip install -e '.[train]'", file=sys.stderr)
+    torch = torch_or_none(args.seed)
+    if torch is None:
         return 2
-    torch.manual_seed(args.seed)
-    torch.set_num_threads(2)
-    torch.use_deterministic_algorithms(True)
     names = ("games", "held_out", "rollouts", "hidden", "batch", "lr", "seed")
     settings = {k: getattr(args, k) for k in names}
     began = time.perf_counter()
@@ -106,13 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     left = tricks_left(hx)
     print(f"{len(x):,} samples, {len(hx):,} held out ({time.perf_counter() - began:.0f} s)")
     inputs = x.shape[1]
-    model = torch.nn.Sequential(
-        torch.nn.Linear(inputs, args.hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(args.hidden, args.hidden),
-        torch.nn.ReLU(),
-        torch.nn.Linear(args.hidden, 3),
-    )
+    model = network(torch, inputs, args.hidden, 3)
     optimizer = torch.optim.Adam(model.parameters(), lr=args.lr)
     third = np.full_like(hy, 1 / 3)
     curve: dict[str, Any] = {
@@ -128,21 +102,13 @@ def main(argv: list[str] | None = None) -> int:
         "entropy_of_target": cross_entropy(hy, hy),
         "epochs": [],
     }
-    if CHECKPOINT.exists():
-        saved = torch.load(CHECKPOINT, weights_only=False)
-        if saved["settings"] == settings:
-            model.load_state_dict(saved["model"])
-            optimizer.load_state_dict(saved["optimizer"])
-            curve["epochs"] = saved["epochs"]
-            torch.set_rng_state(saved["rng"])
-            print(f"resumed after epoch {len(curve['epochs'])}")
+    checkpoint = Checkpoint(torch, CHECKPOINT, CURVE, settings)
+    checkpoint.resume(model, optimizer, curve)
     held_x = torch.from_numpy(hx.astype(np.float32))
     train_x = torch.from_numpy(x)
     train_y = torch.from_numpy(y)
     for epoch in range(len(curve["epochs"]), args.epochs):
-        if epoch == args.epochs // 2 or epoch == args.epochs * 3 // 4:
-            for group in optimizer.param_groups:
-                group["lr"] *= 0.3
+        step_down(optimizer, epoch, args.epochs)
         model.train()
         order = torch.randperm(len(x))
         total = 0.0
@@ -163,23 +129,9 @@ def main(argv: list[str] | None = None) -> int:
             "held_out_cross_entropy": cross_entropy(hy, share),
             "held_out_tricks": trick_error(hy, share, left),
         }
-        curve["epochs"].append(row)
-        print(json.dumps(row), flush=True)
-        RESULTS.mkdir(parents=True, exist_ok=True)
-        torch.save(
-            {
-                "settings": settings,
-                "model": model.state_dict(),
-                "optimizer": optimizer.state_dict(),
-                "epochs": curve["epochs"],
-                "rng": torch.get_rng_state(),
-            },
-            CHECKPOINT,
-        )
-        CURVE.write_text(json.dumps(curve, indent=1) + "\n")
+        checkpoint.save(model, optimizer, curve, row)
     if not args.no_write:
-        WEIGHTS.write_text(json.dumps(export(model, inputs), separators=(",", ":")) + "\n")
-        print(f"wrote {WEIGHTS.relative_to(ROOT)}")
+        write_weights(model, inputs, WEIGHTS, ROOT)
     return 0
 
 

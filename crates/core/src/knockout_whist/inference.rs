@@ -80,14 +80,9 @@ impl KnockoutWhist {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, Game, OptionValue, PlayoutRng};
+    use crate::game::{new_game, Game, PlayoutRng};
     use crate::knockout_whist::Options;
     use rand::{Rng, SeedableRng};
-
-    fn options(players: usize) -> Options {
-        let pairs = [("players".to_string(), OptionValue::Int(players as i64))];
-        KnockoutWhist::options(&pairs).unwrap()
-    }
 
     #[test]
     fn the_likelihood_is_the_product_over_the_others_plays() {
@@ -97,7 +92,8 @@ mod tests {
         let mut rng = PlayoutRng::seed_from_u64(5);
         for _ in 0..300 {
             let players = rng.random_range(2..=5);
-            let mut state: KnockoutWhist = new_game(&options(players), rng.random());
+            let mut state: KnockoutWhist =
+                new_game(&Options::players(players).unwrap(), rng.random());
             let mut expected = 1.0;
             let knower = 0;
             let stop = rng.random_range(1..12);

@@ -94,20 +94,16 @@ impl KnockoutWhist {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, OptionValue, PlayoutRng};
+    use crate::game::{new_game, PlayoutRng};
     use crate::knockout_whist::Options;
     use rand::{Rng, SeedableRng};
-
-    fn options(players: usize) -> Options {
-        let pairs = [("players".to_string(), OptionValue::Int(players as i64))];
-        KnockoutWhist::options(&pairs).unwrap()
-    }
 
     #[test]
     fn the_prior_is_a_distribution_over_the_legal_actions_of_three_players() {
         let mut rng = PlayoutRng::seed_from_u64(3);
         for players in 2..=5 {
-            let mut state: KnockoutWhist = new_game(&options(players), rng.random());
+            let mut state: KnockoutWhist =
+                new_game(&Options::players(players).unwrap(), rng.random());
             let mut out = [0.0f32; PRIOR_ACTIONS];
             while Game::to_move(&state).is_some() {
                 let legal = Game::legal_mask(&state);

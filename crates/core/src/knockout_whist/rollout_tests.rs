@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::cards::parse_card;
-use crate::game::{new_game, Game, OptionValue, PlayoutRng};
+use crate::game::{new_game, Game, PlayoutRng};
 use crate::knockout_whist::Options;
 use rand::{Rng, SeedableRng};
 
@@ -17,17 +17,13 @@ impl Draw for Counted {
     }
 }
 
-fn options(players: usize) -> Options {
-    let pairs = [("players".to_string(), OptionValue::Int(players as i64))];
-    KnockoutWhist::options(&pairs).unwrap()
-}
-
 /// States met along seeded random games of every table size, finished ones included.
 fn states(games: u64) -> Vec<KnockoutWhist> {
     let mut found = Vec::new();
     for seed in 0..games {
         let players = 2 + seed as usize % 6;
-        let mut state: KnockoutWhist = new_game(&options(players), i128::from(seed));
+        let mut state: KnockoutWhist =
+            new_game(&Options::players(players).unwrap(), i128::from(seed));
         let mut rng = PlayoutRng::seed_from_u64(seed);
         loop {
             found.push(state.clone());
@@ -109,7 +105,7 @@ fn a_rollout_from_a_finished_game_is_its_result_and_draws_nothing() {
 fn rollout_speed() {
     let mut starts = Vec::new();
     for seed in 0..200 {
-        let mut state: KnockoutWhist = new_game(&options(3), seed);
+        let mut state: KnockoutWhist = new_game(&Options::players(3).unwrap(), seed);
         let mut rng = PlayoutRng::seed_from_u64(seed as u64);
         for _ in 0..(seed % 9) {
             let action = state.random_action(&mut rng);

@@ -464,15 +464,10 @@ fn ordered(hand: &LocalHand<'_>, actions: impl Iterator<Item = usize>) -> Vec<us
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{new_game, Game, OptionValue, PlayoutRng};
+    use crate::game::{new_game, Game, PlayoutRng};
     use crate::knockout_whist::state::HANDS;
     use crate::knockout_whist::Options;
     use rand::{Rng, SeedableRng};
-
-    fn options(players: usize) -> Options {
-        let pairs = [("players".to_string(), OptionValue::Int(players as i64))];
-        KnockoutWhist::options(&pairs).unwrap()
-    }
 
     /// Plain minimax without pruning, table or merging: every legal action of every seat
     /// (a dog's below the root by its rule, as the solver's model has it).
@@ -578,7 +573,7 @@ mod tests {
     fn small_position(rng: &mut PlayoutRng, cards: u32) -> Option<KnockoutWhist> {
         let players = rng.random_range(2..=5);
         let hand = rng.random_range(1..=HANDS);
-        let mut state: KnockoutWhist = new_game(&options(players), rng.random());
+        let mut state: KnockoutWhist = new_game(&Options::players(players).unwrap(), rng.random());
         loop {
             state.to_move()?;
             if state.hand_no > hand {
@@ -629,7 +624,7 @@ mod tests {
     }
 
     fn position(players: usize, text: &str) -> KnockoutWhist {
-        KnockoutWhist::from_position(&options(players), text).unwrap()
+        KnockoutWhist::from_position(&Options::players(players).unwrap(), text).unwrap()
     }
 
     #[test]
@@ -693,7 +688,8 @@ mod tests {
         // whole tricks of the hand.
         for seed in 0..30 {
             let players = 5 + seed % 3;
-            let state: KnockoutWhist = new_game(&options(players), (seed as u64).into());
+            let state: KnockoutWhist =
+                new_game(&Options::players(players).unwrap(), (seed as u64).into());
             let held: u32 = state.hands.iter().map(|h| h.count_ones()).sum();
             assert!(held > TRICKS_EXACT_CARDS);
             for (action, value) in state.solve(Model::Tricks).unwrap().values {
@@ -743,7 +739,8 @@ mod tests {
         let mut rng = PlayoutRng::seed_from_u64(11);
         for _ in 0..2000 {
             let players = rng.random_range(2..=7);
-            let mut state: KnockoutWhist = new_game(&options(players), rng.random());
+            let mut state: KnockoutWhist =
+                new_game(&Options::players(players).unwrap(), rng.random());
             for _ in 0..rng.random_range(0..40) {
                 if state.to_move().is_none() {
                     break;
