@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from training import Checkpoint, network, step_down, torch_or_none, write_weights
+from training import Checkpoint, network, torch_or_none, train_epoch, write_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "crates/core/src/knockout_whist/prior_net.json"
@@ -189,27 +189,22 @@ def main(argv: list[str] | None = None) -> int:
 
     train_x, train_mask, train_y = tensors(train)
     test_x, test_mask, test_y = tensors(test)
+
+    def loss_of(pick: Any) -> Any:
+        logp = log_policy(train_x[pick], train_mask[pick])
+        return -logp.gather(1, train_y[pick, None]).mean()
+
     for epoch in range(len(curve["epochs"]), args.epochs):
-        step_down(optimizer, epoch, args.epochs)
-        model.train()
-        order = torch.randperm(len(train_x))
-        total = 0.0
-        for start in range(0, len(train_x), args.batch):
-            pick = order[start : start + args.batch]
-            logp = log_policy(train_x[pick], train_mask[pick])
-            loss = -logp.gather(1, train_y[pick, None]).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += loss.item() * len(pick)
-        model.eval()
+        train_loss = train_epoch(
+            torch, model, optimizer, epoch, args.epochs, len(train_x), args.batch, loss_of
+        )
         with torch.no_grad():
             logp = log_policy(test_x, test_mask)
             held_loss = float(-logp.gather(1, test_y[:, None]).mean())
             agreement = float((logp.argmax(dim=1) == test_y).float().mean())
         row = {
             "epoch": epoch + 1,
-            "train_cross_entropy": total / len(train_x),
+            "train_cross_entropy": train_loss,
             "held_out_cross_entropy": held_loss,
             "held_out_agreement": agreement,
         }

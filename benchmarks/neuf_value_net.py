@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from training import Checkpoint, network, step_down, torch_or_none, write_weights
+from training import Checkpoint, network, torch_or_none, train_epoch, write_weights
 
 ROOT = Path(__file__).resolve().parent.parent
 WEIGHTS = ROOT / "crates/core/src/neuf/value_net.json"
@@ -107,25 +107,20 @@ def main(argv: list[str] | None = None) -> int:
     held_x = torch.from_numpy(hx.astype(np.float32))
     train_x = torch.from_numpy(x)
     train_y = torch.from_numpy(y)
+
+    def loss_of(pick: Any) -> Any:
+        logits = model(train_x[pick].float())
+        return -(train_y[pick] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+
     for epoch in range(len(curve["epochs"]), args.epochs):
-        step_down(optimizer, epoch, args.epochs)
-        model.train()
-        order = torch.randperm(len(x))
-        total = 0.0
-        for start in range(0, len(x), args.batch):
-            pick = order[start : start + args.batch]
-            logits = model(train_x[pick].float())
-            loss = -(train_y[pick] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += loss.item() * len(pick)
-        model.eval()
+        train_loss = train_epoch(
+            torch, model, optimizer, epoch, args.epochs, len(x), args.batch, loss_of
+        )
         with torch.no_grad():
             share = torch.softmax(model(held_x), dim=1).numpy()
         row = {
             "epoch": epoch + 1,
-            "train_cross_entropy": total / len(x),
+            "train_cross_entropy": train_loss,
             "held_out_cross_entropy": cross_entropy(hy, share),
             "held_out_tricks": trick_error(hy, share, left),
         }

@@ -1,7 +1,7 @@
 """What the training scripts of the networks compiled into the core share: PyTorch (the
-``train`` extra) brought in deterministically, the small network they all are, a run that
-resumes after its last finished epoch, and the weights written as the core reads them
-(``crates/core/src/net.rs``).
+``train`` extra) brought in deterministically, the small network they all are, an epoch of
+minibatches, a run that resumes after its last finished epoch, and the weights written as
+the core reads them (``crates/core/src/net.rs``).
 
 Used by ``neuf_value_net.py`` and ``knockout_whist_prior.py``, run as scripts from this
 folder (``python benchmarks/<script>.py``), which puts it on the import path.
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,11 +43,35 @@ def network(torch: Any, inputs: int, hidden: int, outputs: int) -> Any:
     )
 
 
-def step_down(optimizer: Any, epoch: int, epochs: int) -> None:
-    """The learning rate's schedule: times 0.3 halfway and again at three quarters."""
+def train_epoch(
+    torch: Any,
+    model: Any,
+    optimizer: Any,
+    epoch: int,
+    epochs: int,
+    size: int,
+    batch: int,
+    loss_of: Callable[[Any], Any],
+) -> float:
+    """One pass over the ``size`` training samples in a fresh random order, ``batch`` at a
+    time (``loss_of(picked indices)`` is the batch's mean loss); the pass's mean loss. The
+    learning rate steps down, times 0.3, halfway and again at three quarters. The model is
+    left in evaluation mode, for the held-out measures."""
     if epoch == epochs // 2 or epoch == epochs * 3 // 4:
         for group in optimizer.param_groups:
             group["lr"] *= 0.3
+    model.train()
+    order = torch.randperm(size)
+    total = 0.0
+    for start in range(0, size, batch):
+        pick = order[start : start + batch]
+        loss = loss_of(pick)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item() * len(pick)
+    model.eval()
+    return total / size
 
 
 class Checkpoint:
