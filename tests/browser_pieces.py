@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import time
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -348,7 +349,8 @@ BOXES = """
     seats: all('#seats .seat'),
     center: all('#center'),
     middle: all('#center .card, #center .knock-chip, #center .pile-label, ' +
-                '#center .would-take-label, #center .stock, #center .more, #center .empty'),
+                '#center .would-take-label, #center .stock, #center .more, #center .empty, ' +
+                '#center .spare-label'),
     actions: all('#actions button'),
     turn: all('#turn'),
     info: all('#info'),
@@ -367,3 +369,48 @@ def overlap(a: Box, b: Box) -> float:
     w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
     h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
     return max(0.0, w) * max(0.0, h)
+
+
+# The table page's chrome on a phone: the header's height, and each seat's name (whether it
+# sits on one line, whether it is cut short) and its fan of backs against its count.
+CHROME = """
+() => {
+  const header = document.querySelector('header.top').getBoundingClientRect();
+  const seats = [...document.querySelectorAll('#seats .seat')].map((seat) => {
+    const name = seat.querySelector('.seat-name .n');
+    const size = parseFloat(getComputedStyle(name).fontSize);
+    const count = seat.querySelector('.seat-count');
+    return {
+      seat: seat.dataset.seat,
+      name: name.textContent,
+      lines: name.getBoundingClientRect().height / (1.15 * size),
+      cut: name.scrollWidth > name.clientWidth + 1,
+      me: seat.classList.contains('me'),
+      count: count ? count.getAttribute('aria-label') : null,
+      backs: [...seat.querySelectorAll('.seat-backs .mini-back')]
+        .filter((b) => b.getClientRects().length > 0 && b.getBoundingClientRect().width > 0).length,
+    };
+  });
+  return { header: header.height, seats };
+}
+"""
+
+
+def chrome_problems(found: dict[str, Any]) -> list[str]:
+    """What is wrong with a phone's header and seat boxes (`found` is CHROME's answer): a
+    header of more than one row (56 pixels), a name on two lines or cut short, a seat of the
+    others' without its fan of backs, one for each card it holds (13 at most)."""
+    problems = []
+    if found["header"] > 56:
+        problems.append(f"the header is {found['header']:.0f} pixels high")
+    for seat in found["seats"]:
+        if seat["lines"] > 1.5:
+            problems.append(f"seat {seat['seat']}'s name {seat['name']!r} is on two lines")
+        if seat["cut"]:
+            problems.append(f"seat {seat['seat']}'s name {seat['name']!r} is cut short")
+        # The count as the seat's box names it, in the page's digits ("۷ کارت دارد").
+        number = re.search(r"\d+", seat["count"] or "")
+        held = int(number.group()) if number else 0
+        if not seat["me"] and held and seat["backs"] != min(held, 13):
+            problems.append(f"seat {seat['seat']} shows {seat['backs']} backs for {held} cards")
+    return problems

@@ -410,3 +410,32 @@ def test_replay_of_a_bad_record_is_a_clear_error(
     assert done.returncode == 1
     assert words in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_verify_counts_one_deck_and_one_reshuffle_in_the_singular(tmp_path: Path) -> None:
+    """``cardtable verify`` says "1 deck" (a game of Kryt'-navalivat' is one deal, KRYT-2.3)
+    and "1 reshuffle" (Knockout Whist's cut cards reshuffled once, KOW-5.3), never "1 decks"
+    or "1 reshuffles"; more are plural."""
+    import random
+
+    from fair_games import play_fair_game
+
+    rng = random.Random(3)
+    kryt = play_fair_game("kryt-navalivat", {"players": 2, "trump_mode": "turned"}, rng)
+    assert kryt is not None
+    whist = None
+    while whist is None or whist.reshuffles != 1:
+        whist = play_fair_game("knockout-whist", {"players": 7}, rng, reshuffle=True)
+    said = {}
+    for name, game in (("kryt", kryt), ("whist", whist)):
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(game.record))
+        result = CliRunner().invoke(app, ["verify", str(path)])
+        assert result.exit_code == 0, result.output
+        said[name] = result.output
+    assert said["kryt"].startswith("verified: kryt-navalivat, 1 deck derived from the server seed")
+    decks = len(whist.record["decks"])
+    assert decks > 1
+    assert said["whist"].startswith(
+        f"verified: knockout-whist, {decks} decks and 1 reshuffle derived from the server seed"
+    )

@@ -364,3 +364,35 @@ def test_a_tutorial_table_takes_no_seed_and_shows_no_fair_deal(tmp_path: Path) -
             assert not [f for f in frames if f.get("event", {}).get("kind") == "seed"]
     with sqlite3.connect(database) as db:
         assert db.execute("SELECT count(*) FROM events").fetchone() == (0,)
+
+
+def test_a_reshuffles_deal_and_reveal_carry_its_number_in_the_record() -> None:
+    """KOW-5.3: the cut cards reshuffled when the remainder runs out. The ``deal`` and
+    ``reveal`` events (and the join's ``deals``) number a reshuffle as the game's record
+    does, from 0 among its reshuffles (docs/fairness.md, ``reshuffle N``), not among all
+    the game's decks and reshuffles."""
+    from fair_games import VARIANTS, play_scheduled
+
+    seven = next(
+        n for n, (name, o) in enumerate(VARIANTS) if name == "knockout-whist" and o["players"] == 7
+    )
+    game = play_scheduled(seven, seed=1)
+    assert game is not None and game.reshuffles >= 1
+    record = game.record
+    numbered = [(r["number"], r["hand"]) for r in record["fair"]["reshuffles"]]
+    assert [n for n, _ in numbered] == list(range(len(numbered)))
+    events = [m["event"] for m in game.pages[0].stream if m["type"] == "event"] + [
+        e.get("event", e)
+        for m in game.pages[0].stream
+        if m["type"] == "snapshot"
+        for e in m["missed"]
+    ]
+    for kind in ("deal", "reveal"):
+        shown = sorted(
+            (e["reshuffle"], e["hand"]) for e in events if e["kind"] == kind and "reshuffle" in e
+        )
+        assert shown == numbered, kind
+    revealed = {
+        e["reshuffle"]: e["deck"] for e in events if e["kind"] == "reveal" and "reshuffle" in e
+    }
+    assert revealed == {n: record["reshuffles"][n] for n, _ in numbered}

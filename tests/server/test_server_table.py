@@ -8,7 +8,7 @@ import random
 import pytest
 
 from cardtable.core import State
-from cardtable.server.table import Table
+from cardtable.server.table import Table, TableError
 
 
 def _play_games(game: str, players: int, count: int, seed: int) -> tuple[Table, list[State]]:
@@ -119,3 +119,41 @@ def test_kryt_navalivat_actions_take_no_trick() -> None:
     """Kryt'-navalivat' is not played in tricks: none of its actions says who took one."""
     table, _finals = _play_games("kryt-navalivat", 3, 1, seed=4)
     assert not [e for e in table.events if "won" in e]
+
+
+@pytest.mark.parametrize("game", ["knockout-whist", "neuf"])
+def test_an_action_sent_at_any_event_of_the_last_change_stands(game: str) -> None:
+    """docs/server.md: every event of one change comes with the view after the whole change,
+    so a page that has read only the first of them (an action that ends a hand, then its
+    ``reveal`` and the next ``deal``) already shows the next hand and its first move
+    (KOW-3.1's trump choice, NEUF-4's exchange): a click made then is on the table as it is,
+    and stands. One sent before that change is still refused."""
+    seats = [{"kind": "human"} for _ in range(3)]
+    rng = random.Random(5)
+    for _ in range(20):  # tables until one whose hand ends before the game does
+        table, _tokens, change = Table.open(game, {}, seats)
+        table.commit(change)
+        while not table.state.is_over:
+            mover = table.state.to_move
+            assert mover is not None
+            before = table.seq
+            change = table.act(mover, str(rng.choice(table.state.legal_actions())), "human")
+            table.commit(change)
+            kinds = [e["kind"] for e in change.events]
+            if "deal" in kinds and not table.state.is_over:
+                break
+        else:
+            continue
+        assert kinds[0] == "action" and len(kinds) >= 2, kinds
+        first = change.events[0]["seq"]
+        mover = table.state.to_move
+        assert mover is not None
+        move = str(table.state.legal_actions()[0])
+        for seen in (before, table.seq + 1):
+            with pytest.raises(TableError) as caught:
+                table.act(mover, move, "human", seen)
+            assert caught.value.code == "stale"
+        for seen in range(first, table.seq + 1):
+            assert table.act(mover, move, "human", seen).events[0]["action"] == move
+        return
+    pytest.fail("no hand ended before its game in 20 tables")

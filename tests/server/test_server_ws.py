@@ -192,10 +192,9 @@ def test_a_message_over_4096_bytes_is_refused(three: Seated) -> None:
 def test_a_flood_is_refused_and_the_socket_survives(three: Seated) -> None:
     mover = three.mover
     before = three.seq
-    # Stale actions: each would be refused anyway, so only the flood limit is at work.
-    stale = json.dumps(
-        {"type": "action", "action": mover.view["legal_actions"][0], "seq": before - 1}
-    )
+    # Stale actions (seen before the game began): each would be refused anyway, so only the
+    # flood limit is at work.
+    stale = json.dumps({"type": "action", "action": mover.view["legal_actions"][0], "seq": 0})
     for _ in range(100):
         mover.blast(stale)
     answers = [mover.receive() for _ in range(100)]
@@ -222,7 +221,8 @@ def test_each_refused_action_changes_nothing(three: Seated) -> None:
     three.refused(spectator, {"type": "next"}, "spectator")
     three.refused(spectator, {"type": "hint"}, "spectator")
     three.refused(waiting, {"type": "action", "action": legal[0], "seq": seq}, "not_your_turn")
-    three.refused(mover, {"type": "action", "action": legal[0], "seq": seq - 1}, "stale")
+    # Seen before the last change (the game's start and its deal, events 1 and 2): stale.
+    three.refused(mover, {"type": "action", "action": legal[0], "seq": 0}, "stale")
     three.refused(mover, {"type": "action", "action": legal[0], "seq": seq + 1}, "stale")
     held = set(mover.view["hand"])
     outside = next(str(c) for c in DECK_52 if str(c) not in held)

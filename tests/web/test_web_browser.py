@@ -22,12 +22,14 @@ from websockets.sync.client import connect
 
 from browser_pieces import (
     BOXES,
+    CHROME,
     EXPECT_MS,
     WEB,
     Box,
     Seat,
     bots,
     card_words,
+    chrome_problems,
     context,
     english,
     hand_of,
@@ -509,6 +511,42 @@ def test_screenshots_in_english_and_persian_with_a_sound_layout(
     expected = screenshots.shots(pages=["table"], langs=["en", "fa"])
     assert sorted(p.name for p in tmp_path.glob("*.png")) == sorted(s.name for s in expected)
     print(f"screenshots in {tmp_path}")
+    assert problems == []
+
+
+PHONES = ((375, 667), (320, 568))
+
+
+def test_a_phones_table_has_a_one_row_header_and_seats_clear_of_the_middle(
+    web_base: str, chromium: Browser
+) -> None:
+    """Each game's table in the middle of a hand (the screenshots' positions), on a phone of
+    375x667 and one of 320x568, in English and in Persian: the header is one row (56 pixels
+    at most: the settings are in its menu), no seat's box overlaps what the middle shows (the
+    pile's labels included) nor anything else of the layout test's, each seat's name is on one
+    line and whole, and the others' seats show a fan of backs for the cards they hold."""
+    rng = random.Random(5)
+    problems: list[str] = []
+    for game, players in screenshots.GAMES.items():
+        link = screenshots.mid_game(web_base, game, players, rng)
+        for size in PHONES:
+            for lang in ("en", "fa"):
+                with screenshots.opened(chromium, link, "table", lang, size) as page:
+                    where = f"{game} {lang} {size[0]}x{size[1]}"
+                    boxes = page.evaluate(BOXES)
+                    assert len(boxes["seats"]) == players
+                    problems += [f"{where}: {p}" for p in layout_problems(boxes)]
+                    problems += [f"{where}: {p}" for p in chrome_problems(page.evaluate(CHROME))]
+                    # The settings wait in the menu, the log and the messages are folded.
+                    folded = page.evaluate(
+                        "() => ['menu-btn', 'log-toggle', 'chat-toggle'].map((id) => {"
+                        " const el = document.getElementById(id);"
+                        " return el && el.getAttribute('aria-expanded'); })"
+                    )
+                    if folded != ["false"] * 3:
+                        problems.append(f"{where}: menu, log, messages not folded: {folded}")
+                    if page.locator("#sound").is_visible():
+                        problems.append(f"{where}: the sounds' box is out of its menu")
     assert problems == []
 
 

@@ -162,3 +162,55 @@ def test_each_seat_has_a_badge_with_initials_or_a_bots_glyph(
                 assert box is not None and inner is not None
                 assert box["x"] <= inner["x"]
                 assert inner["x"] + inner["width"] <= box["x"] + box["width"]
+
+
+def test_messages_and_the_log_fold_and_count_what_came_while_folded(
+    web_base: str, chromium: Browser
+) -> None:
+    """The messages and the log open on demand, as in a card room: on a phone both start
+    folded (their headings' buttons say aria-expanded="false"), their lists still in the page
+    (the log keeps every event); a message that comes while the messages are folded is
+    counted on their heading ("1 new message" said in words), and opening them, by the
+    keyboard, clears the count. On a wide window both start open, and a fold is remembered."""
+    opened = open_table(
+        web_base,
+        "knockout-whist",
+        [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}, *bots(1)],
+    )
+    with context(chromium) as wide, context(chromium, width=375, height=667) as phone:
+        ana = seated_page(wide, invite(web_base, opened, 0))
+        bo = seated_page(phone, invite(web_base, opened, 1))
+        for toggle, body in (("#chat-toggle", "#chat-body"), ("#log-toggle", "#log-body")):
+            expect(bo.locator(toggle)).to_have_attribute("aria-expanded", "false")
+            expect(bo.locator(body)).to_be_hidden()
+            expect(ana.locator(toggle)).to_have_attribute("aria-expanded", "true")
+            expect(ana.locator(body)).to_be_visible()
+        expect(bo.locator("#log li[data-seq]").first).to_be_attached()
+        expect(bo.locator("#log")).to_contain_text("Game 1 begins.")
+        expect(bo.locator("#chat-unread")).to_be_hidden()
+
+        ana.click("#chat-open")
+        ana.click("#chat-menu button[data-message='hello']")
+        unread = bo.locator("#chat-unread")
+        expect(unread).to_be_visible()
+        expect(unread).to_have_attribute("data-count", "1")
+        expect(unread).to_contain_text("1 new message")
+        expect(bo.locator("#chat-log li[data-message='hello']")).to_have_count(1)
+        # The sender's own panel was open: nothing to count there.
+        expect(ana.locator("#chat-unread")).to_be_hidden()
+
+        bo.focus("#chat-toggle")
+        bo.keyboard.press("Enter")
+        expect(bo.locator("#chat-toggle")).to_have_attribute("aria-expanded", "true")
+        expect(bo.locator("#chat-log li[data-message='hello']")).to_be_visible()
+        expect(unread).to_be_hidden()
+        bo.keyboard.press("Enter")
+        expect(bo.locator("#chat-body")).to_be_hidden()
+
+        # A wide window remembers a fold.
+        ana.click("#log-toggle")
+        expect(ana.locator("#log-body")).to_be_hidden()
+        ana.reload()
+        ana.wait_for_selector("#conn[data-state='connected']")
+        expect(ana.locator("#log-toggle")).to_have_attribute("aria-expanded", "false")
+        expect(ana.locator("#chat-toggle")).to_have_attribute("aria-expanded", "true")

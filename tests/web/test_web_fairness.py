@@ -241,3 +241,82 @@ def test_a_page_whose_seed_cannot_be_stored_yet_joins_once_it_can(
             )
         given = [e for e in events_of(base, opened["table"]) if e["kind"] == "seed"]
     assert [(e["seat"], e["seed"]) for e in given] == [(0, seed)]
+
+
+# The table page fed a recorded page's messages (tests/fair_games.py) in place of the server's:
+# its websocket answers the join with them.
+RECORDED = """
+(() => {
+  const texts = %s;
+  window.WebSocket = class {
+    static OPEN = 1;
+    constructor() {
+      this.readyState = 0;
+      setTimeout(() => { this.readyState = 1; this.onopen(); });
+    }
+    send(text) {
+      if (JSON.parse(text).type !== "join") return;
+      for (const t of texts) setTimeout(() => this.onmessage({ data: t }));
+    }
+    close() {}
+  };
+})();
+"""
+
+
+def reshuffled_game() -> Any:
+    """A game of seven-player Knockout Whist whose cut cards were reshuffled (KOW-5.3), with
+    a spectator's page opened once it was over."""
+    from fair_games import play_fair_game
+
+    rng = random.Random(4)
+    for _ in range(20):  # about half of them do
+        game = play_fair_game("knockout-whist", {"players": 7}, rng, reshuffle=True, late=True)
+        if game is not None and game.reshuffles == 1:
+            return game
+    pytest.fail("no game of 20 reshuffled its cut cards once")
+
+
+def recorded_page(made: Any, base: str, table: str, texts: list[str]) -> Page:
+    made.route(
+        f"{base}/t/{table}",
+        lambda route: route.fulfill(
+            path=Path(__file__).resolve().parents[2] / "src/cardtable/web/table.html"
+        ),
+    )
+    made.add_init_script(RECORDED % json.dumps(texts))
+    return seated_page(made, f"{base}/t/{table}")
+
+
+@pytest.mark.parametrize("stored", ["now", "before"])
+def test_the_dialog_counts_decks_and_reshuffles_alike(
+    web_base: str, chromium: Browser, stored: str
+) -> None:
+    """KOW-5.3: a game with six hands and one reshuffle of the cut cards. The summary and the
+    proof say the same counts, each thing by its name (never "7 of 7 decks" beside "all 6
+    decks"). ``before``: the events were stored when a ``deal`` numbered its reshuffle among
+    all the game's decks and reshuffles (docs/server.md), while the join's ``deals`` number it
+    as the record does: the page still lists it once, verified."""
+    game = reshuffled_game()
+    [snapshot] = game.pages[-1].stream
+    events = [m.get("event", m) for m in snapshot["missed"]]
+    hands = sum(1 for e in events if e["kind"] == "deal" and "reshuffle" not in e)
+    assert [e["reshuffle"] for e in events if e["kind"] == "deal" and "reshuffle" in e] == [0]
+    if stored == "before":
+        for e in events:
+            if "reshuffle" in e:
+                e["reshuffle"] += e["hand"]
+    with context(chromium) as made:
+        page = recorded_page(made, web_base, game.table, [json.dumps(snapshot)])
+        page.click("#fair-badge")
+        expect(page.locator("#fair")).to_have_attribute("data-state", "ok")
+        expect(page.locator("#verify li")).to_have_count(hands + 1)
+        expect(page.locator("#verify li.ok")).to_have_count(hands + 1)
+        expect(page.locator("#verify .verify-summary")).to_have_text(
+            f"{hands} decks and 1 reshuffle verified."
+        )
+        proof = page.locator("#fair p").inner_text()
+        assert f"all {hands} decks are the ones derived" in proof, proof
+        assert proof.endswith(
+            " The game's 1 reshuffle of cut cards is derived from the same seeds too."
+        ), proof

@@ -142,10 +142,12 @@ COUNTED = [
     "cards_held",
     "your_hand",
     "chance",
-    "verify.summary",
-    "verify.warning",
-    "verify.waiting",
+    "verify.decks",
+    "verify.reshuffles",
+    "verify.decks_of",
+    "verify.reshuffles_of",
     "fair.ok",
+    "fair.ok_reshuffles",
     "kow.hand_of",
     "neuf.ledger",
     "kryt.pile_n",
@@ -383,3 +385,96 @@ def test_the_table_says_a_russian_card_in_its_case_and_persian_numbers_in_persia
             " box.querySelectorAll('svg').forEach((s) => s.remove()); return box.textContent; })()"
         )
         assert not re.search(r"[0-9]", words), words
+
+
+def swapped_kryt_navalivat() -> tuple[str, int, str, dict[str, Any]]:
+    """A two-player game of Kryt'-navalivat' played by the server's table code until a seat
+    swaps the six of trumps for the turned card (KRYT-6.1) before taking anything from the
+    pile: the table, the seat, the turned card now in its hand, and the seat's snapshot."""
+    import random
+
+    from cardtable.server.table import Table
+
+    rng = random.Random(2)
+    for _ in range(200):
+        seats = [{"kind": "human", "name": "Ana"}, {"kind": "human", "name": "Bo"}]
+        table, _tokens, change = Table.open("kryt-navalivat", {"trump_mode": "turned"}, seats)
+        table.commit(change)
+        for _move in range(30):
+            state = table.state
+            legal = [str(a) for a in state.legal_actions()]
+            seat = state.to_move
+            assert seat is not None
+            if "swap" in legal:
+                turned = table.view(seat)["trump_card"]
+                table.commit(table.act(seat, "swap", "human"))
+                if table.view(seat)["known"][seat] == [turned]:
+                    events = table.held_since(0)
+                    assert events is not None
+                    return table.id, seat, turned, table.snapshot(seat, events)
+                break
+            table.commit(
+                table.act(seat, rng.choice([a for a in legal if a != "take"] or legal), "human")
+            )
+            if state.is_over:
+                break
+    pytest.fail("no game of 200 had a swap before a pick-up")
+
+
+@pytest.mark.parametrize("lang", ["en", *OTHERS])
+def test_the_known_cards_key_covers_the_turned_card_too(
+    web_base: str, chromium: Browser, lang: str
+) -> None:
+    """KRYT-9, KRYT-6.1: every player knows where the turned card went, so the hand marks it
+    as known (the view's ``known``) although nobody picked it up from the pile; the key under
+    the hand says what the mark means, the turned card included."""
+    from test_web_fairness import recorded_page
+
+    table, _seat, turned, snapshot = swapped_kryt_navalivat()
+    with context(chromium, lang=lang) as made:
+        page = recorded_page(made, web_base, table, [json.dumps(snapshot)])
+        expect(page.locator(f"#hand .card-btn.known[data-card='{turned}']")).to_be_visible()
+        expect(page.locator("#hand .card-btn.known")).to_have_count(1)
+        key = page.locator("#hand-key")
+        words = locale(lang)["kryt"]
+        expect(key).to_have_text(words["known_key"])
+        # The key names the turned card as the info panel names it.
+        assert words["trump_card"].lower() in words["known_key"], words["known_key"]
+
+
+def test_french_sets_a_no_break_space_before_a_colon_the_page_writes(
+    web_base: str, chromium: Browser
+) -> None:
+    """A label the page puts before a colon itself ("Donne 1 : en attente du dévoilement" in
+    the fair deals' list) takes French's no-break space too, never "Donne 1:"."""
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    with context(chromium, lang="fr") as made:
+        page = seated_page(made, invite(web_base, opened, 0))
+        page.click("#fair-badge")
+        item = page.locator("#verify li[data-hand='1']")
+        expect(item).to_have_text(re.compile("^Donne 1\u00a0: "))
+
+
+def test_a_russian_list_without_a_conjunction_has_commas(web_base: str, chromium: Browser) -> None:
+    """Russian lists of units have no separator at all in the browser's own data ("KOW-4.1
+    KOW-4.2"): the page joins them with the comma, as the lesson's rules and Neuf's final
+    scores need ("Правила: KOW-4.1, KOW-4.2")."""
+    joined = """async () => {
+      const m = await import("/static/i18n.js");
+      await m.initI18n();
+      return [m.list(["KOW-4.1", "KOW-4.2", "KOW-4.3"], "unit"), m.list(["a", "b"], "unit")];
+    }"""
+    said = {}
+    for lang in ("ru", "en", "fa"):
+        with context(chromium, lang=lang) as made:
+            page = made.new_page()
+            page.goto(f"{web_base}/")
+            said[lang] = page.evaluate(joined)
+    assert said["ru"] == ["KOW-4.1, KOW-4.2, KOW-4.3", "a, b"]
+    assert said["en"] == ["KOW-4.1, KOW-4.2, KOW-4.3", "a, b"]
+    assert "،" in said["fa"][0]
+    with context(chromium, lang="ru") as made:
+        page = made.new_page()
+        page.goto(f"{web_base}/learn/knockout-whist")
+        rules = page.locator("#lesson-rules")
+        expect(rules).to_have_text(re.compile(r"^Правила: KOW-[\d.]+(, KOW-[\d.]+)+"))

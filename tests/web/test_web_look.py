@@ -14,6 +14,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 from browser_pieces import (
     EXPECT_MS,
+    WEB,
     Box,
     Seat,
     bots,
@@ -281,6 +282,15 @@ def test_no_animations_and_reduced_motion_start_none(web_base: str, chromium: Br
         assert motions_of_a_trick(made, motion_table(web_base)) == []
 
 
+def test_the_readme_says_sounds_are_on_until_muted() -> None:
+    """web/README.md, "Sounds", says what the page does (the test below): on by default,
+    the box mutes them; never that they are off until the box is ticked."""
+    readme = (WEB / "README.md").read_text(encoding="utf-8")
+    sounds = readme.split("## Sounds", 1)[1].split("\n## ", 1)[0]
+    assert sounds.strip().startswith("On by default"), sounds
+    assert "Off until" not in sounds and "mutes" in sounds, sounds
+
+
 def test_sounds_are_on_at_a_gentle_volume_and_a_mute_is_remembered(
     web_base: str, chromium: Browser
 ) -> None:
@@ -304,6 +314,8 @@ def test_sounds_are_on_at_a_gentle_volume_and_a_mute_is_remembered(
         )
         volumes = page.evaluate("window.cardtableSounds.map((s) => s.volume)")
         assert volumes and all(0 < v <= 0.5 for v in volumes), volumes
+        # The box is in the header's menu.
+        page.click("#menu-btn")
         page.locator("#sound").click()
         assert page.evaluate("localStorage.getItem('cardtable.sound')") == "0"
         played = page.evaluate("window.cardtableSounds.length")
@@ -314,6 +326,48 @@ def test_sounds_are_on_at_a_gentle_volume_and_a_mute_is_remembered(
         page.reload()
         page.wait_for_selector("#conn[data-state='connected']")
         expect(page.locator("#sound")).not_to_be_checked()
+
+
+def test_the_settings_are_in_one_menu_opened_by_its_button(
+    web_base: str, chromium: Browser
+) -> None:
+    """The table's settings (the rules, no animations, sounds, the language) wait behind one
+    button of the header, a disclosure: closed at first (aria-expanded="false", its controls
+    hidden, still labelled), opened by a click or the keyboard, closed by Escape (the focus
+    back on the button) or a click elsewhere; a setting changed in it holds. The tutorial's
+    page has the same header."""
+    with context(chromium) as made:
+        page = seated_page(made, motion_table(web_base))
+        button = page.locator("#menu-btn")
+        expect(button).to_have_attribute("aria-expanded", "false")
+        expect(button).to_have_accessible_name("Menu")
+        for control in ("#rules-link", "#no-anim", "#sound", "#lang"):
+            expect(page.locator(control)).to_be_hidden()
+        button.click()
+        expect(button).to_have_attribute("aria-expanded", "true")
+        for control in ("#rules-link", "#no-anim", "#sound", "#lang"):
+            expect(page.locator(control)).to_be_visible()
+        expect(page.locator("#no-anim")).to_have_accessible_name("No animations")
+        expect(page.locator("#sound")).to_have_accessible_name("Sounds")
+        expect(page.locator("#lang")).to_have_accessible_name("Language")
+        expect(page.locator("#rules-link")).to_have_attribute("href", "/rules/knockout-whist")
+        page.locator("#no-anim").check()
+        assert page.evaluate("localStorage.getItem('cardtable.noanim')") == "1"
+        page.keyboard.press("Escape")
+        expect(page.locator("#menu")).to_be_hidden()
+        expect(button).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.locator("#menu")).to_be_visible()
+        page.locator("#turn").click()
+        expect(page.locator("#menu")).to_be_hidden()
+        expect(button).to_have_attribute("aria-expanded", "false")
+        page.close()
+        lesson = made.new_page()
+        lesson.goto(f"{web_base}/learn/neuf")
+        expect(lesson.locator("#menu-btn")).to_have_attribute("aria-expanded", "false")
+        lesson.click("#menu-btn")
+        expect(lesson.locator("#no-anim")).to_be_checked()
+        lesson.close()
 
 
 # Every visible thing one can click or tap, in page coordinates.

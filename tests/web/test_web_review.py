@@ -236,3 +236,57 @@ def test_a_review_the_database_could_not_store_is_said_and_asked_for_again(
             expect(page.locator("#review-list li").first).to_be_visible()
             expect(page.locator("#review-again")).to_have_count(0)
         assert errors == []
+
+
+def test_in_persian_the_replay_says_its_game_in_persian_digits_and_opens_clear(
+    web_base: str, chromium: Browser
+) -> None:
+    """The game's end is shown over the table ("Bot 2 wins!") to a page that watched it
+    end; opening the replay puts it away (frame 1 is the deal, not the end), and the replay's
+    game is named in Persian digits ("بازی ۱", not "بازی 1")."""
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    link = invite(web_base, opened, 0)
+    seat = Seat(web_base, opened["table"], token_of(link))
+    with context(chromium, lang="fa") as made:
+        page = seated_page(made, f"{web_base}{opened['spectate']}")
+        seat.play_to_end(random.Random(4))
+        seat.close()
+        expect(page.locator("#table-area .celebration")).to_be_visible()
+        expect(page.locator("#replay-game option")).to_have_text(["بازی ۱"])
+        page.click("#replay-open")
+        expect(page.locator("#replay-pos")).to_have_text(re.compile("^۱ / "))
+        expect(page.locator("#table-area .celebration")).to_have_count(0)
+
+
+CHART = """async ([of]) => {
+  const i18n = await import("/static/i18n.js");
+  await i18n.initI18n();
+  const { chart } = await import("/static/review.js");
+  const decisions = [0, 1, 2].map((index) => ({
+    index, loss: 0, verdict: "fine", best: "a", chosen: "a", actions: [{ action: "a", value: 0 }],
+  }));
+  const svg = chart({ decisions, stake: { chance_of: of, per_return: 0.5, lowest_return: -1 } });
+  document.body.append(svg);
+  const box = svg.getBoundingClientRect();
+  const side = [...svg.querySelectorAll("text.axis-label")].at(-1).getBoundingClientRect();
+  const ticks = [...svg.querySelectorAll("text.tick")].map((t) => t.getBoundingClientRect().left);
+  return {
+    inside: side.top >= box.top && side.bottom <= box.bottom && side.left >= box.left,
+    clear: side.right <= Math.min(...ticks),
+    label: [...svg.querySelectorAll("text.axis-label")].at(-1).textContent,
+  };
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ru", "fa"])
+def test_the_review_charts_side_label_fits_in_every_language(
+    web_base: str, chromium: Browser, lang: str
+) -> None:
+    """The chart's side label ("Шанс не остаться в дураках", Kryt'-navalivat's) lies
+    inside the chart, clear of the percentages beside it, in every language."""
+    with context(chromium, lang=lang) as made:
+        page = made.new_page()
+        page.goto(f"{web_base}/")
+        for of in ("win", "fool"):
+            fit = page.evaluate(CHART, [of])
+            assert fit["inside"] and fit["clear"], (of, fit)

@@ -6,14 +6,16 @@ a wrong move said in Persian and Russian; the hand in view at every step on a ph
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_pieces import context, open_page
+from browser_pieces import BOXES, CHROME, chrome_problems, context, open_page, overlap
 
 GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
 CARD_VERBS = {"play", "lead", "beat", "cover"}
@@ -198,23 +200,79 @@ def test_a_wrong_move_is_said_in_the_readers_language(
         expect(page.locator("#lesson")).to_have_attribute("data-step", "0")
 
 
+# The cards in the middle of the table that the lesson's words name ("the king of clubs" in
+# "Your two of clubs would lose to the king of clubs"), with where they are and where the
+# dock at the window's foot begins.
+NAMED = """() => {
+  const words = document.getElementById('lesson').textContent.toLowerCase();
+  const dock = document.getElementById('lesson-dock').getBoundingClientRect();
+  return [...document.querySelectorAll('#center .card')].flatMap((card) => {
+    const face = card.querySelector('[aria-label]');
+    const name = face ? face.getAttribute('aria-label').toLowerCase() : '';
+    if (!name || !words.includes(name)) return [];
+    const r = card.getBoundingClientRect();
+    const seen = r.width > 0 && r.top >= 0 && r.bottom <= Math.min(innerHeight, dock.top + 1);
+    return [{ card: card.dataset.card, name, top: r.top, bottom: r.bottom, dock: dock.top, seen }];
+  });
+}"""
+
+
+def named_cards_out_of_view(page: Page) -> list[dict[str, Any]]:
+    """The middle's cards the lesson names that are not in the window above the dock, once
+    the page has drawn the step (and scrolled the middle into view, where it must)."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(f"() => ({NAMED})().every((c) => c.seen)", timeout=3000)
+    hidden: list[dict[str, Any]] = [c for c in page.evaluate(NAMED) if not c["seen"]]
+    return hidden
+
+
+@pytest.mark.parametrize("size", [(375, 667), (320, 568)], ids=["375x667", "320x568"])
 @pytest.mark.parametrize("lang", ["en", "fa"])
 @pytest.mark.parametrize("game", GAMES)
 def test_the_hand_stays_in_view_on_a_phone(
-    chromium: Browser, web_base: str, game: str, lang: str
+    chromium: Browser, web_base: str, game: str, lang: str, size: tuple[int, int]
 ) -> None:
-    """At 375x667, however long the lesson's text, the learner's hand and the card or button
-    the lesson asks for are inside the window at every step, without scrolling."""
+    """On a phone (375x667 and 320x568), however long the lesson's text, at every step: the
+    cards in the middle that the lesson names are in the window and not under the dock that
+    holds the hand (the king of clubs of Knockout Whist's knock), no seat's box overlaps what
+    the middle shows (Kryt'-navalivat''s pile and its labels), the header is one row and the
+    seats' names are on one line; and, scrolled to the top, the learner's hand and the card or
+    button the lesson asks for are inside the window."""
     inside = """(el) => { const r = el.getBoundingClientRect();
       return r.width > 0 && r.top >= 0 && r.left >= 0
         && r.bottom <= innerHeight && r.right <= innerWidth; }"""
-    with context(chromium, lang=lang, width=375, height=667) as made:
+    width, height = size
+    problems: list[str] = []
+    with context(chromium, lang=lang, width=width, height=height) as made:
         page = open_page(made, f"{web_base}/learn/{game}")
         moves = 0
+        named = 0
         while (expected := awaited_move(page)) != "":
+            at = page.get_attribute("#lesson", "data-step")
+            where = f"{game} {lang} {width}x{height} step {at}"
+            hidden = named_cards_out_of_view(page)
+            problems += [f"{where}: {c['name']} is out of view: {c}" for c in hidden]
+            named += len(page.evaluate(NAMED))
+            boxes = page.evaluate(BOXES)
+            problems += [
+                f"{where}: seat {seat['name']} overlaps {item['name']}"
+                for seat in boxes["seats"]
+                for item in boxes["middle"]
+                if overlap(seat, item) > 4.0
+            ]
+            problems += [f"{where}: {p}" for p in chrome_problems(page.evaluate(CHROME))]
             page.evaluate("window.scrollTo(0, 0)")
             assert page.locator("#hand").evaluate(inside), (game, lang, expected)
-            assert page.locator(".lesson-move").evaluate(inside), (game, lang, expected)
+            assert page.locator(".lesson-move").evaluate(inside), (
+                game,
+                lang,
+                expected,
+                page.locator(".lesson-move").evaluate(
+                    "(el) => [el.outerHTML.slice(0, 80),"
+                    " JSON.stringify(el.getBoundingClientRect()),"
+                    " getComputedStyle(document.getElementById('lesson-dock')).position]"
+                ),
+            )
             step = page.get_attribute("#lesson", "data-step")
             make(page, expected)
             moves += 1
@@ -224,3 +282,31 @@ def test_the_hand_stays_in_view_on_a_phone(
                 arg=step,
             )
             assert moves < 80, "the tutorial did not end"
+    # Neuf's lessons name the learner's own cards alone.
+    assert named or game == "neuf", "no lesson named a card in the middle"
+    assert problems == []
+
+
+@pytest.mark.parametrize(
+    ("lang", "played", "seat"),
+    [
+        ("en", "You play the ace of spades.", "You"),
+        ("ru", "Вы ходите тузом пик.", "Вы"),
+    ],
+)
+def test_the_learner_is_you_in_the_log(
+    chromium: Browser, web_base: str, lang: str, played: str, seat: str
+) -> None:
+    """A lesson's learner has no name: the seat and the log call them "you", in the second
+    person ("You play the ace of spades.", KOW-4.1's lead), never "Seat 1"."""
+    with context(chromium, lang=lang) as made:
+        page = open_page(made, f"{web_base}/learn/knockout-whist")
+        expected = awaited_move(page)
+        assert expected == "play AS"
+        make(page, expected)
+        expect(page.locator("#log")).to_contain_text(played)
+        me = page.locator("#seats .seat.me")
+        expect(me.locator(".n")).to_have_text(seat)
+        expect(me.locator(".you")).to_have_count(0)
+        log = page.locator("#log").inner_text()
+        assert words(lang, "seat_n").replace("{n}", "1") not in log, log

@@ -83,9 +83,14 @@ def verify(
         verified = verify_record(data)
     except ValueError as exc:
         _fail(f"{file} does not verify: {exc}", DATA_ERROR)
-    reshuffles = f" and {verified.reshuffles} reshuffles" if verified.reshuffles else ""
+    reshuffles = f" and {_counted(verified.reshuffles, 'reshuffle')}" if verified.reshuffles else ""
     _console().print(
-        f"verified: {verified.game}, {verified.decks} decks{reshuffles} derived from the "
-        f"server seed (commitment {verified.commitment[:16]}…) and the players' seeds",
+        f"verified: {verified.game}, {_counted(verified.decks, 'deck')}{reshuffles} derived "
+        f"from the server seed (commitment {verified.commitment[:16]}…) and the players' seeds",
         highlight=False,
     )
+
+
+def _counted(count: int, noun: str) -> str:
+    """``1 deck``, ``2 decks``."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

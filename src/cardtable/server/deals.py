@@ -46,10 +46,19 @@ class Chance:
     def commitment(self) -> str:
         return commitment(self.salt, self.cards)
 
+    @property
+    def reshuffle(self) -> int | None:
+        """A reshuffle's number among the game's reshuffles, from 0 as its record numbers
+        them (``fair.reshuffles``, the label ``reshuffle N``); None for a hand's deck.
+        ``number`` counts every chance of the game, and the chances before a reshuffle are
+        its game's reshuffles before it and the decks of hands 1 to ``hand`` (``publish``
+        draws a step's decks first)."""
+        return None if self.kind == "deck" else self.number - self.hand
+
     def published(self, game: int) -> dict[str, Any]:
         item: dict[str, Any] = {"game": game, "hand": self.hand, "commitment": self.commitment}
-        if self.kind != "deck":
-            item["reshuffle"] = self.number
+        if self.reshuffle is not None:
+            item["reshuffle"] = self.reshuffle
         if self.seeds is not None:
             item["seeds"] = self.seeds
         return item

@@ -386,9 +386,13 @@ class Table:
 
     @property
     def played_seq(self) -> int:
-        """The number of the last event that changed a game (any but a ``seed`` event)."""
+        """The number of the first event of the last change to a game: its ``action`` or
+        ``game`` event, which the change's ``reveal``, ``deal`` and ``over`` events follow.
+        Every event of one change is sent with the view after the whole change, so a page
+        that has read any of them shows the table as it is now (a ``seed`` event since
+        changes no game)."""
         for item in reversed(self.events):
-            if item["kind"] != "seed":
+            if item["kind"] in ("action", "game"):
                 return int(item["seq"])
         return 0
 
@@ -499,7 +503,9 @@ class Table:
 
     def act(self, seat: int, text: str, by: str, seq: int | None = None) -> Change:
         """Seat ``seat`` plays ``text``; a :class:`TableError` (nothing changed) if it may not."""
-        # A seed event changes nothing a click was based on: an action sent before it stands.
+        # A click sent at any event of the last change was made on the table as it is (each
+        # of them came with the view after the whole change), and a seed event since changes
+        # nothing it was based on: such an action stands.
         if seq is not None and not self.played_seq <= seq <= self.seq:
             raise TableError(
                 "stale", f"the table has moved on (event {self.seq}, not {seq}); look again"

@@ -92,7 +92,7 @@ export class FairWatch {
     this.seedSince = null; // deals after this event number hold this page's seed
     this.view = null; // the last view received
     this.kind = null; // the table's game
-    this.decks = new Map(); // "game:hand:reshuffle|deck" -> one deck's salted commitment
+    this.decks = new Map(); // "game:hand:deck" or "game:reshuffle:commitment" -> one deck's salted commitment
     this.games = new Map(); // game number -> what the page saw of that game's deals
   }
 
@@ -215,18 +215,30 @@ export class FairWatch {
   /** A deck's salted commitment, and once revealed, its check: the cards hash to what was
    * committed at the deal, and a hand's deck is the whole pack. */
   #deck(d, news) {
-    const extra = d.reshuffle ?? null;
-    const key = `${d.game}:${d.hand}:${extra ?? "deck"}`;
+    // A hand's deck is known by its hand. A reshuffle is known by the commitment its deal
+    // published, and numbered here from 0 in the order of the deals, as the game's record
+    // numbers them: the event's own `reshuffle` is that number, but events stored before it
+    // was hold the reshuffle's place among all the game's decks (docs/server.md).
+    const extra = d.reshuffle != null;
+    const key = extra ? `${d.game}:reshuffle:${d.commitment}` : `${d.game}:${d.hand}:deck`;
     let entry = this.decks.get(key);
     if (!entry) {
-      entry = { game: d.game, hand: d.hand, reshuffle: extra, commitment: d.commitment, status: "pending" };
+      const number = extra ? [...this.decks.values()].filter((e) => e.game === d.game && e.reshuffle !== null).length : null;
+      entry = { game: d.game, hand: d.hand, reshuffle: number, commitment: d.commitment, status: "pending" };
       this.decks.set(key, entry);
+      if (extra && d.kind === "reveal") {
+        // A reshuffle revealed whose commitment no deal published.
+        entry.status = "bad";
+        entry.deck = d.deck;
+        news.push({ kind: "deck", entry });
+        return;
+      }
     }
     if (!d.deck || !d.salt || entry.status !== "pending") return;
     entry.deck = d.deck;
     const kind = this.kind;
     const distinct = new Set(d.deck).size === d.deck.length;
-    const whole = distinct && (extra !== null || !kind || d.deck.length === PACK_SIZE[kind]);
+    const whole = distinct && (extra || !kind || d.deck.length === PACK_SIZE[kind]);
     entry.status = deckCommitment(d.salt, d.deck) === (entry.commitment || d.commitment) && whole ? "ok" : "bad";
     news.push({ kind: "deck", entry });
   }
@@ -326,7 +338,7 @@ export class FairWatch {
       const derived = derive(`reshuffle ${number}`, d.seeds, cards);
       if (!d.deck || !same(indices(d.deck), derived)) problems.push(["deck", d.hand]);
     });
-    game.checked = { decks: decks.size, seen };
+    game.checked = { decks: decks.size, reshuffles: reshuffles.length, seen };
     // One line a check and hand, in the order found.
     const keys = new Set();
     return problems.filter((p) => !keys.has(p.join()) && keys.add(p.join()));

@@ -24,6 +24,15 @@ const KEY = "cardtable.lang";
 let strings = {};
 let fallback = {};
 let lang = "en";
+// The name that stands for the reader at a seat with no name of its own (a lesson's learner:
+// "You"), or null: a text said of that seat ({name}) takes its second-person form, if any.
+let reader = null;
+
+/** Names the reader's seat `name` ("You"): `t(key, {name})` then says `key`'s second-person
+ * form, `{key}_you` ("says.plays_you": "You play {card}."), where the language has one. */
+export function setReader(name) {
+  reader = name;
+}
 
 function pick() {
   const saved = localStorage.getItem(KEY);
@@ -69,23 +78,31 @@ function lookup(obj, key) {
 }
 
 /** A number as the page's language writes it: its digits, and a negative's sign on the
- * correct side in a right-to-left language (a bare "-1" in Persian text reads "1-"). */
-export function num(n) {
-  return new Intl.NumberFormat(lang).format(n);
+ * correct side in a right-to-left language (a bare "-1" in Persian text reads "1-"). `signed`
+ * writes a positive's "+" too, and zero with no sign (a gap: "+0.5", "-1.2", "0"). */
+export function num(n, { signed = false } = {}) {
+  return new Intl.NumberFormat(lang, signed ? { signDisplay: "exceptZero" } : {}).format(n);
 }
 
 /** A fraction (0.4) as a percentage in the page's language: "40%", "40 %", "۴۰٪"; two
- * significant digits below 10% ("2.5%"). */
-export function pct(x) {
+ * significant digits below 10% ("2.5%"); `signed` as in num(). */
+export function pct(x, { signed = false } = {}) {
   const small = Math.abs(x) < 0.1 && x !== 0;
   const digits = small ? { maximumSignificantDigits: 2 } : { maximumFractionDigits: 0 };
-  return new Intl.NumberFormat(lang, { style: "percent", ...digits }).format(x);
+  const sign = signed ? { signDisplay: "exceptZero" } : {};
+  return new Intl.NumberFormat(lang, { style: "percent", ...digits, ...sign }).format(x);
 }
 
 /** Names (or other words) joined as the page's language lists them: "Ana, Bob and Carl",
  * "Ana، Bob و Carl". `type` "unit" joins without a conjunction ("Ana 3, Bob 5"). */
 export function list(items, type = "conjunction") {
-  return new Intl.ListFormat(lang, { style: "long", type }).format(items.map(String));
+  const strings = items.map(String);
+  const made = new Intl.ListFormat(lang, { style: "long", type });
+  // Russian unit lists have no separator at all ("KOW-4.1 KOW-4.2"): the language's comma
+  // then, as its conjunction lists write it ("a, b и c").
+  if (type !== "unit" || made.format(["a", "b"]) !== "a b") return made.format(strings);
+  const comma = new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(["a", "b", "c"]);
+  return strings.join(comma.slice(1, comma.indexOf("b")));
 }
 
 export const CASES = ["nom", "acc", "gen", "ins"];
@@ -126,6 +143,7 @@ export function t(key, params = {}) {
   let s = lookup(strings, key);
   if (s === undefined) s = lookup(fallback, key);
   if (s === undefined) return key;
+  if (reader !== null && params.name === reader) s = lookup(strings, `${key}_you`) ?? lookup(fallback, `${key}_you`) ?? s;
   if (s !== null && typeof s === "object" && typeof s.other === "string" && typeof params.count === "number") {
     s = s[new Intl.PluralRules(lang).select(params.count)] ?? s.other;
   }

@@ -23,7 +23,7 @@ export default {
     const known = seat === ctx.mySeat ? [] : v.known[seat] || [];
     if (known.length) {
       const cards = known.flatMap((c) => [" ", h("bdi", { dir: "ltr" }, cardShort(c))]);
-      out.push(h("span", { class: "known", title: t("kryt.known") }, `${t("kryt.known_short")}:`, ...cards));
+      out.push(h("span", { class: "known", title: t("kryt.known") }, t("colon", { label: t("kryt.known_short") }), ...cards));
     }
     return out;
   },

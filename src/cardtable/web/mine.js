@@ -14,7 +14,7 @@
  * their link and the table keeps its tally.
  */
 
-import { t, currentLang } from "./i18n.js";
+import { t, currentLang, list } from "./i18n.js";
 import { h, knownTables, forgetTable, createTable } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
@@ -47,7 +47,7 @@ function seatWords(seat, s) {
 /** Names as a list in the reader's language ("Ana, Bo, Bot 3"; "Ana، Bo، ربات 3"). */
 function listOf(names) {
   try {
-    return new Intl.ListFormat(currentLang(), { style: "short", type: "unit" }).format(names);
+    return list(names, "unit");
   } catch {
     return names.join(", ");
   }

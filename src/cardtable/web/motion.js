@@ -13,6 +13,10 @@ import { cardDiv, backDiv } from "./cards.js";
 const NO_ANIM = "cardtable.noanim";
 const FLY_MS = 320;
 const GATHER_MS = 420;
+// A finished trick lies where it was played this long before it is gathered, long enough to
+// read who played what: with two players the reply and the gathering would otherwise follow
+// the player's own card within a second.
+const REST_MS = 1100;
 const DEAL_STEP_MS = 45;
 const EASE = "cubic-bezier(.2,.7,.3,1)";
 // Verbs that move a card from a hand to the middle.
@@ -130,13 +134,13 @@ function trickWinner(ev, before, after) {
   return last ? last.winner : null;
 }
 
-// The trick's cards close on the winning card, then go to the winner's seat; the trick as
-// it stays on show (faded, until the next lead) comes back once they have left.
+// The trick's cards rest where they lie, then go to the winner's seat; the trick as it
+// stays on show (faded, until the next lead) comes back once they have left.
 function gather(winner) {
   const to = seatRect(winner);
   const cards = [...document.querySelectorAll("#center .trick .card[data-card]")];
   if (!to || !cards.length) return;
-  const wait = FLY_MS + 120;
+  const wait = FLY_MS + REST_MS;
   for (const el of cards) {
     carry(el.dataset.card, el.getBoundingClientRect(), to, { id: "gather", delay: wait, hidden: true });
     const total = wait + GATHER_MS + 250;
@@ -178,7 +182,8 @@ function drawn(before, after, seen, taken) {
 
 // A card-sized box centred on `rect` (a seat's box is wider than a card).
 function cardBoxAt(rect) {
-  const probe = document.querySelector("#hand .card-btn .card-svg, #center .card");
+  // Not Neuf's spare (neuf.js): its backs are drawn small, out of the way.
+  const probe = document.querySelector("#hand .card-btn .card-svg, #center .card:not(.spare .card)");
   const size = probe ? probe.getBoundingClientRect() : { width: 48, height: 67 };
   const c = centre(rect);
   return { left: c.x - size.width / 2, top: c.y - size.height / 2, width: size.width, height: size.height };
@@ -216,5 +221,5 @@ export function play(ev, seen, before, after, mySeat) {
   if (seen.from) playedCard(ev, seen);
   if (verb === "take") pickUp(ev, seen, mySeat);
   if (ev.seat === mySeat && after.game === "kryt-navalivat") drawn(before, after, seen, seen.pile.map((p) => p.card));
-  return winner !== null ? FLY_MS + GATHER_MS + 200 : 450;
+  return winner !== null ? FLY_MS + REST_MS + GATHER_MS + 200 : 450;
 }

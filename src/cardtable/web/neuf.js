@@ -1,11 +1,48 @@
 // Neuf: the exchange, the trump of the deal, scores against the quota and the ledger.
 
 import { t, num, list } from "./i18n.js";
-import { cardShort, isRed } from "./cards.js";
+import { cardShort, isRed, backDiv } from "./cards.js";
 import { h, trickArea, suitSpan, badge, lastOf, playText } from "./common.js";
 
 function team(seat) {
   return seat % 2;
+}
+
+// NEUF-2.3: the pack is dealt in four piles of 13, the fourth the spare (none with four).
+const SPARE_SIZE = 13;
+
+/** Whose hand the current spare is (NEUF-3.2, -3.3): the one put down by the last player who
+ * exchanged, or null for the spare as dealt. Who exchanged, in order, is public (NEUF-9). */
+function spareFrom(v) {
+  let from = null;
+  for (const [seat, choice] of v.exchanges) if (choice === "exchange") from = seat;
+  return from;
+}
+
+/** The spare on the felt, face down: in the middle while the players decide (NEUF-3), then
+ * set aside for the rest of the deal (NEUF-3.4), out of the tricks' way. */
+function spareNode(v, ctx) {
+  const aside = v.phase !== "exchange";
+  const from = spareFrom(v);
+  const pack = h("div", { class: "spare-pack", "aria-hidden": "true" });
+  for (let i = 0; i < SPARE_SIZE; i++) {
+    const back = backDiv();
+    // Custom properties through the CSSOM: the policy allows no style attribute.
+    back.style.setProperty("--i", String(i - (SPARE_SIZE - 1) / 2));
+    back.style.setProperty("--k", String(i));
+    pack.append(back);
+  }
+  const whose = from === null ? null : from === ctx.mySeat ? t("neuf.spare_yours") : t("neuf.spare_of", { name: ctx.name(from) });
+  // The table area is left to right; the label's words follow the page's language (as a seat's).
+  const label = h(
+    "p",
+    { class: "spare-label", dir: document.documentElement.dir || "ltr" },
+    h("span", { class: "spare-count" }, t("neuf.spare_n", { count: SPARE_SIZE })),
+    aside ? h("span", { class: "spare-note set-aside" }, t("neuf.spare_aside")) : null,
+    whose ? h("span", { class: "spare-note" }, whose) : null,
+  );
+  const dataset = { count: String(SPARE_SIZE), from: from === null ? "" : String(from) };
+  return h("div", { id: ctx.ids ? "spare" : null, class: `spare${aside ? " aside" : ""}`, dataset }, pack, label);
 }
 
 export default {
@@ -30,7 +67,14 @@ export default {
     return out;
   },
 
-  center: (v, ctx) => trickArea(v, ctx),
+  center(v, ctx) {
+    const area = trickArea(v, ctx);
+    // The spare lies on the felt through the deal; the four-player game has none (NEUF-8.4).
+    if (v.players !== 3 || v.phase === "over") return area;
+    const both = document.createDocumentFragment();
+    both.append(area, spareNode(v, ctx));
+    return both;
+  },
 
   info(v, ctx) {
     const rows = [

@@ -182,12 +182,15 @@ function node(tag, attrs) {
 /** The chance to win (not to be the fool, in Kryt'-navalivat') after each decision, with the
  * best action and with the chosen one: two lines over the seat's rated decisions, a dot per
  * decision coloured by its verdict, the axes labelled in the reader's language. */
-function chart(review) {
+export function chart(review) {
   const width = 360;
   const height = 170;
-  const pad = { left: 46, right: 10, top: 8, bottom: 34 };
-  const rated = review.decisions.filter((d) => d.loss !== null);
   const { of, per, lowest } = stake(review);
+  // The side label, on two lines when one would run past the plot's height ("Шанс не
+  // остаться в дураках"), with room for the second line left of the ticks.
+  const sideLines = axisLines(t(`review.axis_${of}`));
+  const pad = { left: sideLines.length > 1 ? 66 : 54, right: 10, top: 8, bottom: 34 };
+  const rated = review.decisions.filter((d) => d.loss !== null);
   const value = (d, action) => (d.actions.find((a) => a.action === action) || {}).value;
   // A value is an expected return: the chance it stands for is (v - lowest) * per.
   const chance = (v) => Math.min(1, Math.max(0, (v - lowest) * per));
@@ -206,7 +209,12 @@ function chart(review) {
   const shown = rated.length > 1 ? [...new Set([0, Math.floor((rated.length - 1) / 2), rated.length - 1])] : [0];
   for (const i of rated.length ? shown : []) svg.append(text(num(i + 1), { x: x(i), y: height - pad.bottom + 13, "text-anchor": "middle", class: "tick" }));
   svg.append(text(t("review.axis_decisions"), { x: pad.left + plotW / 2, y: height - 4, "text-anchor": "middle", class: "axis-label" }));
-  const side = text(t(`review.axis_${of}`), { x: 0, y: 0, "text-anchor": "middle", class: "axis-label" });
+  const side = node("text", { x: 0, y: 0, "text-anchor": "middle", class: "axis-label" });
+  sideLines.forEach((line, i) => {
+    const span = node("tspan", { x: 0, dy: i ? 11 : 0 });
+    span.textContent = line;
+    side.append(span);
+  });
   side.setAttribute("transform", `translate(11 ${pad.top + plotH / 2}) rotate(-90)`);
   svg.append(side);
   for (const [action, cls] of [
@@ -223,6 +231,16 @@ function chart(review) {
     svg.append(dot);
   });
   return svg;
+}
+
+/** A side label's lines: itself, or, past 20 characters (at 10px, the plot's 128 high), two
+ * lines broken at the space nearest its middle. */
+function axisLines(words) {
+  if (words.length <= 20 || !words.includes(" ")) return [words];
+  const middle = words.length / 2;
+  let at = -1;
+  for (let i = words.indexOf(" "); i >= 0; i = words.indexOf(" ", i + 1)) if (at < 0 || Math.abs(i - middle) < Math.abs(at - middle)) at = i;
+  return [words.slice(0, at), words.slice(at + 1)];
 }
 
 function text(words, attrs) {

@@ -23,7 +23,7 @@ async function main() {
     return;
   }
   document.title = `${t(`games.${name}`)} · ${t("rules_link")}`;
-  document.getElementById("title").textContent = `${t("rules_link")}: ${t(`games.${name}`)}`;
+  document.getElementById("title").textContent = `${t("colon", { label: t("rules_link") })} ${t(`games.${name}`)}`;
   document.getElementById("play-link").href = `/?game=${encodeURIComponent(name)}`;
   document.getElementById("learn-link").href = `/learn/${encodeURIComponent(name)}`;
   const parts = [h("p", { class: "lead" }, data.intro)];

@@ -6,7 +6,8 @@
  *   #turn                whose turn, .mine when it is this seat's turn (data-to-move)
  *   #table-area          the table (dir="ltr")     #seats .seat[data-seat="N"]  one box per seat
  *                        (.to-move, .me, .offline, .stand-in; .seat-count = cards held)
- *   #center              the middle: #trick (KOW, Neuf) or #pile and #stock (Kryt)
+ *   #center              the middle: #trick (KOW, Neuf), #spare (Neuf: data-count, data-from,
+ *                        .aside) or #pile and #stock (Kryt)
  *                        cards in them: .card[data-card="7D"]
  *   #hand                own hand: button.card-btn[data-card="7D"], .legal when playable
  *                        (aria-disabled otherwise); arrows / Home / End move, Enter plays
@@ -27,7 +28,11 @@
  *                        at this table, same seats), #replay-open, #replay-game, #review-open
  *                        (a seat's "Review my game": review.js has its hooks); #results-board:
  *                        places, tricks per hand, Neuf's chart (results.js has its hooks)
- *   #chat                preset messages (chat.js has its hooks)
+ *   #chat                preset messages (chat.js has its hooks); #chat-toggle folds them
+ *                        (#chat-body; #chat-unread[data-count] while folded), #log-toggle
+ *                        folds #log-body (panels.js)
+ *   #menu-btn            the header's menu (aria-expanded): #menu holds #rules-link,
+ *                        #no-anim, #sound and #lang
  *   .seat .avatar        each seat's round badge: initials, or .bot's glyph
  *   #replay-bar          replay controls: #replay-first/-prev/-next/-last/-exit, #replay-pos,
  *                        #replay-step; arrow keys step while it is open
@@ -50,6 +55,8 @@
  */
 import { initI18n, t, applyI18n, langSelect } from "./i18n.js";
 import { initChat } from "./chat.js";
+import { initPanels } from "./panels.js";
+import { fitTable } from "./table_fit.js";
 import { FairWatch } from "./fairwatch.js";
 import { applyMotionSetting } from "./motion.js";
 import { initSound } from "./sound.js";
@@ -70,6 +77,7 @@ export { moveWords, refusalWords } from "./table_connection.js";
 setRenderer(render);
 
 function wire() {
+  initPanels();
   $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
   $("fair-badge").addEventListener("click", () => $("fair-dialog").showModal());
   // The skip link moves the focus to the hand itself (its card that takes the focus), and
@@ -133,7 +141,10 @@ function wire() {
     if (!menu.hidden && !menu.contains(e.target)) closeMenu(false);
     if (!e.target.closest("button")) skipAnimations();
   });
-  window.addEventListener("resize", () => (closeMenu(false), fitHand()));
+  window.addEventListener("resize", () => (closeMenu(false), fitHand(), fitTable()));
+  // The seats' boxes and the middle kept apart after each drawing, before anything else on
+  // the page (tutorial.js) looks at where they are: the window sees the event first.
+  window.addEventListener("cardtable:rendered", fitTable, { capture: true });
 }
 
 async function main() {

@@ -72,13 +72,16 @@ function onMessage(msg) {
       redraw();
       break;
     case "hint":
-      if (msg.seq === st.seq && Array.isArray(msg.actions)) onHint(msg);
+      if (msg.seq === st.shown && Array.isArray(msg.actions)) onHint(msg);
       break;
     case "error":
       onError(msg);
       break;
     case "lesson":
-      notify("lesson", msg);
+      // A lesson comes after its change's events: it waits for them to be shown, so that
+      // the lesson and the table move on together.
+      st.queue.push(msg);
+      pump();
       break;
     case "review_progress":
     case "review":
@@ -187,6 +190,7 @@ function onSnapshot(msg) {
   catchUp(msg.missed || [], msg.game);
   const news = st.watch.snapshot(msg);
   st.seq = msg.seq;
+  st.shown = msg.seq;
   st.view = msg.view;
   st.queue = [];
   st.hints = null;
@@ -209,17 +213,27 @@ async function pump() {
   st.busy = true;
   while (st.queue.length) {
     const msg = st.queue.shift();
+    if (msg.type === "lesson") {
+      notify("lesson", msg);
+      continue;
+    }
     if (msg.seq <= st.seq) continue;
     const ev = msg.event;
     // Motion (motion.js) for the events it explains, not for a long backlog.
     const paced = motionOn() && st.queue.length < 8 && (ev.kind === "action" || ev.kind === "deal") && !st.replay;
     const seen = paced ? capture(ev, st.seat) : null;
     const before = st.view;
+    // The first event of a change brings the view after all of it: what is shown, and what
+    // a move or a hint is about, changes there; the change's other events only tell it.
+    const fresh = msg.seq > st.shown;
     st.seq = msg.seq;
+    if (fresh) {
+      st.shown = Math.max(msg.seq, (msg.table && msg.table.seq) || 0);
+      st.hints = null;
+      st.pending = false;
+    }
     if (msg.table) st.table = msg.table;
     if (msg.view) st.view = msg.view;
-    st.hints = null;
-    st.pending = false;
     const said = noteEvent(ev, msg.seq, before, st.view, true);
     fairNews(st.watch.event(msg), true);
     redraw();

@@ -1,7 +1,7 @@
 /*
  * The fair deals: the badge beside the title and the details in its dialog.
  */
-import { t } from "./i18n.js";
+import { t, list } from "./i18n.js";
 import { h } from "./common.js";
 import { st, $, announce } from "./table_state.js";
 
@@ -42,12 +42,10 @@ function renderFair() {
     if (el) el.remove();
     return;
   }
-  const words =
-    entry.status === "pending"
-      ? t("fair.pending")
-      : entry.status === "ok"
-        ? t("fair.ok", { count: entry.checked.decks, seen: entry.checked.seen })
-        : t("fair.bad");
+  const { decks, reshuffles = 0, seen } = entry.checked;
+  // The decks and the reshuffles, counted as the summary above counts them.
+  const proven = reshuffles ? `${t("fair.ok", { count: decks, seen })} ${t("fair.ok_reshuffles", { count: reshuffles })}` : t("fair.ok", { count: decks, seen });
+  const words = entry.status === "pending" ? t("fair.pending") : entry.status === "ok" ? proven : t("fair.bad");
   const problems = entry.problems.map(([what, hand]) =>
     h("li", { dataset: { problem: what, hand: String(hand ?? "") } }, t(`fair.problem.${what}`, { hand: hand ?? "" })),
   );
@@ -88,7 +86,7 @@ export function renderVerify() {
       h(
         "li",
         { class: d.status, dataset: { game: String(d.game), hand: String(d.hand) }, title: d.commitment },
-        `${dealLabel(d)}: `,
+        `${t("colon", { label: dealLabel(d) })} `,
         h("strong", {}, t(`verify.${d.status}`)),
       ),
     ),
@@ -98,11 +96,29 @@ export function renderVerify() {
     h(
       "p",
       { class: "verify-summary" },
-      bad ? t("verify.warning", { count: bad }) : ok ? t("verify.summary", { ok, count: entries.length }) : t("verify.waiting", { count: entries.length }),
+      bad
+        ? t("verify.warning", { what: counted(entries.filter((d) => d.status === "bad")) })
+        : ok
+          ? t("verify.summary", { what: counted(entries, ok < entries.length) })
+          : t("verify.waiting", { what: counted(entries) }),
     ),
     list,
   );
   renderFair();
+}
+
+/** The hands' decks and the reshuffles among `entries`, each by its name and in its plural
+ * forms ("6 decks and 1 reshuffle"; no reshuffles, no words for them); `partly`: how many of
+ * each are verified ("5 of 6 decks"). */
+function counted(entries, partly = false) {
+  const parts = [];
+  for (const kind of ["decks", "reshuffles"]) {
+    const some = entries.filter((d) => (d.reshuffle === null) === (kind === "decks"));
+    if (!some.length && (kind === "reshuffles" || entries.length)) continue;
+    const ok = some.filter((d) => d.status === "ok").length;
+    parts.push(t(partly ? `verify.${kind}_of` : `verify.${kind}`, { ok, count: some.length }));
+  }
+  return list(parts);
 }
 
 // Neuf calls a hand a deal, as its info panel does ("Deal 3"); the other games say hand.

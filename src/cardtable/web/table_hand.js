@@ -228,7 +228,7 @@ function splitActions(v) {
 function sendAction(action) {
   skipAnimations();
   if (st.pending) return;
-  if (send({ type: "action", action, seq: st.seq })) {
+  if (send({ type: "action", action, seq: st.shown })) {
     st.pending = true;
     $("banner").hidden = true;
     redraw();

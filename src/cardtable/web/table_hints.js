@@ -21,7 +21,8 @@ export function onHint(msg) {
   }
 }
 
-const round1 = (x) => Math.round(x * 10) / 10;
+// To a tenth, and never a negative zero: Intl writes -0 as "-0".
+const round1 = (x) => Math.round(x * 10) / 10 || 0;
 
 /** An action's value in the hint's unit: "2.4 tricks" (`long`: "2.4 tricks this hand"). */
 function hintValue(value, long) {
@@ -32,9 +33,18 @@ function hintValue(value, long) {
   return t(long ? "hints.value.tricks" : "tricks_n", { count });
 }
 
-/** An action's gap to the best in the hint's unit: "-0.8", "-5%". */
+/** An action's gap to the best in the hint's unit, signed: "-0.8", "-5%", "+0.2" (a value
+ * above the best's); "≈ best" for a gap too small to write ("0" or "-0" said nothing). */
 function hintGap(gap) {
-  return st.hints.unit === "not_fool" ? pct(gap) : num(round1(gap));
+  const shown = shownGap(gap);
+  if (shown === 0) return t("hints.near_best");
+  return st.hints.unit === "not_fool" ? pct(shown, { signed: true }) : num(shown, { signed: true });
+}
+
+/** A gap as the badge writes it: to a tenth of the unit, or of a percent (0 when it rounds
+ * to nothing, either side of it). */
+function shownGap(gap) {
+  return st.hints.unit === "not_fool" ? Math.round(gap * 1000) / 1000 || 0 : round1(gap);
 }
 
 /** The reason the server gave, in the reader's words: its cards in the case the text asks
@@ -76,7 +86,8 @@ export function chanceBadge(actions) {
   if (shown === st.hints.best) {
     return h("span", { class: "chance best", dataset, "aria-label": `${t("hints.best")}: ${hintValue(value, true)}` }, hintValue(value, false));
   }
-  return h("span", { class: "chance", dataset, "aria-label": t("hints.gap", { gap: hintGap(gap) }) }, hintGap(gap));
+  const label = shownGap(gap) === 0 ? t("hints.near_best") : t("hints.gap", { gap: hintGap(gap) });
+  return h("span", { class: "chance", dataset, "aria-label": label }, hintGap(gap));
 }
 
 /** The hint's sentence and the best action's value, under the controls. */

@@ -27,6 +27,7 @@ export function render() {
   document.body.dataset.game = v.game;
   const menuOpen = !$("card-menu").hidden;
   if (menuOpen) closeMenu(false);
+  const playing = playFocused();
 
   const myTurn = isMyTurn(v);
   const turn = $("turn");
@@ -47,11 +48,32 @@ export function render() {
   renderInfo(v, g, ctx);
   renderControls(v, g, myTurn);
   renderResults(v, g, ctx);
+  keepPlayFocus(playing);
   renderVerify();
   renderReplayBar();
   renderReview();
   renderChat();
   notify("rendered", { view: v, seq: st.seq, myTurn, table: st.table });
+}
+
+// A keyboard player's focus follows the play. Whether it was on a move (a card of the hand,
+// an action's button) or lost with one: a card played, trumps named, the buttons gone.
+function playFocused() {
+  const el = document.activeElement;
+  if (el && el !== document.body) st.lostFocus = false;
+  return st.lostFocus || $("hand").contains(el) || $("actions").contains(el);
+}
+
+// ...and lands on the next thing to do once the drawing has taken the focused move away:
+// the move offered (trumps to name, an exchange), else the hand's card that takes the focus,
+// else "Next game". Until one is there (the others still to play), the page remembers.
+function keepPlayFocus(playing) {
+  const el = document.activeElement;
+  if (!playing || (el && el !== document.body && el.isConnected)) return;
+  const visible = (b) => b && !b.closest("[hidden]") && b.getClientRects().length > 0;
+  const target = [$("actions").querySelector("button"), $("hand").querySelector(".card-btn[tabindex='0']"), $("next-game")].find(visible);
+  st.lostFocus = !target;
+  if (target) target.focus({ preventScroll: true });
 }
 
 // Who the table waits for, the creator's copy of their invitation (kept by the lobby in this
@@ -104,7 +126,8 @@ function renderSeats(v, g, ctx) {
       ? h("span", { class: `dot ${info && info.connected ? "on" : "off"}`, title: t(info && info.connected ? "connected" : "disconnected") })
       : h("span", { class: "dot bot", title: t("bot") });
     const name = h("div", { class: "seat-name" }, avatar(s, seatName(s), !human), dot, h("span", { class: "n" }, seatName(s)));
-    if (s === st.seat && !st.replay) name.append(h("span", { class: "you" }, t("you")));
+    // "(you)", unless the seat is named "You" already (a lesson's learner).
+    if (s === st.seat && !st.replay && seatName(s) !== t("tutorial.you_name")) name.append(h("span", { class: "you" }, t("you")));
     const count = v.hand_sizes ? v.hand_sizes[s] : 0;
     const meta = h(
       "div",
@@ -224,7 +247,7 @@ function renderResults(v, g, ctx) {
   const games = (st.table && st.table.games) || st.game || 1;
   const want = [...Array(games).keys()].map((i) => String(i + 1));
   if ([...sel.options].map((o) => o.value).join() !== want.join()) {
-    sel.replaceChildren(...want.map((n) => h("option", { value: n }, t("game_n", { n }))));
+    sel.replaceChildren(...want.map((n) => h("option", { value: n }, t("game_n", { n: Number(n) }))));
     sel.value = String(st.game);
   }
 }

@@ -11,7 +11,7 @@ export function replayWords() {
   const v = f.view;
   const g = GAMES[v.game];
   const said = f.action ? g.describe({ seat: f.seat, action: f.action }, r.previous ? r.previous.view : null, v, ctxFor(v)) : "";
-  return `${t("replay.title", { n: r.game })}: ${said}`;
+  return `${t("colon", { label: t("replay.title", { n: r.game }) })} ${said}`;
 }
 
 export function renderReplayBar() {
@@ -31,10 +31,13 @@ export async function openReplay(gameNo) {
       redraw();
       announce($("replay-step").textContent);
     });
+    // The game's end shown over the table (table_celebrate.js) is the live table's, not the
+    // replay's: it would stand over every frame, the first one's deal included.
+    for (const over of $("table-area").querySelectorAll(".celebration")) over.remove();
     redraw();
     $("replay-next").focus();
   } catch (err) {
-    showBanner(`${t("replay.failed")}: ${err.message}`, err.code || "replay");
+    showBanner(`${t("colon", { label: t("replay.failed") })} ${err.message}`, err.code || "replay");
   }
 }
 

@@ -8,7 +8,7 @@
  * then this module. A module below the drawing that changes what is shown calls redraw(),
  * which runs the drawing table.js registers when the page starts (setRenderer).
  */
-import { t, cardName, cardWords } from "./i18n.js";
+import { t, cardName, cardWords, setReader } from "./i18n.js";
 import { h, seatPositions } from "./common.js";
 import { freshSeed } from "./fair.js";
 import kow from "./knockout_whist.js";
@@ -46,7 +46,11 @@ export function notify(name, detail) {
 export const st = {
   ws: null,
   seat: null,
-  seq: 0,
+  seq: 0, // the last event the page has drawn (a reconnection asks for those after it)
+  // The last event of the change whose view is shown: each event of one change comes with
+  // the view after the whole change, so the page shows it from the change's first event on,
+  // while the rest are still being told. A move is sent against it (docs/server.md).
+  shown: 0,
   joined: false,
   joining: false, // a join sent, its snapshot not yet come
   table: null,
@@ -63,6 +67,7 @@ export const st = {
   replay: null,
   lastTurnKey: null,
   skip: null,
+  lostFocus: false, // the keyboard's focus went with a move, and waits for the next one
 };
 
 export const $ = (id) => document.getElementById(id);
@@ -89,6 +94,11 @@ export function seatName(i) {
   // Bots get a numbered name in the reader's language; two "medium bot"s would be ambiguous.
   if (s && s.kind === "bot") return t("bot_name", { n: i + 1 });
   if (s && s.name) return s.name;
+  // A lesson's learner has no name: the page calls them "you" (the log: "You play …").
+  if (TUTORIAL_PAGE && i === st.seat && st.seat !== null) {
+    setReader(t("tutorial.you_name"));
+    return t("tutorial.you_name");
+  }
   return t("seat_n", { n: i + 1 });
 }
 

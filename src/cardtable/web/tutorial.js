@@ -14,7 +14,8 @@
  *   #lesson-tips         once the script is done: "how to play well", one idea at a time
  *                        (#lesson-tip, data-tip; #lesson-next-tip shows the next one)
  *   #lesson-restart      starts the tutorial again from its first move
- *   #lesson-dock         the hand and the move buttons (kept in view on a phone)
+ *   #lesson-dock         the hand and the move buttons (kept in view on a phone, where the
+ *                        middle of the table is kept above it)
  *   .lesson-move         the card (#hand) or button (#actions) the lesson asks for
  *
  * Progress: localStorage["cardtable.tutorials"] = {game: {step, done}}, saved after every
@@ -94,6 +95,37 @@ function showLesson() {
   mark();
 }
 
+// On a phone (the dock fixed at the window's foot, style in screens.css): each step's words
+// are shown from where they begin in the lesson's box, once, and the middle of the table (the
+// cards the lesson speaks of) is scrolled above the dock where the window is too short for
+// the lesson's box, the table and the dock together.
+let placedWords = null;
+let placedMiddle = null;
+
+function place() {
+  const dock = $("lesson-dock");
+  if (!lesson || getComputedStyle(dock).position !== "fixed") return;
+  if (placedWords !== lesson.step) {
+    placedWords = lesson.step;
+    const box = $("lesson");
+    const first = ["lesson-intro", "lesson-text", "lesson-move"].map($).find((el) => el.textContent);
+    if (first && box.scrollHeight > box.clientHeight) {
+      box.scrollTop += first.getBoundingClientRect().top - box.getBoundingClientRect().top - 6;
+    }
+  }
+  if (placedMiddle === lesson.step) return;
+  const cards = [...document.querySelectorAll("#center .card")].map((c) => c.getBoundingClientRect()).filter((r) => r.width);
+  if (!cards.length) return;
+  const top = Math.min(...cards.map((r) => r.top));
+  const below = Math.max(...cards.map((r) => r.bottom)) - (dock.getBoundingClientRect().top - 6);
+  const header = document.querySelector("header.top");
+  const above = Math.max(0, header ? header.getBoundingClientRect().bottom : 0);
+  if (below > 0 || top < above) {
+    placedMiddle = lesson.step;
+    window.scrollBy(0, below > 0 ? Math.min(below, top - above - 6) : top - above - 6);
+  }
+}
+
 /** Once the script is done: the lesson's ideas of good play, one at a time. */
 function showTip() {
   const tips = (lesson && lesson.done && lesson.tips) || [];
@@ -114,13 +146,23 @@ function short() {
 /** Marks the card or the button of the move the lesson asks for. */
 function mark() {
   for (const el of document.querySelectorAll(".lesson-move")) el.classList.remove("lesson-move");
+  place();
   if (!lesson || !lesson.expect) return;
   const [verb, arg] = lesson.expect.split(" ");
   const target =
     arg && CARD_VERBS.has(verb)
       ? document.querySelector(`#hand [data-card="${arg}"]`)
       : document.querySelector(`#actions [data-action="${lesson.expect}"]`);
-  if (target) target.classList.add("lesson-move");
+  if (!target) return;
+  target.classList.add("lesson-move");
+  // A phone's dock scrolls once the hand and the buttons are taller than it may be (13
+  // cards on a small phone): the move asked for is scrolled into the dock's view.
+  const dock = $("lesson-dock");
+  if (getComputedStyle(dock).position !== "fixed") return;
+  const d = dock.getBoundingClientRect();
+  const r = target.getBoundingClientRect();
+  if (r.bottom > d.bottom) dock.scrollTop += r.bottom - d.bottom + 6;
+  else if (r.top < d.top) dock.scrollTop -= d.top - r.top + 6;
 }
 
 function onLesson(msg) {
