@@ -21,6 +21,10 @@ import pytest
 
 from served import free_port
 
+# The wheel is built once, on one worker: built on two at once, one would wait on cargo's
+# lock for the other's whole build, and then build nothing.
+pytestmark = pytest.mark.xdist_group("wheel")
+
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(sys.executable).parent  # the test environment's maturin, zig and auditwheel
 

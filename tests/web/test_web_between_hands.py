@@ -4,9 +4,9 @@ quickly it is made, by mouse or by keyboard; a finished trick rests long enough 
 the keyboard's focus follows the play.
 
 Each table here is played from Python over the websocket (every seat a person), and the
-page is opened, just before a hand's last card, on the seats that did not play it: the
-hand's end (that card, its deck revealed, the next hand dealt: one change) then reaches the
-page live, as a player sees it."""
+page is opened, just before a hand's last card, on the seats that may move first in the next
+hand (but the one playing that card, from Python): the hand's end (that card, its deck
+revealed, the next hand dealt: one change) then reaches the page live, as a player sees it."""
 
 from __future__ import annotations
 
@@ -94,6 +94,19 @@ def cards_left(view: dict[str, object]) -> int:
     return sum(sizes)
 
 
+def first_to_move(view: dict[str, object]) -> list[int]:
+    """The seats that may make the next hand's first move: Neuf's first to exchange, the
+    next dealer's left (NEUF-7, NEUF-3.1); in Knockout Whist the hand's chooser, any seat
+    (KOW-3.2) until its last card is played."""
+    players = view["players"]
+    assert isinstance(players, int)
+    if view["game"] == "neuf":
+        dealer = view["dealer"]
+        assert isinstance(dealer, int)
+        return [(dealer + 2) % players]
+    return list(range(players))
+
+
 def make_move(page: Page, verb: str, delay: int, how: str) -> str:
     """Waits for the buttons of `verb` to appear, then after `delay` ms makes the first of
     them by mouse or by keyboard; the action made."""
@@ -161,7 +174,7 @@ def play_moments(
             players.step(rng)
             continue
         last = view["to_move"]
-        watching = [seat for seat in players.seats if seat != last]
+        watching = [seat for seat in first_to_move(view) if seat != last]
         with players.away(watching):
             pages = {seat: seated_page(made, invite_of(players, seat)) for seat in watching}
             mover = players.seats[last]
