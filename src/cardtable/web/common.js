@@ -98,6 +98,19 @@ export function playText(verbKey, name, card) {
   return t(verbKey, { name, card: cardWords(card) });
 }
 
+// ---------------------------------------------------------------- kept in this browser
+
+/** The object kept in localStorage under `key`: {} when there is none, or what is there is
+ * not an object (written by hand, or by an older page). */
+export function storedObject(key) {
+  try {
+    const all = JSON.parse(localStorage.getItem(key) || "{}");
+    return all && typeof all === "object" && !Array.isArray(all) ? all : {};
+  } catch {
+    return {};
+  }
+}
+
 // ---------------------------------------------------------------- tables this browser created
 
 // The invitations of the tables created in this browser, newest first (the tokens are in the

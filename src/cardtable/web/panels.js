@@ -14,6 +14,7 @@
  */
 
 import { t, num } from "./i18n.js";
+import { storedObject } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 const STORE = "cardtable.panels";
@@ -23,12 +24,7 @@ const NARROW = "(max-width: 900px)";
 let unread = 0;
 
 function stored() {
-  try {
-    const all = JSON.parse(localStorage.getItem(STORE) || "{}");
-    return all && typeof all === "object" && !Array.isArray(all) ? all : {};
-  } catch {
-    return {};
-  }
+  return storedObject(STORE);
 }
 
 function remember(name, open) {

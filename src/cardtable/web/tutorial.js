@@ -24,6 +24,7 @@
 
 import { initI18n, t, list } from "./i18n.js";
 import { startTable, moveWords, refusalWords } from "./table.js";
+import { storedObject } from "./common.js";
 
 const CARD_VERBS = new Set(["play", "lead", "beat", "cover"]);
 const PROGRESS = "cardtable.tutorials";
@@ -34,12 +35,7 @@ let lesson = null;
 let tip = 0;
 
 function progressAll() {
-  try {
-    const all = JSON.parse(localStorage.getItem(PROGRESS) || "{}");
-    return all && typeof all === "object" && !Array.isArray(all) ? all : {};
-  } catch {
-    return {};
-  }
+  return storedObject(PROGRESS);
 }
 
 function saved() {
