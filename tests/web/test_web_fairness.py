@@ -312,6 +312,9 @@ def test_the_dialog_counts_decks_and_reshuffles_alike(
         expect(page.locator("#fair")).to_have_attribute("data-state", "ok")
         expect(page.locator("#verify li")).to_have_count(hands + 1)
         expect(page.locator("#verify li.ok")).to_have_count(hands + 1)
+        # Each line says what it verified: the hands' decks, and the reshuffle as one.
+        said = page.locator("#verify li strong").all_inner_texts()
+        assert sorted(said) == sorted(["deck verified"] * hands + ["reshuffle verified"]), said
         expect(page.locator("#verify .verify-summary")).to_have_text(
             f"{hands} decks and 1 reshuffle verified."
         )

@@ -455,6 +455,20 @@ def test_french_sets_a_no_break_space_before_a_colon_the_page_writes(
         expect(item).to_have_text(re.compile("^Donne 1\u00a0: "))
 
 
+def test_no_module_of_the_page_writes_a_colon_after_words_of_its_own() -> None:
+    """A label followed by a colon is written through the ``colon`` text, which French
+    writes with its no-break space ("Donne 1 :"): no module puts ": " after a text it was
+    given (``${name}: ${…}``) itself."""
+    written = re.compile(r"\$\{[^}]*\}: ")
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(LOCALES.parent.glob("*.js"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if written.search(line) and "new Error(" not in line  # a developer's, in English
+    ]
+    assert found == [], "\n".join(found)
+
+
 def test_a_russian_list_without_a_conjunction_has_commas(web_base: str, chromium: Browser) -> None:
     """Russian lists of units have no separator at all in the browser's own data ("KOW-4.1
     KOW-4.2"): the page joins them with the comma, as the lesson's rules and Neuf's final

@@ -60,7 +60,7 @@ export function trickNode(plays, ctx, { winner = null, faded = false } = {}) {
       node = h("div", { class: "knock-chip", title: t("knock") }, t("knock"));
     } else {
       node = cardDiv(card, winner === seat ? "winner" : "");
-      node.setAttribute("title", `${ctx.name(seat)}: ${cardName(card)}`);
+      node.setAttribute("title", `${t("colon", { label: ctx.name(seat) })} ${cardName(card)}`);
     }
     node.classList.add("placed");
     node.dataset.seat = seat;

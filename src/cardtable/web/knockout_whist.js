@@ -52,7 +52,7 @@ export default {
     if (verb === "play" || verb === "lead") return playText("says.plays", name, arg);
     if (verb === "trump") return t("says.names_trump", { name, suit: suitName(arg.toUpperCase()) });
     if (verb === "knock") return t("says.knocks", { name });
-    return `${name}: ${ev.action}`;
+    return `${t("colon", { label: name })} ${ev.action}`;
   },
 
   turnText(v, ctx) {

@@ -81,7 +81,7 @@ export default {
       const card = before && before.trump_card;
       return card ? t("kryt.says_swap_card", { name, card: cardWords(card) }) : t("kryt.says_swap", { name });
     }
-    return `${name}: ${ev.action}`;
+    return `${t("colon", { label: name })} ${ev.action}`;
   },
 
   turnText(v, ctx) {

@@ -201,7 +201,7 @@ async function submit(e) {
     showCreated(answer, body);
     renderMine();
   } catch (err) {
-    showBanner(`${t("lobby.create_failed")}: ${err.message}`);
+    showBanner(`${t("colon", { label: t("lobby.create_failed") })} ${err.message}`);
   } finally {
     button.disabled = false;
   }
@@ -225,7 +225,7 @@ async function main() {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     games = await res.json();
   } catch (err) {
-    showBanner(`${t("lobby.games_failed")}: ${err.message}`);
+    showBanner(`${t("colon", { label: t("lobby.games_failed") })} ${err.message}`);
     return;
   }
   const sel = $("game");
@@ -268,7 +268,7 @@ async function playNow(g, button) {
     rememberCreated(answer, body, 0);
     location.assign(answer.seats[0].invite);
   } catch (err) {
-    showBanner(`${t("lobby.play_now_failed")}: ${err.message}`);
+    showBanner(`${t("colon", { label: t("lobby.play_now_failed") })} ${err.message}`);
     button.disabled = false;
   }
 }

@@ -135,7 +135,7 @@ async function playAgain(entry, button) {
     hooks.created(answer, request, entry.seat);
     renderMine();
   } catch (err) {
-    hooks.failed(`${t("lobby.again_failed")}: ${err.message}`);
+    hooks.failed(`${t("colon", { label: t("lobby.again_failed") })} ${err.message}`);
     button.disabled = false;
   }
 }

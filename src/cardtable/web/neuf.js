@@ -134,7 +134,7 @@ export default {
     if (verb === "play") return playText("says.plays", name, arg);
     if (verb === "exchange") return t("neuf.says_exchange", { name });
     if (verb === "keep") return t("neuf.says_keep", { name });
-    return `${name}: ${ev.action}`;
+    return `${t("colon", { label: name })} ${ev.action}`;
   },
 
   turnText(v, ctx) {

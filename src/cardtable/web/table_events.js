@@ -76,7 +76,7 @@ export function noteEvent(ev, seq, before, given, live, known = null) {
       break;
     case "action": {
       if (g && view) text = g.describe(ev, before, view, ctxFor(view));
-      else text = `${seatName(ev.seat)}: ${ev.action}`;
+      else text = `${t("colon", { label: seatName(ev.seat) })} ${ev.action}`;
       if (ev.by === "stand-in") text += ` ${t("log.by_stand_in")}`;
       // The play that completes a trick also says who took it: the event says so (the same
       // words live and in a log rebuilt from the events); an event stored before events

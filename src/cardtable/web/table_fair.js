@@ -87,7 +87,7 @@ export function renderVerify() {
         "li",
         { class: d.status, dataset: { game: String(d.game), hand: String(d.hand) }, title: d.commitment },
         `${t("colon", { label: dealLabel(d) })} `,
-        h("strong", {}, t(`verify.${d.status}`)),
+        h("strong", {}, t(d.reshuffle !== null && d.status === "ok" ? "verify.ok_reshuffle" : `verify.${d.status}`)),
       ),
     ),
   );

@@ -84,7 +84,7 @@ export function chanceBadge(actions) {
   if (typeof value !== "number") return h("span", { class: "chance unrated", dataset: { action: shown }, "aria-label": t("not_rated") }, "–");
   const dataset = { action: shown, value: String(value), gap: String(gap) };
   if (shown === st.hints.best) {
-    return h("span", { class: "chance best", dataset, "aria-label": `${t("hints.best")}: ${hintValue(value, true)}` }, hintValue(value, false));
+    return h("span", { class: "chance best", dataset, "aria-label": `${t("colon", { label: t("hints.best") })} ${hintValue(value, true)}` }, hintValue(value, false));
   }
   const label = shownGap(gap) === 0 ? t("hints.near_best") : t("hints.gap", { gap: hintGap(gap) });
   return h("span", { class: "chance", dataset, "aria-label": label }, hintGap(gap));
