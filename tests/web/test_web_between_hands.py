@@ -223,7 +223,7 @@ def test_a_finished_two_player_trick_rests_long_enough_to_be_read(
     web_base: str, chromium: Browser
 ) -> None:
     """With two players the bot's reply comes at once; the trick it finishes stays where it
-    lies, every card in full view, for at least a second before it is gathered (motion on),
+    lies, every card in full view, for about a second before it is gathered (motion on),
     and stays on show, faded, until the next card."""
     opened = open_table(
         web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)], {"players": 2}
@@ -245,7 +245,8 @@ def test_a_finished_two_player_trick_rests_long_enough_to_be_read(
             longest = max(longest, moment - start)
         else:
             start = None
-    assert longest >= 1000, f"both cards in full view for {longest:.0f} ms only"
+    # The rest is 1.1 s after the card's flight; a busy machine's frames come further apart.
+    assert longest >= 900, f"both cards in full view for {longest:.0f} ms only"
 
 
 def test_the_focus_lands_on_the_next_thing_to_do(web_base: str, chromium: Browser) -> None:
