@@ -614,12 +614,12 @@ HINT_GAMES = {"knockout-whist": 1, "neuf": 2, "kryt-navalivat": 1}  # bots besid
 HINT_UNITS = {
     "en": {
         "knockout-whist": "this hand",
-        "neuf": "this deal",
+        "neuf": "quota this deal",
         "kryt-navalivat": "chance of not being the fool",
     },
     "fa": {
         "knockout-whist": "دست در این دور",
-        "neuf": "امتیاز در این دور",
+        "neuf": "سهمیه‌تان در این دور",
         "kryt-navalivat": "شانس احمق نشدن",
     },
 }

@@ -161,8 +161,8 @@ COUNTED = [
     "review.count.inaccuracy",
     "review.count.mistake",
     "hints.value.tricks",
-    "hints.value.points",
-    "hints.short.points",
+    "hints.value.quota_over",
+    "hints.value.quota_under",
     "hints.why.trump_suit",
     "hints.why.take_few",
 ]

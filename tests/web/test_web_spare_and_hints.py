@@ -10,6 +10,7 @@ import random
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from browser_pieces import (
@@ -315,3 +316,53 @@ def test_hint_badges_sign_their_gaps_and_say_near_best_for_a_gap_of_nothing_in_e
             shown = [b.inner_text() for b in page.locator("#hand .chance:not(.best)").all()]
             assert NEAR_BEST[lang] in shown, shown
             assert not [b for b in shown if zero_like(b)], (lang, shown)
+
+
+# Neuf's value said as tricks over or short of the quota (NEUF-5.2), in each language: the
+# best's value on the panel, and a gap said in words.
+QUOTA_WORDS = {
+    "en": (
+        "1.3 tricks over your quota this deal",
+        "0.5 tricks short of your quota this deal",
+        "exactly your quota this deal",
+        "worse than the best move by 1.3 tricks",
+    ),
+    "fr": (
+        "1,3 pli au-dessus de votre quota dans cette donne",
+        "0,5 pli sous votre quota dans cette donne",
+        "exactement votre quota dans cette donne",
+        "moins bon que le meilleur coup de 1,3 pli",
+    ),
+    "ru": (
+        "на 1,3 взятки больше нормы в этой сдаче",
+        "на 0,5 взятки меньше нормы в этой сдаче",
+        "ровно норма в этой сдаче",
+        "хуже лучшего хода на 1,3 взятки",
+    ),
+    "fa": (
+        "۱٫۳ دست بیش از سهمیه‌تان در این دور",
+        "۰٫۵ دست کمتر از سهمیه‌تان در این دور",
+        "درست به اندازهٔ سهمیه‌تان در این دور",
+        "۱٫۳ دست بدتر از بهترین حرکت",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(QUOTA_WORDS))
+def test_neufs_hint_says_tricks_over_or_short_of_the_quota(
+    web_base: str, chromium: Browser, lang: str
+) -> None:
+    """Neuf's hint values the tricks the seat expects over its quota this deal (NEUF-5.2):
+    a best of +1.26 reads "1.3 tricks over your quota", of -0.5 "0.5 tricks short of your
+    quota", of 0 "exactly your quota"; never "points", whose minus read as good news in a
+    game where the lower score wins. A gap is said as worse than the best by so many tricks."""
+    over, under, even, worse = QUOTA_WORDS[lang]
+    link = to_a_choice_of_cards(web_base, choices=2)
+    with context(chromium, lang=lang) as made:
+        page = seated_page(made, link)
+        expect(page.locator("#turn.mine")).to_be_visible()
+        for best, said in ((1.26, over), (-0.5, under), (0.0, even)):
+            page.evaluate(SYNTHETIC, ["points", [best, best - 1.3]])
+            expect(page.locator("#hint-value")).to_contain_text(said)
+        label = page.locator("#hand .chance:not(.best)").first.get_attribute("aria-label")
+        assert label == worse, label

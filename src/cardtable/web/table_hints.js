@@ -29,7 +29,14 @@ function hintValue(value, long) {
   const unit = st.hints.unit;
   if (unit === "not_fool") return long ? t("hints.value.not_fool", { chance: pct(value) }) : pct(value);
   const count = round1(value);
-  if (unit === "points") return t(long ? "hints.value.points" : "hints.short.points", { count });
+  if (unit === "points") {
+    // Neuf's value is the tricks the seat expects over its quota this deal (NEUF-5.2): said
+    // as tricks over or short of the quota, never as points, whose sign reads backwards in
+    // a game where the lower score wins.
+    const side = count > 0 ? "over" : count < 0 ? "under" : "even";
+    // The badge's short words count no noun ("1.3 over"): their number is {n}, no plural.
+    return t(`hints.${long ? "value" : "short"}.quota_${side}`, { count: Math.abs(count), n: Math.abs(count) });
+  }
   return t(long ? "hints.value.tricks" : "tricks_n", { count });
 }
 
@@ -39,6 +46,14 @@ function hintGap(gap) {
   const shown = shownGap(gap);
   if (shown === 0) return t("hints.near_best");
   return st.hints.unit === "not_fool" ? pct(shown, { signed: true }) : num(shown, { signed: true });
+}
+
+/** A gap in words, for the ear: "worse than the best move by 0.8 tricks". */
+function gapWords(gap) {
+  const shown = shownGap(gap);
+  const size = Math.abs(shown);
+  const by = st.hints.unit === "not_fool" ? pct(size) : t("tricks_n", { count: size });
+  return t(shown < 0 ? "hints.worse" : "hints.better", { gap: by });
 }
 
 /** A gap as the badge writes it: to a tenth of the unit, or of a percent (0 when it rounds
@@ -86,7 +101,7 @@ export function chanceBadge(actions) {
   if (shown === st.hints.best) {
     return h("span", { class: "chance best", dataset, "aria-label": `${t("colon", { label: t("hints.best") })} ${hintValue(value, true)}` }, hintValue(value, false));
   }
-  const label = shownGap(gap) === 0 ? t("hints.near_best") : t("hints.gap", { gap: hintGap(gap) });
+  const label = shownGap(gap) === 0 ? t("hints.near_best") : gapWords(gap);
   return h("span", { class: "chance", dataset, "aria-label": label }, hintGap(gap));
 }
 
