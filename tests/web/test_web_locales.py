@@ -469,6 +469,44 @@ def test_no_module_of_the_page_writes_a_colon_after_words_of_its_own() -> None:
     assert found == [], "\n".join(found)
 
 
+# What a card's name must never make of a sentence: French articles after a possessive or
+# a preposition ("votre le roi", "de le valet"), and in Persian the nine written «نه», which
+# reads as "no" ("نه نه خشت را": "not not diamonds").
+BROKEN = {
+    "fr": re.compile(r"\b(?:votre|notre|mon|ton|son|ce|cette|de|à) (?:le|la|les|l’)(?=\W)"),
+    "fa": re.compile(r"(?:^|\s)نه (?:خاج|خشت|دل|پیک)"),
+}
+
+
+def card_name(data: dict[str, Any], card: str, case: str | None) -> str:
+    """A card's name as the page builds it (i18n.js): the rank and the suit in the template
+    ``card_name``, each in the case the sentence asks for where the language has cases."""
+    rank, suit = card[:-1], card[-1]
+    word = data["ranks"][rank]
+    if isinstance(word, dict):
+        word = word.get(case or "nom", word["nom"])
+    return str(data["card_name"]).replace("{rank}", word).replace("{suit}", data["suits_of"][suit])
+
+
+@pytest.mark.parametrize("lang", sorted(BROKEN))
+def test_every_sentence_that_names_a_card_reads_with_every_card(lang: str) -> None:
+    """Every text with a ``{card}`` (or ``{chosen}``, a refusal's other card) filled with each
+    of the 52 cards: none breaks the language's grammar as the two patterns above do."""
+    data = locale(lang)
+    named = re.compile(r"\{(card|chosen)(?::(\w+))?\}")
+    cards = [rank + suit for rank in data["ranks"] for suit in "CDHS"]
+    broken = []
+    for path, text in leaves(data):
+        if not named.search(text):
+            continue
+        for card in cards:
+            said = named.sub(lambda m, c=card: card_name(data, c, m.group(2)), text)
+            if BROKEN[lang].search(said):
+                broken.append(f"{path}: {said}")
+                break
+    assert broken == [], "\n".join(broken)
+
+
 def test_a_russian_list_without_a_conjunction_has_commas(web_base: str, chromium: Browser) -> None:
     """Russian lists of units have no separator at all in the browser's own data ("KOW-4.1
     KOW-4.2"): the page joins them with the comma, as the lesson's rules and Neuf's final
