@@ -500,7 +500,11 @@ def test_every_sentence_that_names_a_card_reads_with_every_card(lang: str) -> No
         if not named.search(text):
             continue
         for card in cards:
-            said = named.sub(lambda m, c=card: card_name(data, c, m.group(2)), text)
+
+            def fill(found: re.Match[str], card: str = card) -> str:
+                return card_name(data, card, found.group(2))
+
+            said = named.sub(fill, text)
             if BROKEN[lang].search(said):
                 broken.append(f"{path}: {said}")
                 break
