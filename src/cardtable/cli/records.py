@@ -14,6 +14,7 @@ import cardtable
 from cardtable.cli.common import DATA_ERROR, _console, _fail, _is_session
 from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.terminal import screen_for
+from cardtable.terminal.cards import counted
 from cardtable.terminal.session import replay_record, replay_session
 
 
@@ -83,14 +84,9 @@ def verify(
         verified = verify_record(data)
     except ValueError as exc:
         _fail(f"{file} does not verify: {exc}", DATA_ERROR)
-    reshuffles = f" and {_counted(verified.reshuffles, 'reshuffle')}" if verified.reshuffles else ""
+    reshuffles = f" and {counted(verified.reshuffles, 'reshuffle')}" if verified.reshuffles else ""
     _console().print(
-        f"verified: {verified.game}, {_counted(verified.decks, 'deck')}{reshuffles} derived "
+        f"verified: {verified.game}, {counted(verified.decks, 'deck')}{reshuffles} derived "
         f"from the server seed (commitment {verified.commitment[:16]}…) and the players' seeds",
         highlight=False,
     )
-
-
-def _counted(count: int, noun: str) -> str:
-    """``1 deck``, ``2 decks``."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

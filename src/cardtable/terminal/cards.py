@@ -13,6 +13,7 @@ from cardtable.rules import tricks
 
 __all__ = [
     "card_markup",
+    "counted",
     "hand_key",
     "hand_markup",
     "plays_markup",
@@ -29,6 +30,11 @@ SUIT_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 # Text in single quotes, not counting apostrophes inside words (``seat 1's``).
 QUOTED = re.compile(r"((?<!\w)'[^']*'(?!\w))")
 NOTATION = re.compile(r"(?<![\w-])(10|[2-9JQKA])([CDHS])(?![\w-])")
+
+
+def counted(count: int, word: str) -> str:
+    """A count and its English noun: ``1 card``, ``3 cards``, ``1 reshuffle``."""
+    return f"{count} {word}{'s' * (count != 1)}"
 
 
 def card_markup(text: str) -> str:

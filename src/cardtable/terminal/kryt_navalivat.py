@@ -21,7 +21,7 @@ from cardtable.cards import Card, Suit
 from cardtable.core import Action, View
 from cardtable.errors import InvalidCardError
 from cardtable.rules.kryt_navalivat.beating import ACE, NO_SUIT, beats
-from cardtable.terminal.cards import card_markup, hand_markup, suit_markup
+from cardtable.terminal.cards import card_markup, counted, hand_markup, suit_markup
 
 __all__ = ["KrytNavalivatScreen", "pile_markup", "take_markup"]
 
@@ -44,10 +44,6 @@ def _cards(cards: Sequence[str]) -> str:
     return " ".join(card_markup(c) for c in cards)
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
-
-
 def trump_line(view: View) -> str:
     """KRYT-2.4 or KRYT-8.1: the trump suit, with the turned card or the anti-trump suit."""
     trump = suit_markup(view["trump"])
@@ -62,7 +58,7 @@ def pile_markup(pile: Sequence[str]) -> str:
     """The whole pile, bottom to top (it is public, K-10)."""
     if not pile:
         return "empty"
-    return f"{_plural(len(pile), 'card')}, top last: {_cards(pile)}"
+    return f"{counted(len(pile), 'card')}, top last: {_cards(pile)}"
 
 
 def take_markup(view: View) -> str | None:
@@ -73,7 +69,7 @@ def take_markup(view: View) -> str | None:
         return None
     left = len(pile) - len(taken)
     after = f"then on top: {card_markup(pile[left - 1])}" if left else "then the pile is empty"
-    return f"A pick-up now takes {_plural(len(taken), 'card')}: {_cards(taken)}; {after}"
+    return f"A pick-up now takes {counted(len(taken), 'card')}: {_cards(taken)}; {after}"
 
 
 class KrytNavalivatScreen:
@@ -86,7 +82,7 @@ class KrytNavalivatScreen:
         title = f"Kryt'-navalivat' · {players} players · trumps: {trump_line(view)}"
         facts = [
             f"Dealer: {names[view['dealer']]}",
-            f"Stock: {_plural(int(view['stock']), 'card')}"
+            f"Stock: {counted(int(view['stock']), 'card')}"
             + (" (the turned card included)" if view["trump_card"] is not None else ""),
             f"Pile: {pile_markup(view['pile'])}",
         ]
@@ -164,7 +160,7 @@ class KrytNavalivatScreen:
         else:
             turned = card_markup(view["trump_card"])
             lines.append(f"The turned card is {turned}: {trump} are trumps.")
-        lines.append(f"The stock holds {_plural(int(view['stock']), 'card')}.")
+        lines.append(f"The stock holds {counted(int(view['stock']), 'card')}.")
         if view["to_move"] is not None:
             lines.append(f"{names[view['to_move']]} is first to lead.")
         return lines
@@ -190,7 +186,7 @@ class KrytNavalivatScreen:
             taken = list(before["would_take"])
             rest = len(before["pile"]) - len(taken)
             now = f"now on top: {card_markup(before['pile'][rest - 1])}" if rest else "pile empty"
-            lines = [f"{who} picks up {_plural(len(taken), 'card')}: {_cards(taken)} ({now})."]
+            lines = [f"{who} picks up {counted(len(taken), 'card')}: {_cards(taken)} ({now})."]
         else:
             six = card_markup(f"6{before['trump']}")
             turned = card_markup(before["trump_card"])
@@ -208,7 +204,7 @@ class KrytNavalivatScreen:
         who = names[seat]
         drawn = int(before["stock"]) - int(after["stock"])
         if drawn:
-            text = f"{who} draws {_plural(drawn, 'card')}"
+            text = f"{who} draws {counted(drawn, 'card')}"
             if before["trump_card"] is not None and after["trump_card"] is None:
                 turned = card_markup(before["trump_card"])
                 text += (

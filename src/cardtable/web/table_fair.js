@@ -44,7 +44,7 @@ function renderFair() {
   }
   const { decks, reshuffles = 0, seen } = entry.checked;
   // The decks and the reshuffles, counted as the summary above counts them.
-  const proven = reshuffles ? `${t("fair.ok", { count: decks, seen })} ${t("fair.ok_reshuffles", { count: reshuffles })}` : t("fair.ok", { count: decks, seen });
+  const proven = [t("fair.ok", { count: decks, seen }), reshuffles ? t("fair.ok_reshuffles", { count: reshuffles }) : ""].filter(Boolean).join(" ");
   const words = entry.status === "pending" ? t("fair.pending") : entry.status === "ok" ? proven : t("fair.bad");
   const problems = entry.problems.map(([what, hand]) =>
     h("li", { dataset: { problem: what, hand: String(hand ?? "") } }, t(`fair.problem.${what}`, { hand: hand ?? "" })),
