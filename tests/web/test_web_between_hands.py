@@ -284,9 +284,9 @@ def test_the_focus_lands_on_the_next_thing_to_do(web_base: str, chromium: Browse
                 if focused == "actions":
                     named = True
                 else:
-                    page.keyboard.press("Home")
-                    while page.evaluate("!document.activeElement.classList.contains('legal')"):
-                        page.keyboard.press("ArrowRight")
+                    # On to a move (where the focus landed was checked above): a playable
+                    # card, or a button (the dog's knock, KOW-6).
+                    page.locator("#hand .card-btn.legal, #actions button").first.focus()
                 page.keyboard.press("Enter")
                 wait_past(page, seq)
             page.close()
