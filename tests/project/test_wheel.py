@@ -18,20 +18,33 @@ from pathlib import Path
 
 import httpx
 import pytest
+from filelock import FileLock
 
 from served import free_port
-
-# The wheel is built once, on one worker: built on two at once, one would wait on cargo's
-# lock for the other's whole build, and then build nothing.
-pytestmark = pytest.mark.xdist_group("wheel")
 
 ROOT = Path(__file__).resolve().parents[2]
 TOOLS = Path(sys.executable).parent  # the test environment's maturin, zig and auditwheel
 
 
 @pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("dist")
+def dist(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """The wheel and the sdist, built once for the whole run.
+
+    Every worker that needs them waits on one lock in the run's shared temporary folder; the
+    first builds, the others take what it built. (Two builds at once share cargo's target
+    folder: one waits on the other's whole build and then finds its library gone.)
+    """
+    run_folder = tmp_path_factory.getbasetemp()
+    if worker_id != "master":
+        run_folder = run_folder.parent  # the folder above every worker's own
+    out = run_folder / "dist"
+    with FileLock(str(run_folder / "dist.lock")):
+        if not (out / "auditwheel.txt").exists():
+            build_into(out)
+    return out
+
+
+def build_into(out: Path) -> None:
     # The build runs beside the other tests (browsers with timeouts among them): one
     # compiler job at a lower priority leaves them the other core.
     built = subprocess.run(
@@ -45,7 +58,6 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert built.returncode == 0, built.stdout[-3000:] + built.stderr[-3000:]
     (out / "auditwheel.txt").write_text(built.stdout)
-    return out
 
 
 def the_wheel(dist: Path) -> Path:
