@@ -291,13 +291,15 @@ class KnockoutWhist(_Game[KnockoutWhistState, KnockoutWhistBatch]):
         seed: int = 0,
         threads: int = 1,
         belief: float = 0.0,
-    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float, dict[int, float]]:
         """Perfect-information Monte Carlo for the seat whose view (JSON) this is, each deal
         weighed by how well it explains the others' plays this hand (``belief``: how likely
         a seat plays the guided policy's card; 0: every deal alike): the chosen action, each
-        legal action's deals and weighted mean value, the deals solved and the seconds
-        taken. ``model`` as ``KnockoutWhistState.solve``'s: with ``"tricks"`` each value is
-        the mean of the seat's tricks this hand over the deals (the hints' unit)."""
+        legal action's deals and weighted mean value, the deals solved, the seconds taken
+        and the standard error of each action's gap to the chosen one's mean (paired over
+        the same deals). ``model`` as ``KnockoutWhistState.solve``'s: with ``"tricks"``
+        each value is the mean of the seat's tricks this hand over the deals (the hints'
+        unit)."""
 
 @final
 class NeufState(_State):
@@ -327,11 +329,11 @@ class Neuf(_Game[NeufState, NeufBatch]):
         seed: int = 0,
         threads: int = 1,
         belief: float = 0.0,
-    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float, dict[int, float]]:
         """Perfect-information Monte Carlo for the seat whose view (JSON) this is (paranoid
         by default, as ``solve``), every deal weighing alike (``belief`` is checked, but
         Neuf has no inference yet): the chosen action, each legal action's deals and mean
-        value, the deals solved and the seconds taken."""
+        value, the deals solved, the seconds taken and each gap's standard error."""
     def value_samples(
         self, games: int, seed: int = 0, rollouts: int = 8
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.float32]]:

@@ -1,15 +1,16 @@
-"""Game review: every decision of one seat in a finished game, judged by search from what
-that seat knew when it decided (``docs/review.md``).
+"""Game review: every decision of one seat in a finished game, judged from what that seat
+knew when it decided (``docs/review.md``).
 
 The record is replayed; at each turn of the seat with two or more legal actions the
-seat's view, and nothing else, goes to a searching bot's ``analyse``: at the ``expert``
-level PIMC over the exact solver where the level plays it (the end of a Kryt'-navalivat'
-hand), ISMCTS elsewhere (in Knockout Whist with the estimate learnt by self-play). Each
-legal action gets its expected return; the chosen action's *loss* is the best value less
-its own, and the loss sets the verdict: ``fine``, ``inaccuracy`` or ``mistake``
-(:data:`INACCURACY`, :data:`MISTAKE`).
+seat's view, and nothing else, goes to the analysis the hints use
+(:func:`cardtable.analysis.analyse`), at the review's own budget: each legal action's value
+in the game's unit (tricks this hand, tricks over the quota this deal, the chance of not
+being the fool) and the error of its gap to the best. The chosen action's *loss* is the
+best value less its own; a loss within its noise (two standard errors) or below the unit's
+inaccuracy threshold is no fault found, else an inaccuracy or, from the mistake threshold
+on, a mistake (:data:`THRESHOLDS`). An action the analysis tied with the best is fine.
 
-    review = cardtable.review.review(record, seat=0, level="expert")
+    review = cardtable.review.review(record, seat=0)
     for decision in review.worst(3):
         print(decision.index, decision.chosen, decision.best, decision.loss)
 """
@@ -22,29 +23,25 @@ import random
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import cardtable
-from cardtable.bots import make_bot
-from cardtable.bots.ismcts import SearchResult
-from cardtable.bots.pimc import PimcBot
+from cardtable.analysis import NOISE, Analysis, Budget, analyse
 from cardtable.core import Game, Record, State, View
 from cardtable.errors import CardtableError, InvalidRecordError
 from cardtable.rules.catalog import descriptor
 
 __all__ = [
-    "INACCURACY",
-    "MIN_VISITS",
-    "MISTAKE",
+    "LEVELS",
     "REVIEW_FORMAT",
+    "REVIEW_VERSION",
+    "THRESHOLDS",
     "VERDICTS",
     "ActionValue",
-    "Analyst",
     "Decision",
     "Review",
     "ReviewError",
-    "analyst",
-    "chance_per_return",
+    "budget_of",
     "decision_seed",
     "judge",
     "moments",
@@ -56,20 +53,30 @@ __all__ = [
 
 REVIEW_FORMAT = "cardtable-review"
 
-# Losses are in the game's returns (``core.Result``: +1 to the winners' side, zero-sum). In
-# Knockout Whist a return lies in [-1/(n-1), 1], so a loss of 0.15 is, at two players, 7.5%
-# of the chance to win thrown away, and 12% at five. Below 0.05 a loss is within what a
-# trick more or less (the solver's bonus, 0.001 a trick) and the spread of sampled deals
-# move an estimate: no fault is found.
-INACCURACY = 0.05
-MISTAKE = 0.15
+REVIEW_VERSION = 2
+"""Version 2: values and losses in the game's unit, by the hints' analysis (version 1's were
+expected returns of the whole game, by a searching bot)."""
+
+THRESHOLDS: dict[str, tuple[float, float]] = {
+    "tricks": (0.3, 0.75),
+    "points": (0.3, 0.75),
+    "not_fool": (0.05, 0.15),
+}
+"""Each unit's losses from which a decision is an inaccuracy, then a mistake: a third of a
+trick this hand (Knockout Whist) or of a point this deal (Neuf, a trick over the quota) is
+what a player notices over a few hands, three quarters of one is a trick thrown away; in
+Kryt'-navalivat' 5 and 15 points of the chance of not being the fool."""
+
+LEVELS: dict[str, Budget] = {
+    "expert": Budget(seconds=0.4, deals=200, rounds=2),
+    "hint": Budget(),
+}
+"""The review's budgets by name: ``expert`` (the default: a game's review in seconds) and
+``hint`` (the hint's own). ``analysis:deals=…,iterations=…,seconds=…,rounds=…`` sets one
+whole (:func:`budget_of`)."""
 
 VERDICTS = ("fine", "inaccuracy", "mistake", "unrated")
-"""The verdicts, mildest first; ``unrated``: the search never tried the chosen action."""
-
-MIN_VISITS = 30
-"""ISMCTS: the fewest visits an action needs to be taken as the best (its mean is noise
-below that)."""
+"""The verdicts, mildest first; ``unrated``: the analysis did not rate the chosen action."""
 
 Progress = Callable[[int, int], None]
 """Called with (decisions judged, decisions in all) after each one."""
@@ -80,24 +87,16 @@ class ReviewError(CardtableError):
     that does not search."""
 
 
-class Analyst(Protocol):
-    """A bot that values every legal action of a view: PIMC's or ISMCTS's ``analyse``."""
-
-    name: str
-
-    def analyse(
-        self, game: Game, view: View, rng: random.Random, *, stop_early: bool
-    ) -> SearchResult: ...
-
-
 @dataclass(frozen=True, slots=True)
 class ActionValue:
-    """One legal action with its expected return for the seat (None: never searched) and
-    the samples behind it (PIMC: deals; ISMCTS: visits)."""
+    """One legal action with its value in the game's unit for the seat (None: not rated),
+    the samples behind it (PIMC: deals; the search: visits) and the standard error of its
+    gap to the highest value."""
 
     action: str
     value: float | None
     visits: int
+    error: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +132,8 @@ class Decision:
             hand=data["hand"],
             trick=data["trick"],
             actions=[
-                ActionValue(a["action"], a["value"], int(a["visits"])) for a in data["actions"]
+                ActionValue(a["action"], a["value"], int(a["visits"]), float(a.get("error", 0.0)))
+                for a in data["actions"]
             ],
             chosen=data["chosen"],
             best=data["best"],
@@ -156,6 +156,11 @@ class Review:
     returns: list[float]
     decisions: list[Decision] = field(default_factory=list)
 
+    @property
+    def unit(self) -> str:
+        """What values and losses count: the game's hint unit."""
+        return descriptor(self.game).hint_unit
+
     def worst(self, k: int | None = None) -> list[Decision]:
         """The ``k`` decisions that cost most (all, when None), the costliest first; among
         equal losses the earlier first. Unrated decisions come last."""
@@ -169,33 +174,18 @@ class Review:
         """How many decisions got each verdict."""
         return {name: sum(d.verdict == name for d in self.decisions) for name in VERDICTS}
 
-    def stake(self) -> dict[str, Any]:
-        """What a loss is in the player's words: ``chance_of`` ``"win"`` (Knockout Whist,
-        Neuf: the chance to win the game) or ``"fool"`` (Kryt'-navalivat': the chance of
-        being the fool), and ``per_return``, that chance (0 to 1) a unit of return stands
-        for (:func:`chance_per_return`), and ``lowest_return``, the return of that chance
-        at 0 (a loss; being the fool). A decision's ``loss`` times ``per_return`` is the
-        chance it gave away; an action's value ``v`` stands for a chance of
-        ``(v - lowest_return) * per_return``."""
-        players = cardtable.make(self.game, **self.options).num_players
-        return {
-            "chance_of": descriptor(self.game).stake,
-            "per_return": chance_per_return(self.game, players),
-            "lowest_return": descriptor(self.game).return_range(players)[0],
-        }
-
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": REVIEW_FORMAT,
-            "version": 1,
+            "version": REVIEW_VERSION,
             "game": self.game,
             "options": dict(self.options),
             "seat": self.seat,
             "level": self.level,
             "rng_seed": self.rng_seed,
-            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE},
+            "unit": self.unit,
+            "thresholds": dict(zip(("inaccuracy", "mistake"), THRESHOLDS[self.unit], strict=True)),
             "returns": list(self.returns),
-            "stake": self.stake(),
             "counts": self.counts(),
             "decisions": [asdict(d) for d in self.decisions],
         }
@@ -207,6 +197,10 @@ class Review:
     def from_dict(cls, data: dict[str, Any]) -> Review:
         if data.get("format") != REVIEW_FORMAT:
             raise ReviewError(f"not a cardtable review (format {data.get('format')!r})")
+        if data.get("version") != REVIEW_VERSION:
+            raise ReviewError(
+                f"a review of version {data.get('version')!r}; this is version {REVIEW_VERSION}"
+            )
         return cls(
             game=data["game"],
             options=dict(data["options"]),
@@ -218,35 +212,51 @@ class Review:
         )
 
 
-def chance_per_return(game_name: str, players: int) -> float:
-    """The chance (0 to 1) of the game's outcome that one unit of return stands for. A return
-    runs from a loss's to a win's (its descriptor's
-    :meth:`~cardtable.rules.descriptor.Descriptor.return_range`), and the expected return of a game
-    that is won or lost is ``low + p * (high - low)`` for a chance ``p`` to win (not to be
-    the fool, in Kryt'-navalivat'): a loss ``L`` in return is ``L / (high - low)`` of that
-    chance. At two players of Knockout Whist 0.5 (a loss of 0.15 is 7.5% of the chance to
-    win), at five 0.8. Where the outcome may be shared (Neuf's tied winners, a drawn hand of
-    Kryt'-navalivat') it is about that."""
-    low, high = descriptor(game_name).return_range(players)
-    return 1.0 / (high - low)
-
-
-def verdict(loss: float | None, noise: float = 0.0) -> str:
-    """The verdict on a loss: a loss within the search's ``noise`` is no fault found."""
+def verdict(loss: float | None, unit: str, noise: float = 0.0) -> str:
+    """The verdict on a loss in ``unit``: a loss within the analysis's ``noise`` is no
+    fault found."""
     if loss is None:
         return "unrated"
-    if loss <= noise or loss < INACCURACY:
+    inaccuracy, mistake = THRESHOLDS[unit]
+    if loss <= noise or loss < inaccuracy:
         return "fine"
-    return "mistake" if loss >= MISTAKE else "inaccuracy"
+    return "mistake" if loss >= mistake else "inaccuracy"
 
 
-def analyst(level: str, game_name: str) -> Analyst:
-    """The searching bot a level (or a bot spec: ``pimc:deals=8``) names, for a game;
-    :class:`ReviewError` for one that does not search (``easy``, ``random``)."""
-    bot = make_bot(level, game_name)
-    if not callable(getattr(bot, "analyse", None)):
-        raise ReviewError(f"the level {level!r} does not search; review with expert or hard")
-    return bot  # type: ignore[return-value]  # it has analyse: a PIMC or ISMCTS bot
+def budget_of(level: str) -> Budget:
+    """The budget a review level names (:data:`LEVELS`), or that
+    ``analysis:deals=…,iterations=…,seconds=…,rounds=…`` sets (unnamed parts as the
+    ``expert`` level's); :class:`ReviewError` for anything else."""
+    known = LEVELS.get(level)
+    if known is not None:
+        return known
+    name, _, spec = level.partition(":")
+    if name != "analysis" or not spec:
+        raise ReviewError(
+            f"a review's level is {', '.join(LEVELS)} or analysis:deals=…,iterations=…,"
+            f"seconds=…,rounds=…; not {level!r}"
+        )
+    base = LEVELS["expert"]
+    parts: dict[str, Any] = {
+        "seconds": base.seconds,
+        "deals": base.deals,
+        "rounds": base.rounds,
+        "iterations": base.iterations,
+    }
+    for item in spec.split(","):
+        key, _, text = item.partition("=")
+        if key not in parts:
+            raise ReviewError(f"{key!r} is not part of a review's budget: {', '.join(parts)}")
+        try:
+            number = float(text) if key == "seconds" else int(text)
+        except ValueError:
+            raise ReviewError(f"{key}={text!r} is not a number") from None
+        if not number > 0:  # nan too
+            raise ReviewError(f"{key} must be above 0, not {text}")
+        if number == math.inf:
+            raise ReviewError(f"{key} must be finite, not {text}")
+        parts[key] = number
+    return Budget(**parts)
 
 
 def moments(record: Record, seat: int) -> tuple[State, list[tuple[int, State, str]]]:
@@ -278,42 +288,37 @@ def moments(record: Record, seat: int) -> tuple[State, list[tuple[int, State, st
 
 
 def judge(
-    game: Game, view: View, chosen: str, index: int, bot: Analyst, rng: random.Random
+    game: Game, view: View, chosen: str, index: int, budget: Budget, rng: random.Random
 ) -> Decision:
     """One decision judged from ``view`` alone: the seat's view when it chose ``chosen``,
     the ``index``-th action of the record."""
-    legal: list[str] = view["legal_actions"]
-    result = bot.analyse(game, view, rng, stop_early=False)
-    valued = [
-        ActionValue(text, result.values.get(n), result.visits.get(n, 0))
-        for text, n in ((text, game.number_of(text)) for text in legal)
-    ]
+    return decision_of(analyse(game, view, budget=budget, rng=rng), view, chosen, index, game)
+
+
+def decision_of(analysis: Analysis, view: View, chosen: str, index: int, game: Game) -> Decision:
+    """The verdict on ``chosen`` by ``analysis`` of its position."""
     chosen = str(game.actions[game.number_of(chosen)])  # canonical text, as the view lists
-    searched = [a for a in valued if a.value is not None]
-    sampled = not isinstance(bot, PimcBot)
-    # ISMCTS's rarely visited actions have means that are mostly noise: only an action
-    # searched enough may be the best (PIMC values every action on every deal).
-    eligible = [a for a in searched if not sampled or a.visits >= MIN_VISITS] or searched
-    choice = next(a for a in valued if a.action == chosen)
-    if not eligible or choice.value is None:
+    valued = [ActionValue(a.action, a.value, a.samples, a.error) for a in analysis.actions]
+    mine = analysis.appraisal(chosen)
+    best = analysis.appraisal(analysis.best)
+    if mine.value is None or best.value is None:
         return Decision(index, *_where(view), valued, chosen, chosen, None, 0.0, "unrated")
-    best = max(eligible, key=lambda a: (a.value, a.action == chosen))
-    assert best.value is not None  # eligible actions were searched
-    loss = max(0.0, best.value - choice.value)
-    noise = _noise(game, best, choice) if sampled else 0.0
-    if best is choice:
-        noise = 0.0
+    if analysis.tied(chosen):  # as good as the best, as far as the analysis can tell
+        return Decision(index, *_where(view), valued, chosen, chosen, 0.0, 0.0, "fine")
+    loss = max(0.0, best.value - mine.value)
+    # The error of the chosen action's gap to the highest value: the best's own is the
+    # highest's, or tied with it.
+    noise = NOISE * mine.error
     return Decision(
-        index, *_where(view), valued, chosen, best.action, loss, noise, verdict(loss, noise)
+        index,
+        *_where(view),
+        valued,
+        chosen,
+        best.action,
+        loss,
+        noise,
+        verdict(loss, analysis.unit, noise),
     )
-
-
-def _noise(game: Game, best: Any, chosen: Any) -> float:
-    """Two standard errors of the difference of two ISMCTS means, bounded: a return's
-    standard deviation is at most half its range."""
-    low, high = descriptor(game.name).return_range(game.num_players)
-    spread = (high - low) / 2
-    return 2 * spread * math.sqrt(1 / max(best.visits, 1) + 1 / max(chosen.visits, 1))
 
 
 def _where(view: View) -> tuple[int | None, int | None]:
@@ -341,12 +346,11 @@ def review(
     progress: Progress | None = None,
 ) -> Review:
     """Every decision of ``seat`` in the finished game ``record`` holds, judged by the
-    search of ``level`` (a level, or a bot spec such as ``pimc:deals=8``) from the seat's
-    view at the time. :class:`ReviewError` for a seat not at the game, an unfinished
-    game or a level that does not search; :class:`InvalidRecordError` for a record that
-    does not replay."""
+    analysis at the budget ``level`` names (:func:`budget_of`) from the seat's view at the
+    time. :class:`ReviewError` for a seat not at the game, an unfinished game or an
+    unknown level; :class:`InvalidRecordError` for a record that does not replay."""
+    budget_of(level)  # a level that cannot review fails before any replay work
     end, turns = moments(record, seat)
-    analyst(level, record.game)  # a level that cannot review fails before any replay work
     final = end.result
     assert final is not None  # moments() checked the game is over
     views = [(index, state.view(seat), chosen) for index, state, chosen in turns]
@@ -376,21 +380,28 @@ def review_views(
     """The review of a seat's decisions given as (index in the record, the seat's view
     then, the action played): what :func:`review` judges, and all it judges."""
     game = cardtable.make(game_name, **options)
-    bot = analyst(level, game_name)
+    budget = budget_of(level)
     done = Review(game_name, dict(options), seat, level, rng_seed, list(returns))
     if progress is not None:
         progress(0, len(turns))
     for count, (index, view, chosen) in enumerate(turns, 1):
         rng = random.Random(decision_seed(rng_seed, index))
-        done.decisions.append(judge(game, view, chosen, index, bot, rng))
+        done.decisions.append(judge(game, view, chosen, index, budget, rng))
         if progress is not None:
             progress(count, len(turns))
     return done
 
 
+CHART_UNITS = {
+    "tricks": "expected tricks this hand",
+    "points": "expected tricks over the quota this deal",
+    "not_fool": "chance of not being the fool",
+}
+
+
 def write_chart(done: Review, path: Path) -> bool:
-    """The expected return over the game, as a PNG: the best action's and the chosen
-    one's at each decision, mistakes and inaccuracies marked; False when matplotlib is
+    """The value of each decision in the game's unit over the game, as a PNG: the best
+    action's and the chosen one's, mistakes and inaccuracies marked; False when matplotlib is
     not installed (``pip install 'cardtable[arena]'``)."""
     try:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -415,11 +426,11 @@ def write_chart(done: Review, path: Path) -> bool:
             axes.scatter(
                 [s for s, _ in marked], [v for _, v in marked], label=name, color=colour, zorder=3
             )
-    low, high = descriptor(done.game).return_range(int(done.options.get("players", 2)))
-    axes.set_ylim(low - 0.05, high + 0.05)
+    if done.unit == "not_fool":
+        axes.set_ylim(-0.05, 1.05)
     axes.set_xlabel("decision")
-    axes.set_ylabel("expected return")
+    axes.set_ylabel(CHART_UNITS[done.unit])
     axes.legend(loc="best")
-    figure.suptitle(f"{done.game}, seat {done.seat}: expected return by decision ({done.level})")
+    figure.suptitle(f"{done.game}, seat {done.seat}: {CHART_UNITS[done.unit]} ({done.level})")
     figure.savefig(path, format="png", dpi=100)
     return True

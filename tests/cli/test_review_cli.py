@@ -1,5 +1,6 @@
 """``cardtable review RECORD --seat N`` (docs/review.md): the decisions, the costliest
-first; the review as JSON and its chart as a PNG; a one-line error for bad input."""
+first, their losses in the game's unit; the review as JSON and its chart as a PNG; a
+one-line error for bad input."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ def test_the_worst_decision_is_listed_first_with_json_and_chart(
     rows = ROW.findall(done.stdout)
     assert rows == [("1", "mistake"), ("5", "fine")], done.stdout
     assert "play 2S" in done.stdout.splitlines()[row_line(done.stdout, "1")]
+    # The loss is in the game's unit, with the thresholds it was judged by.
+    said = " ".join(done.stdout.split())
+    assert "in expected tricks this hand; inaccuracy from 0.3, mistake from 0.75" in said
     saved = Review.from_dict(json.loads(out.read_text(encoding="utf-8")))
     assert [d.index for d in saved.decisions] == [1, 5]  # the JSON keeps the game's order
     assert saved.worst(1)[0].best == "play 2S"
@@ -95,8 +99,11 @@ def test_bad_input_is_one_line_on_stderr(blunder: Path, tmp_path: Path) -> None:
         ((str(cut), "--seat", "0"), 1, "is not a record: record is not valid JSON"),
         ((str(blunder), "--seat", "5"), 2, "seat 5 is not at this game: seats are 0-1"),
         ((str(unfinished), "--seat", "0"), 2, "the game is not over after its 3 actions"),
-        ((str(blunder), "--seat", "0", "--level", "easy"), 2, "does not search"),
-        ((str(blunder), "--seat", "0", "--level", "nobody"), 2, "unknown bot 'nobody'"),
+        ((str(blunder), "--seat", "0", "--level", "easy"), 2, "a review's level is expert, hint"),
+        ((str(blunder), "--seat", "0", "--level", "nobody"), 2, "; not 'nobody'"),
+        # A bot's spec judged version 1's reviews; the analysis's budget judges now.
+        ((str(blunder), "--seat", "0", "--level", "pimc:deals=8"), 2, "; not 'pimc:deals=8'"),
+        ((str(blunder), "--seat", "0", "--level", "analysis:deals=0"), 2, "deals must be above 0"),
     ]
     for args, status, words in cases:
         level = () if "--level" in args else ("--level", FAST)

@@ -144,7 +144,7 @@ def test_pimc_counts_its_deals_and_chooses_the_best_mean() -> None:
         assert state.to_move is not None
         view = json.dumps(state.view(state.to_move))
         for threads in (1, 2):
-            action, visits, values, deals, _ = twin.judge(
+            action, visits, values, deals, _, _ = twin.judge(
                 view, deals=7, seed=seed, threads=threads, model="paranoid"
             )
             assert deals == 7

@@ -79,7 +79,7 @@ def stored_reviews(database: Path, table: str) -> dict[int, dict[str, Any]]:
 def test_a_review_waits_out_a_busy_database_and_one_it_could_not_store_comes_when_asked_again(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "pimc:deals=4")
+    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "analysis:deals=4,iterations=200")
     database = tmp_path / "t.db"
     with serving(database, caplog) as client:
         opened = open_table(client, "knockout-whist", humans(2))

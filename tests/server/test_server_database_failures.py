@@ -183,7 +183,8 @@ def test_a_read_the_database_cannot_answer_is_refused_unavailable(
     finished game and a page opened on a table not in memory are told ``unavailable`` (503
     over HTTP), logged without a traceback and counted, never ``server_error``; once the
     database is back, both are answered."""
-    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "pimc:deals=4")  # the review, once begun
+    # The review, once begun, quick.
+    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "analysis:deals=4,iterations=200")
     admin = Database(database)
     app = create_app(database, bot_delay=0, workers=1, commit_patience=0.5)
     with TestClient(app) as client:

@@ -2,6 +2,7 @@
 serve``: a seat's review of a finished game goes to that seat alone, never before the game
 is over, is worked out in the background with progress, is the library's review of the
 game's record, and is stored with the table: asked again after a restart, it comes at once.
+A review stored by an earlier version, in other units, is made again.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ import pytest
 
 from cardtable.core import Record
 from cardtable.review import review
-from cardtable.server.reviews import load_review
+from cardtable.server.reviews import load_review, save_review
 from cardtable.server.store import Store
 from live_pieces import DATABASES, LiveSocket, live_server_on, open_live_table, tokens
 
-LEVEL = "pimc:deals=8"
+LEVEL = "analysis:deals=8,iterations=300"
 SEATS = [
     {"kind": "human", "name": "Ana"},
     {"kind": "human", "name": "Bo"},
@@ -118,3 +119,42 @@ def test_a_review_is_its_seats_alone_after_the_end_and_stored(
             ana.join(token[0])
             again = answer(ana, {"type": "review", "game": 1})
             assert again == {"type": "review", "game": 1, "review": done}
+
+        # Stored by version 1 (a bot's search, in returns of the whole game, with its
+        # "stake"): not sent, made again and stored in its place.
+        server.stop()
+        old = {k: v for k, v in done.items() if k not in ("unit", "thresholds")}
+        old |= {"version": 1, "level": "pimc:deals=8", "stake": {"chance_of": "win"}}
+        store = Store(server.url)
+        try:
+            save_review(store, table, 1, 0, old)
+            assert load_review(store, table, 1, 0) == old
+        finally:
+            store.close()
+        server.start()
+        with LiveSocket(server, table) as ana:
+            ana.join(token[0])
+            ana.send(json.dumps({"type": "review", "game": 1}))
+            progress, remade = read_review(ana)
+        assert [p["done"] for p in progress] == list(range(total))
+        assert remade == {"type": "review", "game": 1, "review": done}
+        server.stop()
+        store = Store(server.url)
+        try:
+            assert load_review(store, table, 1, 0) == done
+        finally:
+            store.close()
+
+
+def test_a_review_level_that_names_no_budget_stops_the_server_before_it_starts(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``CARDTABLE_REVIEW_LEVEL`` is read when the app is made: a budget it cannot name
+    (an old bot spec) is refused then, with the variable named, never at each review."""
+    from cardtable.server.app import create_app
+
+    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "pimc:deals=8")
+    with pytest.raises(ValueError, match="CARDTABLE_REVIEW_LEVEL: a review's level is expert"):
+        create_app(f"sqlite:///{tmp_path / 't.db'}")
+    monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "analysis:deals=8")
+    assert create_app(f"sqlite:///{tmp_path / 't.db'}") is not None

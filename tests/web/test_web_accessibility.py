@@ -28,8 +28,8 @@ screenshots = load_script("scripts/screenshots.py")
 
 LANGS = ["en", "fr", "ru", "fa"]
 GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
-# The review judges each decision with a short search (as tests/web/test_web_review.py does).
-REVIEW_LEVEL = "pimc:deals=8"
+# The review judges each decision with a small analysis (as tests/web/test_web_review.py does).
+REVIEW_LEVEL = "analysis:deals=8,iterations=300"
 AXE = (resources.files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
 # All of axe's rules but its experimental ones (axe's own default), violations alone.
 AXE_RUN = "async () => await axe.run(document, { resultTypes: ['violations'] })"

@@ -50,47 +50,97 @@ pub struct Settings<M> {
     pub threads: usize,
 }
 
-/// What PIMC found: the action chosen, each legal action's mean value over the deals, the
-/// deals solved and the seconds taken.
+/// What PIMC found: the action chosen, each legal action's mean value over the deals and
+/// the standard error of its gap to the chosen action's (0 for the chosen), the deals
+/// solved and the seconds taken.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judged {
     pub action: usize,
     pub values: Vec<(usize, f64)>,
+    pub errors: Vec<(usize, f64)>,
     pub deals: u64,
     pub seconds: f64,
 }
 
-/// Weighted sums of each action's values over some deals.
+/// Each deal's values of the legal actions and its weight, kept to measure the spread of
+/// the gaps between actions: every action is valued on the same deals, so a gap's error is
+/// that of the paired differences, far smaller than the two means' own.
 #[derive(Debug, Default)]
 struct Sums {
-    totals: Vec<(usize, f64)>,
-    weight: f64,
-    deals: u64,
+    actions: Vec<usize>,
+    rows: Vec<(f64, Vec<f64>)>,
 }
 
 impl Sums {
     fn add(&mut self, values: &[(usize, f64)], weight: f64) {
-        if self.totals.is_empty() {
-            self.totals = values.iter().map(|&(a, _)| (a, 0.0)).collect();
+        if self.actions.is_empty() {
+            self.actions = values.iter().map(|&(a, _)| a).collect();
         }
-        for (total, &(action, value)) in self.totals.iter_mut().zip(values) {
-            debug_assert_eq!(total.0, action, "the knower's legal actions are its own");
-            total.1 += weight * value;
-        }
-        self.weight += weight;
-        self.deals += 1;
+        debug_assert!(
+            self.actions.iter().zip(values).all(|(&a, &(b, _))| a == b),
+            "the knower's legal actions are its own"
+        );
+        self.rows
+            .push((weight, values.iter().map(|&(_, v)| v).collect()));
     }
 
     fn merge(mut self, other: Sums) -> Sums {
-        if self.totals.is_empty() {
+        if self.actions.is_empty() {
             return other;
         }
-        for (total, (_, value)) in self.totals.iter_mut().zip(other.totals) {
-            total.1 += value;
-        }
-        self.weight += other.weight;
-        self.deals += other.deals;
+        self.rows.extend(other.rows);
         self
+    }
+
+    fn deals(&self) -> u64 {
+        self.rows.len() as u64
+    }
+
+    /// Each action's weighted mean.
+    fn means(&self) -> Vec<(usize, f64)> {
+        let weight: f64 = self.rows.iter().map(|(w, _)| w).sum();
+        self.actions
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                let total: f64 = self.rows.iter().map(|(w, v)| w * v[i]).sum();
+                (a, total / weight)
+            })
+            .collect()
+    }
+
+    /// The standard error of each action's weighted mean gap to action `best`'s, from the
+    /// deals' paired differences (the weighted variance over Kish's effective number of
+    /// deals); 0 with a single deal, where there is no spread to measure.
+    fn errors(&self, best: usize) -> Vec<(usize, f64)> {
+        let b = self
+            .actions
+            .iter()
+            .position(|&a| a == best)
+            .expect("the best is a legal action");
+        let weight: f64 = self.rows.iter().map(|(w, _)| w).sum();
+        let squares: f64 = self.rows.iter().map(|(w, _)| w * w).sum();
+        let effective = weight * weight / squares;
+        self.actions
+            .iter()
+            .enumerate()
+            .map(|(i, &a)| {
+                if i == b || effective <= 1.0 {
+                    return (a, 0.0);
+                }
+                let gap = |v: &Vec<f64>| v[i] - v[b];
+                let mean: f64 = self.rows.iter().map(|(w, v)| w * gap(v)).sum::<f64>() / weight;
+                let spread: f64 = self
+                    .rows
+                    .iter()
+                    .map(|(w, v)| w * (gap(v) - mean).powi(2))
+                    .sum::<f64>()
+                    / weight;
+                // Bessel's correction for weighted deals, then the mean's error.
+                let variance = spread * effective / (effective - 1.0);
+                (a, (variance / effective).sqrt())
+            })
+            .collect()
     }
 }
 
@@ -140,6 +190,7 @@ pub fn judge<G: Solve>(
         return Ok(Judged {
             action,
             values: Vec::new(),
+            errors: Vec::new(),
             deals: 0,
             seconds: began.elapsed().as_secs_f64(),
         });
@@ -149,7 +200,7 @@ pub fn judge<G: Solve>(
     let solve = |rng: &mut PlayoutRng, first: Option<G>, budget: u64| {
         let mut sums = Sums::default();
         let mut next = first;
-        while sums.deals < budget {
+        while sums.deals() < budget {
             let deal = next.take().unwrap_or_else(|| G::sample(knowledge, rng));
             let values = deal
                 .solve_values(settings.model)
@@ -195,12 +246,7 @@ pub fn judge<G: Solve>(
     };
     // Every deal weighs more than nothing (a policy's likelihood never reaches 0), so the
     // weights' sum is positive.
-    let weight = sums.weight;
-    let values: Vec<(usize, f64)> = sums
-        .totals
-        .into_iter()
-        .map(|(action, total)| (action, total / weight))
-        .collect();
+    let values = sums.means();
     // The best mean; ties go to the lowest action.
     let action = values
         .iter()
@@ -213,7 +259,38 @@ pub fn judge<G: Solve>(
     Ok(Judged {
         action,
         values,
-        deals: sums.deals,
+        errors: sums.errors(action),
+        deals: sums.deals(),
         seconds: began.elapsed().as_secs_f64(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sums;
+
+    /// Gaps that never vary from deal to deal have no error, however much the values do;
+    /// gaps that do vary have the paired differences' standard error.
+    #[test]
+    fn a_gaps_error_is_that_of_the_paired_differences() {
+        let mut sums = Sums::default();
+        for (deal, value) in [0.0, 4.0, 8.0, 2.0].into_iter().enumerate() {
+            let noisy = value + if deal % 2 == 0 { 1.0 } else { -1.0 };
+            sums.add(&[(3, value), (5, value - 1.0), (7, noisy)], 1.0);
+        }
+        assert_eq!(sums.deals(), 4);
+        assert_eq!(sums.means(), vec![(3, 3.5), (5, 2.5), (7, 3.5)]);
+        let errors = sums.errors(3);
+        assert_eq!(errors[0], (3, 0.0));
+        assert_eq!(errors[1], (5, 0.0));
+        // Differences +1, -1, +1, -1: sample variance 4/3 over 4 deals.
+        assert!((errors[2].1 - (4.0_f64 / 3.0 / 4.0).sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_deal_measures_no_spread() {
+        let mut sums = Sums::default();
+        sums.add(&[(0, 1.0), (1, 0.0)], 0.5);
+        assert_eq!(sums.errors(0), vec![(0, 0.0), (1, 0.0)]);
+    }
 }

@@ -19,6 +19,17 @@ pub(crate) type SearchOutcome = (
     f64,
 );
 
+/// PIMC's judgement: `search`'s outcome, then the standard error of each action's gap to
+/// the chosen action's mean (paired over the same deals).
+pub(crate) type JudgeOutcome = (
+    usize,
+    std::collections::BTreeMap<usize, u32>,
+    std::collections::BTreeMap<usize, f64>,
+    u64,
+    f64,
+    std::collections::BTreeMap<usize, f64>,
+);
+
 /// A seat's knowledge read from its view's JSON text.
 pub(crate) fn knowledge_of<G: Determinize>(
     py: Python<'_>,
@@ -117,13 +128,13 @@ pub(crate) fn search_outcome(
 }
 
 /// PIMC's judgement in the shape of `search`'s outcome, every deal counting as a visit of
-/// every action.
+/// every action, with each gap's standard error after it.
 pub(crate) fn judge_outcome<G>(
     py: Python<'_>,
     knowledge: &G::Knowledge,
     settings: pimc::Settings<G::Model>,
     seed: u64,
-) -> PyResult<SearchOutcome>
+) -> PyResult<JudgeOutcome>
 where
     G: pimc::Solve,
     G::Knowledge: Sync,
@@ -144,5 +155,6 @@ where
         judged.values.into_iter().collect(),
         judged.deals,
         judged.seconds,
+        judged.errors.into_iter().collect(),
     ))
 }

@@ -7,7 +7,7 @@ use cardtable_core::{knockout_whist, kryt_navalivat, pimc, KnockoutWhist, Neuf};
 
 use crate::errors::cardtable_error;
 use crate::game::{KnockoutWhistGame, NeufGame};
-use crate::search::{judge_outcome, knowledge_of, SearchOutcome};
+use crate::search::{judge_outcome, knowledge_of, JudgeOutcome};
 use crate::state::{KnockoutWhistState, KrytNavalivatState, NeufState};
 
 /// The solver's model by its Python name; `"tricks"` only where `tricks` allows it
@@ -52,8 +52,9 @@ impl KnockoutWhistGame {
     /// `solve`'s; `"tricks"`: each value a mean of the seat's tricks this hand) and
     /// weighed by how well it explains the others' plays in this hand (a seat taken to play
     /// the guided policy's card with probability `belief`; 0: every deal alike); the chosen
-    /// action, each legal action's weighted mean value, the deals solved and the seconds
-    /// taken. Budget: `deals`, `seconds` or both; `threads` solve side by side. The GIL is
+    /// action, each legal action's weighted mean value, the deals solved, the seconds
+    /// taken and the standard error of each action's gap to the chosen one's mean. Budget:
+    /// `deals`, `seconds` or both; `threads` solve side by side. The GIL is
     /// released meanwhile.
     #[pyo3(signature = (view, deals = None, seconds = None, model = "max-n", seed = 0, threads = 1, belief = 0.0))]
     #[allow(clippy::too_many_arguments)]
@@ -67,7 +68,7 @@ impl KnockoutWhistGame {
         seed: u64,
         threads: usize,
         belief: f64,
-    ) -> PyResult<SearchOutcome> {
+    ) -> PyResult<JudgeOutcome> {
         let knowledge = knowledge_of::<KnockoutWhist>(py, &self.options, view)?;
         judge_outcome::<KnockoutWhist>(
             py,
@@ -110,7 +111,8 @@ impl NeufGame {
     /// Perfect-information Monte Carlo for the seat whose view (JSON text) this is, on its
     /// turn, as Knockout Whist's `judge`: deals sampled from what it knows, each solved
     /// exactly under `model` (paranoid by default, as `solve`); the chosen action, each
-    /// legal action's mean value, the deals solved and the seconds taken. `belief` is
+    /// legal action's mean value, the deals solved, the seconds taken and each gap's standard
+    /// error (as Knockout Whist's). `belief` is
     /// checked for the same signature, but Neuf has no inference yet: every deal weighs
     /// alike.
     #[pyo3(signature = (view, deals = None, seconds = None, model = "paranoid", seed = 0, threads = 1, belief = 0.0))]
@@ -125,7 +127,7 @@ impl NeufGame {
         seed: u64,
         threads: usize,
         belief: f64,
-    ) -> PyResult<SearchOutcome> {
+    ) -> PyResult<JudgeOutcome> {
         let knowledge = knowledge_of::<Neuf>(py, &self.options, view)?;
         judge_outcome::<Neuf>(
             py,

@@ -208,7 +208,7 @@ class PimcBot(Analyst):
         twin = solved_twin(game)
         if isinstance(twin, KrytNavalivat):
             return self._endgame(twin, game, view, rng, stop_early=stop_early)
-        number, visits, values, deals, seconds = twin.judge(
+        number, visits, values, deals, seconds, _ = twin.judge(
             json.dumps(view),
             deals=self.deals,
             seconds=self.seconds,

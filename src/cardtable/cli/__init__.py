@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import typer
 
-from cardtable.cli import arena, play, records, review, serve
+from cardtable.cli import arena, hint, play, records, review, serve
 from cardtable.cli.arena import split_bot_specs as split_bot_specs
 from cardtable.cli.common import _Command, _Group
 from cardtable.cli.serve import STOP_SECONDS as STOP_SECONDS
@@ -34,8 +34,8 @@ app = typer.Typer(
     cls=_Group,
     help="Play Neuf, Kryt'-navalivat' and Knockout Whist: against bots in the terminal "
     "(play), or with friends and bots at the web table (serve); replay a saved game "
-    "(replay), judge a seat's decisions in a finished game (review), or rank bots against "
-    "each other (arena).",
+    "(replay), judge a seat's decisions in a finished game (review), ask for the hint at a "
+    "position of a saved game (hint), or rank bots against each other (arena).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -49,3 +49,4 @@ app.command(cls=_Command)(records.verify)
 app.command(cls=_Command)(serve.serve)
 app.command(cls=_Command, help=arena.ARENA_HELP)(arena.arena)
 app.command(cls=_Command, name="review")(review.review_command)
+app.command(cls=_Command, name="hint")(hint.hint_command)

@@ -1,4 +1,5 @@
-"""``cardtable review``: every decision of one seat in a finished game judged by a search."""
+"""``cardtable review``: every decision of one seat in a finished game judged by the hints'
+analysis, in the game's unit."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from rich.progress import (
 from rich.progress import Progress as ProgressBar
 
 import cardtable
-from cardtable.bots.base import UnknownBotError
 from cardtable.cli.common import (
     DATA_ERROR,
     INTERRUPTED,
@@ -37,22 +37,22 @@ def review_command(
     ] = None,
     chart: Annotated[
         Path | None,
-        typer.Option("--chart", help="Draw the expected return over the game to this PNG."),
+        typer.Option("--chart", help="Draw each decision's value in the game's unit to this PNG."),
     ] = None,
     level: Annotated[
         str,
         typer.Option(
             "--level",
-            help="The search that judges: expert, hard, medium, or a spec (pimc:deals=50).",
+            help="The analysis's budget: expert, hint, or analysis:deals=…,iterations=…,seconds=….",
         ),
     ] = "expert",
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the search's sampling.")] = 0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the analysis's sampling.")] = 0,
     top: Annotated[
         int | None, typer.Option("--top", "-n", help="List only this many decisions.", min=1)
     ] = None,
 ) -> None:
     """Judge every decision of one seat in a finished game, the costliest first."""
-    from cardtable.review import INACCURACY, MISTAKE, ReviewError, review, write_chart
+    from cardtable.review import CHART_UNITS, THRESHOLDS, ReviewError, review, write_chart
 
     try:
         text = file.read_text(encoding="utf-8")
@@ -84,7 +84,7 @@ def review_command(
                 rng_seed=seed,
                 progress=lambda n, total: bar.update(task, completed=n, total=total),
             )
-    except (ReviewError, InvalidBudgetError, UnknownBotError) as exc:
+    except (ReviewError, InvalidBudgetError) as exc:
         _fail(str(exc), USAGE_ERROR)
     except ValueError as exc:
         _fail(f"{file} does not replay: {exc}", DATA_ERROR)
@@ -101,8 +101,9 @@ def review_command(
     )
     console.print(_review_table(done.worst(top)))
     console.print(
-        f"Loss: the best action's expected return less the chosen one's; "
-        f"inaccuracy from {INACCURACY}, mistake from {MISTAKE}.",
+        f"Loss: the best action's value less the chosen one's, in {CHART_UNITS[done.unit]}; "
+        f"inaccuracy from {THRESHOLDS[done.unit][0]}, mistake from {THRESHOLDS[done.unit][1]}, "
+        "unless within two standard errors of the best.",
         markup=False,
         soft_wrap=True,
     )

@@ -13,14 +13,22 @@ from cardtable.hints.tricks import play_reason
 
 __all__ = ["reason"]
 
+UNIT = "tricks"
+
 
 def reason(view: View, best: str, values: Mapping[str, float]) -> Reason:
-    """Why ``best`` is the action to play from ``view``."""
+    """Why ``best`` is the action to play from ``view``.
+
+    - ``trump_suit`` "Name {suit} trumps: you hold {count} cards of that suit": ``count``
+      is the number of the seat's cards of that suit (KOW-3.2: the chooser names trumps
+      having seen the new hand).
+    - ``knock`` "Knock: keep your card for a later trick": the seat is a dog holding its
+      card, and this is not the hand's last trick (KOW-6.3: knocking is legal).
+    """
     verb, _, arg = best.partition(" ")
-    if verb == "trump":  # KOW-3.2: the chooser names trumps having seen the new hand
+    if verb == "trump":
         held = sum(1 for c in view["hand"] if suit_of(c) == arg)
         return Reason("trump_suit", {"suit": arg, "count": held})
-    if verb == "knock":  # KOW-6.3: a dog keeps its card for a later trick
+    if verb == "knock":
         return Reason("knock")
-    del values  # the rules of thumb need the cards alone; the values name the best
-    return play_reason(view, arg, Reason("most_tricks", {"card": arg}))
+    return play_reason(view, arg, values, UNIT)

@@ -1,120 +1,196 @@
 """The rules of thumb of the trick games (Knockout Whist, Neuf): what a card does to the
 trick on the table, said from the public facts (the cards played this hand, the trick so
-far, trumps) and the seat's own hand.
+far, trumps) and the seat's own hand (:class:`~cardtable.hints.facts.TrickTable`).
 
 A trick is taken by its highest trump, else by the highest card of the suit led
-(KOW-4.3, NEUF-4.3); a player must follow suit if they can (KOW-4.2, NEUF-4.2).
+(KOW-4.3, NEUF-4.3); a player must follow suit if they can (KOW-4.2, NEUF-4.2). Each
+rule names the facts its sentence states; the first rule whose facts all hold gives the
+reason.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from cardtable.core import View
-from cardtable.hints.reasons import RANKS, Reason, rank_of, suit_of
+from cardtable.hints.facts import TrickTable
+from cardtable.hints.reasons import Reason, Rule, first_true, no_rule, suit_of
 
-__all__ = ["Trick", "play_reason"]
+__all__ = ["LEAD", "TAKE", "YIELD", "play_reason"]
 
+# The rules for a card that leads or takes the trick so far with seats still to play
+# after it: what can still take the trick from it, whether it leads or follows.
+SURE: tuple[Rule[TrickTable], ...] = (
+    Rule(
+        "highest_left",
+        "Win this trick: no card still in play can beat {card}.",
+        (TrickTable.takes_so_far, TrickTable.others_to_play, TrickTable.nothing_in_play_beats),
+    ),
+    Rule(
+        "sure_win",
+        "Win this trick: every card that could beat {card} is in your hand or already played.",
+        (TrickTable.takes_so_far, TrickTable.others_to_play, TrickTable.only_own_cards_beat),
+    ),
+    Rule(
+        "only_trump_beats",
+        "Only a trump can take this trick from {card}: it is the highest card of its suit "
+        "still in play.",
+        (
+            TrickTable.takes_so_far,
+            TrickTable.others_to_play,
+            TrickTable.not_trump_in_trump_deal,
+            TrickTable.highest_of_suit_in_play,
+        ),
+    ),
+    Rule(
+        "as_good_as_higher",
+        "Play {card}: only a trump can beat it, so it takes this trick as surely as your "
+        "higher {suit} would.",
+        (
+            TrickTable.takes_so_far,
+            TrickTable.others_to_play,
+            TrickTable.not_trump_in_trump_deal,
+            TrickTable.higher_of_suit_all_own,
+        ),
+    ),
+)
 
-class Trick:
-    """The facts of the seat's turn in a trick: its hand, the cards it may play, the trick
-    so far and every card played this hand."""
+LEAD: tuple[Rule[TrickTable], ...] = (
+    *SURE,
+    Rule(
+        "draw_trumps",
+        "Lead a trump: draw out any trumps the others hold before they can trump your other cards.",
+        (
+            TrickTable.leads,
+            TrickTable.is_trump,
+            TrickTable.trumps_unseen,
+            TrickTable.holds_non_trump,
+        ),
+    ),
+    Rule(
+        "lead_low",
+        "Lead low: none of your cards is lower than {card}; keep the higher ones for the "
+        "tricks they can win.",
+        (TrickTable.leads, TrickTable.lowest_in_hand, TrickTable.holds_higher),
+    ),
+    Rule(
+        "lead_low_suit",
+        "Lead {card}, the lowest of your {suit}: keep the higher ones for the tricks they can win.",
+        (TrickTable.leads, TrickTable.lowest_of_suit, TrickTable.holds_higher_of_suit),
+    ),
+)
+"""The rules for a lead."""
 
-    def __init__(self, view: View) -> None:
-        self.seat: int = view["seat"]
-        self.trump: str | None = view["trump"] if view["trump"] in ("C", "D", "H", "S") else None
-        self.hand: list[str] = list(view["hand"])
-        self.playable = [a.split()[1] for a in view["legal_actions"] if a.startswith("play ")]
-        self.plays: list[tuple[int, str]] = [
-            (int(s), str(c)) for s, c in view["trick"] if c != "knock"
-        ]
-        self.played = {c for t in view["tricks"] for _, c in t["plays"] if c != "knock"}
-        self.played |= {c for _, c in self.plays}
-        self.led: str | None = suit_of(self.plays[0][1]) if self.plays else None
-        # The seats still to play in this trick after the seat to move: those holding cards
-        # that have not played or knocked in it.
-        acted = {int(s) for s, _ in view["trick"]} | {self.seat}
-        self.after = [s for s, size in enumerate(view["hand_sizes"]) if size and s not in acted]
+TAKE: tuple[Rule[TrickTable], ...] = (
+    Rule(
+        "win_cheap",
+        "Win this trick with your lowest card that takes it.",
+        (TrickTable.plays_last, TrickTable.cheapest_winner),
+    ),
+    *SURE,
+    Rule(
+        "trump_in",
+        "Trump it: you have no {suit} left.",
+        (
+            TrickTable.takes_so_far,
+            TrickTable.is_trump,
+            TrickTable.led_not_trumps,
+            TrickTable.void_in_led,
+        ),
+    ),
+    Rule(
+        "try_win",
+        "Go for this trick: {card} takes it for now.",
+        (TrickTable.takes_so_far, TrickTable.others_to_play),
+    ),
+)
+"""The rules for a card that follows and beats the card taking the trick so far."""
 
-    def beats(self, card: str, other: str) -> bool:
-        """Whether ``card``, played after ``other``, takes the trick from it."""
-        if suit_of(card) == suit_of(other):
-            return rank_of(card) > rank_of(other)
-        return suit_of(card) == self.trump
-
-    def winning(self) -> tuple[int, str] | None:
-        """The play taking the trick so far: (seat, card)."""
-        best: tuple[int, str] | None = None
-        for seat, card in self.plays:
-            if best is None or self.beats(card, best[1]):
-                best = (seat, card)
-        return best
-
-    def highest_left(self, card: str) -> bool:
-        """Whether every higher card of ``card``'s suit has been played this hand or is in
-        the seat's own hand: nobody can follow suit above it."""
-        suit = suit_of(card)
-        higher = [f"{r}{suit}" for r in RANKS[rank_of(card) + 1 :]]
-        return all(c in self.played or c in self.hand for c in higher)
-
-    def trumps_out(self) -> bool:
-        """Whether every trump is played or in the seat's own hand (or there are none)."""
-        if self.trump is None:
-            return True
-        return all(f"{r}{self.trump}" in self.played | set(self.hand) for r in RANKS)
-
-    def cost(self, card: str) -> tuple[bool, int]:
-        """What playing ``card`` gives up, to compare cards: a trump more than any other
-        card, then a higher rank more than a lower."""
-        return suit_of(card) == self.trump, rank_of(card)
-
-    def lowest_of_suit(self, card: str) -> bool:
-        """Whether ``card`` is the seat's lowest card of its suit."""
-        suit = suit_of(card)
-        return all(rank_of(c) >= rank_of(card) for c in self.hand if suit_of(c) == suit)
+YIELD: tuple[Rule[TrickTable], ...] = (
+    Rule(
+        "keep_trumps",
+        "Keep your trumps for later: throw away a card you need less.",
+        (
+            TrickTable.does_not_take,
+            TrickTable.void_in_led,
+            TrickTable.holds_trump,
+            TrickTable.not_trump_in_trump_deal,
+        ),
+    ),
+    Rule(
+        "partner_wins",
+        "Play low: your partner already wins this trick.",
+        (
+            TrickTable.does_not_take,
+            TrickTable.lowest_playable,
+            TrickTable.winner_partner,
+            TrickTable.winner_safe,
+        ),
+    ),
+    Rule(
+        "already_wins",
+        "Play low: {name} already wins this trick.",
+        (
+            TrickTable.does_not_take,
+            TrickTable.lowest_playable,
+            TrickTable.winner_opponent,
+            TrickTable.winner_safe,
+        ),
+    ),
+    Rule(
+        "partner_winning",
+        "Play low: your partner is winning this trick so far.",
+        (TrickTable.does_not_take, TrickTable.lowest_playable, TrickTable.winner_partner),
+    ),
+    Rule(
+        "cannot_beat",
+        "Play low: you cannot beat the card that is winning this trick.",
+        (TrickTable.does_not_take, TrickTable.lowest_playable, TrickTable.cannot_beat),
+    ),
+    Rule(
+        "duck",
+        "Let this trick go: play low and keep your higher cards for later.",
+        (TrickTable.does_not_take, TrickTable.lowest_playable, TrickTable.could_beat),
+    ),
+    Rule(
+        "discard",
+        "Discard {card}: you have no {suit} to follow with.",
+        (TrickTable.does_not_take, TrickTable.void_in_led),
+    ),
+)
+"""The rules for a card that follows and does not take the trick."""
 
 
 def play_reason(
     view: View,
     card: str,
-    fallback: Reason,
+    values: Mapping[str, float],
+    unit: str,
     friendly: Callable[[int], bool] = lambda seat: False,
 ) -> Reason:
-    """Why ``card`` is the card to play now, in a trick game; ``fallback`` when no rule of
-    thumb says it; ``friendly(seat)``: whether that seat's winning the trick is as good as
-    the seat's own (Neuf's partner)."""
-    trick = Trick(view)
-    suit = suit_of(card)
-    params = {"card": card, "suit": suit}
-    win = trick.winning()
-    if win is None:  # leading
-        if trick.highest_left(card):
-            return Reason("highest_left", params)
-        if suit == trick.trump and not trick.trumps_out():
-            return Reason("draw_trumps", params)
-        if trick.lowest_of_suit(card):
-            return Reason("lead_low", params)
-        return fallback
-    led = trick.led
-    assert led is not None
-    holds_led = any(suit_of(c) == led for c in trick.hand)
-    if trick.beats(card, win[1]):
-        if not trick.after:  # the trick's last card
-            beaters = [c for c in trick.playable if trick.beats(c, win[1])]
-            if min(beaters, key=trick.cost) == card:
-                return Reason("win_cheap", params)
-            return fallback
-        if trick.highest_left(card):
-            return Reason("highest_left", params)
-        if suit == trick.trump and suit != led:
-            return Reason("trump_in", {"card": card, "suit": led})
-        return Reason("try_win", params)
-    # The card does not take the trick.
-    holds_trumps = trick.trump is not None and any(suit_of(c) == trick.trump for c in trick.hand)
-    if not holds_led and holds_trumps and suit != trick.trump:
-        return Reason("keep_trumps", {"card": card, "suit": trick.trump})
-    if trick.lowest_of_suit(card):
-        if friendly(win[0]):
-            return Reason("partner_wins", {"card": card, "seat": win[0]})
-        return Reason("already_wins", {"card": card, "seat": win[0]})
-    return fallback
+    """Why ``card`` is the card to play now, in a trick game; ``friendly(seat)``: whether
+    that seat's winning the trick is as good as the seat's own (Neuf's partner). Where no
+    rule's facts hold, a close call or no rule (:func:`~cardtable.hints.reasons.no_rule`)."""
+    table = TrickTable(view, friendly)
+    params: dict[str, object] = {"card": card, "suit": suit_of(card)}
+    if table.winning is None:
+        rules = LEAD
+    elif table.beats(card, table.winning[1]):
+        rules = TAKE
+    else:
+        rules = YIELD
+    reason = first_true(rules, table, card, params)
+    if reason is None:
+        return no_rule(f"play {card}", values, unit)
+    if reason.key == "trump_in":
+        assert table.led is not None
+        return Reason("trump_in", {"card": card, "suit": table.led})
+    if reason.key == "discard":
+        assert table.led is not None
+        return Reason("discard", {"card": card, "suit": table.led})
+    if reason.key == "keep_trumps":
+        return Reason("keep_trumps", {"card": card, "suit": table.trump})
+    if reason.key in ("already_wins", "partner_wins", "partner_winning"):
+        assert table.winning is not None
+        return Reason(reason.key, {"card": card, "seat": table.winning[0]})
+    return reason

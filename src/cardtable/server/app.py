@@ -33,6 +33,7 @@ from cardtable.server.limits import BodyLimit, ConnectionLimit, CreationLimit, L
 from cardtable.server.origins import SameOrigin, parse_origin
 from cardtable.server.pages import WEB, not_found_page, page_routes, wants_page
 from cardtable.server.play import play_routes
+from cardtable.server.reviews import check_review_level
 from cardtable.server.store import Store
 from cardtable.server.thinking import HINT_NICENESS, pool
 from cardtable.server.wire import error
@@ -107,6 +108,7 @@ def create_app(
     for origin in allowed_origins:
         if parse_origin(origin) is None:
             raise ValueError(f"{origin!r} is not an origin: write https://host or http://host:port")
+    check_review_level()  # a review's budget that cannot be read fails now, not at each review
     creations = CreationLimit(limits.tables_per_minute, limits.clients)
     state: dict[str, Hub] = {}
 

@@ -32,10 +32,11 @@ from sqlalchemy.orm import Mapped, Session, mapped_column
 import cardtable
 from cardtable.core import View
 from cardtable.review import (
-    Analyst,
+    REVIEW_VERSION,
     Decision,
     Review,
-    analyst,
+    ReviewError,
+    budget_of,
     decision_seed,
     judge,
     moments,
@@ -47,17 +48,33 @@ from cardtable.server.sockets import Connection
 from cardtable.server.store import WAIT, Base, Store
 from cardtable.server.table import Run, Table, TableError
 
-__all__ = ["REVIEW_LEVEL", "ReviewRow", "Reviewer", "judge_turn", "review_level"]
+__all__ = [
+    "REVIEW_LEVEL",
+    "ReviewRow",
+    "Reviewer",
+    "check_review_level",
+    "judge_turn",
+    "review_level",
+]
 
 log = logging.getLogger("cardtable.server")
 
 REVIEW_LEVEL = "expert"
-"""The search that judges a table's games, unless ``CARDTABLE_REVIEW_LEVEL`` names another
-(a level or a bot spec: ``pimc:deals=8`` for quick tests)."""
+"""The analysis's budget for a table's games, unless ``CARDTABLE_REVIEW_LEVEL`` names
+another (``cardtable.review.budget_of``: ``analysis:deals=8,iterations=300`` for quick
+tests)."""
 
 
 def review_level() -> str:
     return os.environ.get("CARDTABLE_REVIEW_LEVEL") or REVIEW_LEVEL
+
+
+def check_review_level() -> None:
+    """``ValueError`` naming ``CARDTABLE_REVIEW_LEVEL`` when it names no review budget."""
+    try:
+        budget_of(review_level())
+    except ReviewError as exc:
+        raise ValueError(f"CARDTABLE_REVIEW_LEVEL: {exc}") from None
 
 
 class ReviewRow(Base):
@@ -101,10 +118,6 @@ def load_review(store: Store, table_id: str, game: int, seat: int) -> dict[str, 
     return None if data is None else dict(json.loads(data))
 
 
-# In the worker processes: each level's analyst, built once per process and game.
-_analysts: dict[tuple[str, str], Analyst] = {}
-
-
 def judge_turn(
     game_name: str,
     options: dict[str, Any],
@@ -115,11 +128,8 @@ def judge_turn(
     seed: int,
 ) -> dict[str, Any]:
     """One decision of a review, judged from the seat's ``view`` alone (a worker's task)."""
-    bot = _analysts.get((game_name, level))
-    if bot is None:
-        bot = _analysts[(game_name, level)] = analyst(level, game_name)
     game = cardtable.make(game_name, **options)
-    return asdict(judge(game, view, chosen, index, bot, random.Random(seed)))
+    return asdict(judge(game, view, chosen, index, budget_of(level), random.Random(seed)))
 
 
 class Reviewer:
@@ -165,6 +175,8 @@ class Reviewer:
                 connection.send(_unstored(game))
             return
         done = await self._stored(table, game, seat)
+        if done is not None and done.get("version") != REVIEW_VERSION:
+            done = None  # judged by an earlier version's search, in its units: made again
         if done is not None:
             # Read and written again: a review stored before a field was added gets it.
             again = Review.from_dict(done).to_dict()

@@ -11,7 +11,6 @@ exits when the server does, however the server ends (:func:`_watch_server`).
 
 from __future__ import annotations
 
-import copy
 import json
 import multiprocessing
 import os
@@ -20,31 +19,21 @@ import select
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from typing import Any
 
 import cardtable
 from cardtable import hints
+from cardtable.analysis import Budget, analyse
 from cardtable.bots import Bot, make_bot
-from cardtable.bots.ismcts import IsmctsBot
-from cardtable.bots.pimc import solved_twin
 from cardtable.core import Game, View
-from cardtable.rules.catalog import descriptor
 
 __all__ = [
     "HINT_BUDGET",
-    "HINT_LEVEL",
     "HINT_NICENESS",
-    "HintBudget",
     "advise",
     "choose",
     "pool",
 ]
-
-# A hint's chances are the hard level's search (in the core when it is in use), run to the
-# end of its budget so that every action's statistics mean something; its values in the
-# game's unit are that search's (Kryt'-navalivat') or PIMC's (HintBudget).
-HINT_LEVEL = "hard"
 
 # Hint workers run at a lower priority than the bot workers: when the cores are all busy,
 # the kernel gives them to the tables' bots first.
@@ -81,71 +70,21 @@ def choose(game_name: str, level: str, view: View, seed: int) -> str:
     return str(bot.choose(view, legal, random.Random(seed)))
 
 
-@dataclass(frozen=True)
-class HintBudget:
-    """What a hint may spend. Knockout Whist and Neuf value the actions in their units by
-    PIMC over the core's solvers (at most ``deals`` deals and ``seconds`` seconds), and
-    the ``hard`` search gives each action's chance of a good end of the game beside it
-    (within ``search_seconds``). Kryt'-navalivat's unit is that search's own chance, at
-    the ``hard`` level's budget (``kryt_navalivat_seconds``, as its own). In all, about a second and
-    a half at most."""
-
-    deals: int = 400
-    seconds: float = 0.9
-    search_seconds: float = 0.5
-    kryt_navalivat_seconds: float = 0.9
+HINT_BUDGET = Budget()
+"""What a hint may spend: PIMC's deals within 0.9 s (Knockout Whist, Neuf), or the
+``hard`` search's budget a round, a second round while the top is undecided
+(Kryt'-navalivat'): :class:`cardtable.analysis.Budget`."""
 
 
-HINT_BUDGET = HintBudget()
-
-
-def advise(game_name: str, view: View, seed: int) -> dict[str, Any]:
+def advise(game_name: str, view: View, seed: int, budget: Budget | None = None) -> dict[str, Any]:
     """The hint for the seat whose ``view`` this is (its turn): the recommended action,
-    each legal action's value in the game's unit and the search's chance of a good end
-    for it (winning; in Kryt'-navalivat', not being the fool), and why
-    (:func:`cardtable.hints.advice`). It reads ``view`` alone, the seat's own."""
+    each legal action's value in the game's unit, its uncertainty and its gap to the best,
+    and why (:func:`cardtable.hints.advice` of :func:`cardtable.analysis.analyse`), within
+    ``budget`` (:data:`HINT_BUDGET` unless given). It reads ``view`` alone, the seat's
+    own."""
     game = _game(game_name, view)
-    legal = view["legal_actions"]
-    if len(legal) == 1:
-        return hints.advice(game_name, view, {}, {}, {})
-    budget = HINT_BUDGET
-    rng = random.Random(seed)
-    values: dict[str, float | None] = {}
-    visits: dict[str, int] = {}
-    bot = _bot(game_name, HINT_LEVEL)
-    assert isinstance(bot, IsmctsBot)  # the hard level searches
-    judge = descriptor(game_name).hint_judge
-    if judge is not None:
-        from cardtable._core import KnockoutWhist, Neuf  # PIMC is the core's
-
-        twin = solved_twin(game)
-        assert isinstance(twin, KnockoutWhist | Neuf)
-        _, deals, means, _, _ = twin.judge(
-            json.dumps(view),
-            deals=budget.deals,
-            seconds=budget.seconds,
-            model=judge,
-            seed=rng.getrandbits(64),
-        )
-        for text in legal:
-            number = game.number_of(text)
-            values[text] = means.get(number)
-            visits[text] = deals.get(number, 0)
-    bot = copy.copy(bot)
-    bot.seconds = budget.kryt_navalivat_seconds if judge is None else budget.search_seconds
-    # A hint shows every action's chance, not just the best one's: no stopping early.
-    result = bot.analyse(game, view, rng, stop_early=False)
-    low, high = descriptor(game_name).return_range(game.num_players)
-    chances: dict[str, float | None] = {}
-    for text in legal:
-        number = game.number_of(text)
-        value = result.values.get(number)
-        chance = None if value is None else min(1.0, max(0.0, (value - low) / (high - low)))
-        chances[text] = chance
-        if judge is None:  # the search's chance is the value
-            values[text] = chance
-            visits[text] = result.visits.get(number, 0)
-    return hints.advice(game_name, view, values, chances, visits)
+    analysis = analyse(game, view, budget=budget or HINT_BUDGET, rng=random.Random(seed))
+    return hints.advice(view, analysis)
 
 
 def pool(workers: int, *, niceness: int = 0) -> ProcessPoolExecutor:

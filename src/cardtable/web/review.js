@@ -1,9 +1,11 @@
 // "Review my game": a seat's review of a finished game (docs/server.md, "Game reviews").
 // Asked for over the table's socket; the server works it out in the background and sends
 // its progress, then the review, to this seat alone. It is shown beside the game's replay:
-// each of the seat's decisions marked fine, inaccuracy or mistake, the better choice and the
-// chance it would have kept (to win; not to be the fool in Kryt'-navalivat'), and a chart of
-// that chance over the game (an SVG drawn here, its axes and key in the reader's language).
+// each of the seat's decisions marked fine, inaccuracy or mistake, the better choice and what
+// it would have kept, in the game's unit (the review's `unit`, version 2: tricks this hand in
+// Knockout Whist, tricks toward the quota this deal in Neuf, the chance of not being the fool
+// in Kryt'-navalivat'), and a chart of the values over the game (an SVG drawn here, its axes
+// and key in the reader's language).
 //
 // A review that does not come (`review_failed`: the server could not store it in time, or
 // it failed) is said in the panel, with a button to ask for it again.
@@ -130,13 +132,18 @@ export function renderReview() {
   step.textContent = said(current, review);
 }
 
-/** The chance (0 to 1) a unit of the review's values stands for, and of what: the chance to
- * win, or in Kryt'-navalivat' of not being the fool (review.py's `Review.stake`). */
-function stake(review) {
-  const given = review.stake || {};
-  const number = (v, otherwise) => (typeof v === "number" ? v : otherwise);
-  return { of: given.chance_of === "fool" ? "fool" : "win", per: number(given.per_return, 0.5), lowest: number(given.lowest_return, -1) };
+// Each unit's texts: review.better_<key> and review.axis_<key>.
+const UNIT_KEYS = { tricks: "tricks", points: "points", not_fool: "fool" };
+
+/** What the review's values and losses count (review.py's `Review.unit`): "tricks" (tricks
+ * expected this hand), "points" (Neuf: tricks over the quota this deal) or "not_fool" (the
+ * chance, 0 to 1, of not being the fool). */
+function unitOf(review) {
+  return Object.hasOwn(UNIT_KEYS, review.unit) ? review.unit : "tricks";
 }
+
+// To a tenth, and never a negative zero: Intl writes -0 as "-0".
+const round1 = (x) => Math.round(x * 10) / 10 || 0;
 
 /** An action as the review says it: `kind` "did" ("You kept your hand") or "do" ("keep your
  * hand"), its card or suit in the words (and grammatical case) the locale asks for. */
@@ -154,8 +161,11 @@ function said(d, review) {
   const verdict = t(`review.verdict.${d.verdict}`);
   const played = t("review.played", { did: actionSaid("did", d.chosen), verdict });
   if (d.best === d.chosen || d.verdict === "fine" || d.loss === null) return played;
-  const { of, per } = stake(review);
-  return `${played} ${t(`review.better_${of}`, { action: actionSaid("do", d.best), chance: pct(d.loss * per) })}`;
+  const unit = unitOf(review);
+  const action = actionSaid("do", d.best);
+  // A chance as a percentage; tricks to a tenth, in the plural their number asks for.
+  const loss = unit === "not_fool" ? { chance: pct(d.loss) } : { count: round1(d.loss) };
+  return `${played} ${t(`review.better_${UNIT_KEYS[unit]}`, { action, ...loss })}`;
 }
 
 function worst(review) {
@@ -179,32 +189,35 @@ function node(tag, attrs) {
   return made;
 }
 
-/** The chance to win (not to be the fool, in Kryt'-navalivat') after each decision, with the
- * best action and with the chosen one: two lines over the seat's rated decisions, a dot per
- * decision coloured by its verdict, the axes labelled in the reader's language. */
+/** Each decision's value in the review's unit, with the best action and with the chosen one:
+ * two lines over the seat's rated decisions, a dot per decision coloured by its verdict, the
+ * axes labelled in the reader's language. The chance of not being the fool runs from 0 to
+ * 100%; tricks over the values' own range, rounded out to whole tricks. */
 export function chart(review) {
   const width = 360;
   const height = 170;
-  const { of, per, lowest } = stake(review);
+  const unit = unitOf(review);
   // The side label, on two lines when one would run past the plot's height ("Шанс не
   // остаться в дураках"), with room for the second line left of the ticks.
-  const sideLines = axisLines(t(`review.axis_${of}`));
+  const sideLines = axisLines(t(`review.axis_${UNIT_KEYS[unit]}`));
   const pad = { left: sideLines.length > 1 ? 66 : 54, right: 10, top: 8, bottom: 34 };
   const rated = review.decisions.filter((d) => d.loss !== null);
-  const value = (d, action) => (d.actions.find((a) => a.action === action) || {}).value;
-  // A value is an expected return: the chance it stands for is (v - lowest) * per.
-  const chance = (v) => Math.min(1, Math.max(0, (v - lowest) * per));
+  const value = (d, action) => {
+    const v = (d.actions.find((a) => a.action === action) || {}).value;
+    return typeof v === "number" ? v : 0;
+  };
+  const scale = unit === "not_fool" ? { low: 0, high: 1, ticks: [0, 0.5, 1], said: (v) => pct(v) } : trickScale(rated.flatMap((d) => [value(d, d.best), value(d, d.chosen)]));
   const plotW = width - pad.left - pad.right;
   const plotH = height - pad.top - pad.bottom;
   const x = (i) => pad.left + (rated.length > 1 ? (i * plotW) / (rated.length - 1) : plotW / 2);
-  const y = (p) => pad.top + (1 - p) * plotH;
+  const y = (v) => pad.top + (1 - (Math.min(scale.high, Math.max(scale.low, v)) - scale.low) / (scale.high - scale.low)) * plotH;
   const svg = node("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", class: "review-chart", dir: "ltr", direction: "ltr" });
   const title = node("title", {});
   title.textContent = t("review.chart");
   svg.append(title);
-  for (const p of [0, 0.5, 1]) {
-    svg.append(node("line", { x1: pad.left, x2: width - pad.right, y1: y(p), y2: y(p), class: p === 0 ? "axis base" : "axis" }));
-    svg.append(text(pct(p), { x: pad.left - 4, y: y(p) + 3.5, "text-anchor": "end", class: "tick" }));
+  for (const v of scale.ticks) {
+    svg.append(node("line", { x1: pad.left, x2: width - pad.right, y1: y(v), y2: y(v), class: v === scale.low ? "axis base" : "axis" }));
+    svg.append(text(scale.said(v), { x: pad.left - 4, y: y(v) + 3.5, "text-anchor": "end", class: "tick" }));
   }
   const shown = rated.length > 1 ? [...new Set([0, Math.floor((rated.length - 1) / 2), rated.length - 1])] : [0];
   for (const i of rated.length ? shown : []) svg.append(text(num(i + 1), { x: x(i), y: height - pad.bottom + 13, "text-anchor": "middle", class: "tick" }));
@@ -221,16 +234,27 @@ export function chart(review) {
     ["best", "line-best"],
     ["chosen", "line-chosen"],
   ]) {
-    const points = rated.map((d, i) => `${x(i).toFixed(1)},${y(chance(value(d, d[action]))).toFixed(1)}`).join(" ");
+    const points = rated.map((d, i) => `${x(i).toFixed(1)},${y(value(d, d[action])).toFixed(1)}`).join(" ");
     svg.append(node("polyline", { points, class: cls, fill: "none" }));
   }
   rated.forEach((d, i) => {
-    const dot = node("circle", { cx: x(i), cy: y(chance(value(d, d.chosen))), r: d.verdict === "fine" ? 2.5 : 4, class: `verdict-${d.verdict}` });
+    const dot = node("circle", { cx: x(i), cy: y(value(d, d.chosen)), r: d.verdict === "fine" ? 2.5 : 4, class: `verdict-${d.verdict}` });
     dot.dataset.index = String(d.index);
     dot.dataset.verdict = d.verdict;
     svg.append(dot);
   });
   return svg;
+}
+
+/** A scale of tricks for `values`: their range rounded out to whole tricks (at least one
+ * wide), ticks at whole steps, at most five of them, the top one at the top. */
+function trickScale(values) {
+  const low = values.length ? Math.floor(Math.min(...values)) : 0;
+  const top = values.length ? Math.ceil(Math.max(...values)) : 1;
+  const step = Math.max(1, Math.ceil((top - low) / 4));
+  const steps = Math.max(1, Math.ceil((top - low) / step));
+  const ticks = Array.from({ length: steps + 1 }, (_, k) => low + k * step);
+  return { low, high: ticks.at(-1), ticks, said: (v) => num(v) };
 }
 
 /** A side label's lines: itself, or, past 20 characters (at 10px, the plot's 128 high), two

@@ -40,11 +40,10 @@ function hintValue(value, long) {
   return t(long ? "hints.value.tricks" : "tricks_n", { count });
 }
 
-/** An action's gap to the best in the hint's unit, signed: "-0.8", "-5%", "+0.2" (a value
- * above the best's); "≈ best" for a gap too small to write ("0" or "-0" said nothing). */
+/** An action's gap to the best in the hint's unit, signed: "-0.8", "-5%" (an action tied
+ * with the best is "≈ best", chanceBadge). */
 function hintGap(gap) {
   const shown = shownGap(gap);
-  if (shown === 0) return t("hints.near_best");
   return st.hints.unit === "not_fool" ? pct(shown, { signed: true }) : num(shown, { signed: true });
 }
 
@@ -95,14 +94,19 @@ export function chanceBadge(actions) {
   };
   const shown = known.reduce((x, y) => (rate(y) > rate(x) ? y : x));
   if (st.hints.forced) return h("span", { class: "chance forced", dataset: { action: shown }, "aria-label": t("hint_forced") }, t("forced"));
-  const { value, gap } = st.hints.actions.get(shown);
+  const { value, gap, tie } = st.hints.actions.get(shown);
   if (typeof value !== "number") return h("span", { class: "chance unrated", dataset: { action: shown }, "aria-label": t("not_rated") }, "–");
   const dataset = { action: shown, value: String(value), gap: String(gap) };
   if (shown === st.hints.best) {
     return h("span", { class: "chance best", dataset, "aria-label": `${t("colon", { label: t("hints.best") })} ${hintValue(value, true)}` }, hintValue(value, false));
   }
-  const label = shownGap(gap) === 0 ? t("hints.near_best") : gapWords(gap);
-  return h("span", { class: "chance", dataset, "aria-label": label }, hintGap(gap));
+  // An action the analysis cannot tell from the best (its gap within the noise of the
+  // sampled deals, or too small to matter) is as good as the best: no gap is claimed.
+  if (tie === true || shownGap(gap) === 0) {
+    dataset.tie = "true";
+    return h("span", { class: "chance tie", dataset, "aria-label": t("hints.near_best") }, t("hints.near_best"));
+  }
+  return h("span", { class: "chance", dataset, "aria-label": gapWords(gap) }, hintGap(gap));
 }
 
 /** The hint's sentence and the best action's value, under the controls. */

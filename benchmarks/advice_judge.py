@@ -1,0 +1,218 @@
+"""The hint and the review measured against a stronger judge: the same analysis
+(:mod:`cardtable.analysis`) at ``--factor`` times the review's budget.
+
+    .venv/bin/python benchmarks/advice_judge.py run knockout-whist --positions 300 --out J.jsonl
+    .venv/bin/python benchmarks/advice_judge.py report J.jsonl [K.jsonl …]
+
+``run`` plays games in which seat 0 is ``random`` (even games) or ``easy`` (odd games) and
+the others ``hard``, and at every decision of seat 0 and of seat 1 (a ``hard`` seat) with
+a choice, from the seat's own view, records: the hint's best (hint budget), the review's
+verdict on the action played (the review's ``expert`` budget), and the judge's values.
+Each position is one line of ``--out``, written as it is done: a run stopped is resumed by
+running it again (the games are dealt from their seeds; positions already written are
+skipped). The size (``--positions``) is fixed before the run; it ends there.
+
+``report`` prints, per game: the positions; where the judge's best stands above some other
+action by more than the tie margin, how often the hint's best is one the judge ties with
+its best (agreement), and the mean value the judge says following the hint loses; the
+review's recall of the judge's mistakes among the weak seat's decisions (the judge's loss
+at least the mistake threshold and beyond its noise: flagged means an inaccuracy or a
+mistake), and its false alarms among ``hard``'s decisions (a mistake where the judge finds
+no fault); the median seconds of a hint.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import cardtable
+from cardtable.analysis import MARGINS, NOISE, Analysis, analyse
+from cardtable.bots import make_bot
+from cardtable.review import LEVELS, THRESHOLDS, decision_of
+from cardtable.rules.catalog import descriptor
+from cardtable.server.thinking import HINT_BUDGET
+
+PLAYERS = {"knockout-whist": 3, "neuf": 3, "kryt-navalivat": 2}
+
+
+HARD = "ismcts:iterations=50000"
+"""``hard``'s search at its own iteration budget without its clock: the games, and so a
+resumed run's positions, depend on the seeds alone."""
+
+
+def positions(game_name: str, first_game: int) -> Iterator[tuple[int, int, int, str, Any, str]]:
+    """(game number, action index, seat, seat's bot, state before, action played) at each
+    decision of seats 0 and 1 with a choice, game after game from ``first_game``."""
+    number = first_game
+    while True:
+        game = cardtable.make(game_name, players=PLAYERS[game_name])
+        state = game.new_state(seed=number)
+        weak = "random" if number % 2 == 0 else "easy"
+        names = [weak] + ["hard"] * (game.num_players - 1)
+        bots = [make_bot(weak, game_name)] + [
+            make_bot(HARD, game_name) for _ in range(game.num_players - 1)
+        ]
+        rng = random.Random(number)
+        index = 0
+        while not state.is_over:
+            seat = state.to_move
+            assert seat is not None
+            view = state.view(seat)
+            action = str(bots[seat].choose(view, state.legal_actions(), rng))
+            if seat in (0, 1) and len(view["legal_actions"]) > 1:
+                yield number, index, seat, names[seat], state.copy(), action
+            state.apply(action)
+            index += 1
+        number += 1
+
+
+def judged(
+    game: Any, state: Any, seat: int, played: str, seed: int, factor: float
+) -> dict[str, Any]:
+    view = state.view(seat)
+    began = time.perf_counter()
+    hint = analyse(game, view, budget=HINT_BUDGET, rng=random.Random(seed))
+    hint_seconds = time.perf_counter() - began
+    review = analyse(game, view, budget=LEVELS["expert"], rng=random.Random(seed + 1))
+    judge = analyse(game, view, budget=LEVELS["expert"].scaled(factor), rng=random.Random(seed + 2))
+    decided = decision_of(review, view, played, 0, game)
+    return {
+        "played": played,
+        "hint_best": hint.best,
+        "hint_seconds": round(hint_seconds, 3),
+        "review_verdict": decided.verdict,
+        "review_loss": decided.loss,
+        "judge": _summary(judge),
+    }
+
+
+def _summary(analysis: Analysis) -> dict[str, Any]:
+    return {
+        "best": analysis.best,
+        "ties": list(analysis.ties),
+        "values": {a.action: a.value for a in analysis.actions},
+        "errors": {a.action: a.error for a in analysis.actions},
+        "samples": analysis.samples,
+        "seconds": round(analysis.seconds, 3),
+    }
+
+
+def run(args: argparse.Namespace) -> None:
+    out = Path(args.out)
+    done: set[tuple[int, int]] = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            row = json.loads(line)
+            done.add((row["game_number"], row["index"]))
+    game = cardtable.make(args.game, players=PLAYERS[args.game])
+    count = len(done)
+    with out.open("a") as sink:
+        for number, index, seat, bot, state, played in positions(args.game, args.first_game):
+            if count >= args.positions:
+                break
+            if (number, index) in done:
+                continue
+            row = {
+                "game": args.game,
+                "game_number": number,
+                "index": index,
+                "seat": seat,
+                "bot": bot,
+                **judged(game, state, seat, played, number * 1000 + index, args.factor),
+            }
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+            count += 1
+            print(f"{args.game} {count}/{args.positions}", file=sys.stderr, flush=True)
+
+
+def report(files: Sequence[str]) -> None:
+    rows = [json.loads(line) for f in files for line in Path(f).read_text().splitlines()]
+    for game_name in sorted({r["game"] for r in rows}):
+        mine = [r for r in rows if r["game"] == game_name]
+        unit = descriptor(game_name).hint_unit
+        margin = MARGINS[unit]
+        inaccuracy, mistake = THRESHOLDS[unit]
+        telling, agree, lost = 0, 0, []
+        recall_of, recalled, alarms_of, alarms = 0, 0, 0, 0
+        faults_of, faulted = 0, 0
+        for r in mine:
+            judge = r["judge"]
+            values = {a: v for a, v in judge["values"].items() if v is not None}
+            if not values:
+                continue
+            top = max(values.values())
+            hint_value = values.get(r["hint_best"])
+            if hint_value is not None:
+                lost.append(top - hint_value)
+            if top - min(values.values()) > margin:
+                telling += 1
+                agree += r["hint_best"] in judge["ties"]
+            played = values.get(r["played"])
+            if played is None:
+                continue
+            loss = 0.0 if r["played"] in judge["ties"] else top - played
+            real = loss >= mistake and loss > NOISE * judge["errors"].get(r["played"], 0.0)
+            flagged = r["review_verdict"] in ("inaccuracy", "mistake")
+            if r["seat"] == 0 and real:
+                recall_of += 1
+                recalled += flagged
+            fault = loss >= inaccuracy and loss > NOISE * judge["errors"].get(r["played"], 0.0)
+            if r["seat"] == 0 and fault:
+                faults_of += 1
+                faulted += flagged
+            if r["bot"] == "hard" and loss < inaccuracy:
+                alarms_of += 1
+                alarms += r["review_verdict"] == "mistake"
+        seconds = [r["hint_seconds"] for r in mine]
+        print(f"{game_name}: {len(mine)} positions ({unit}; margin {margin})")
+        if telling:
+            print(f"  hint agrees with the judge: {agree}/{telling} = {agree / telling:.1%}")
+        if lost:
+            print(f"  mean loss following the hint, by the judge: {statistics.fmean(lost):.3f}")
+        if recall_of:
+            print(
+                f"  review recall of the weak seat's mistakes: {recalled}/{recall_of}"
+                f" = {recalled / recall_of:.1%}"
+            )
+        if faults_of:
+            print(
+                f"  review recall of the weak seat's inaccuracies or worse: {faulted}/{faults_of}"
+                f" = {faulted / faults_of:.1%}"
+            )
+        if alarms_of:
+            print(
+                f"  review false alarms on hard's sound moves: {alarms}/{alarms_of}"
+                f" = {alarms / alarms_of:.1%}"
+            )
+        print(f"  hint seconds: median {statistics.median(seconds):.2f}, max {max(seconds):.2f}")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    go = sub.add_parser("run")
+    go.add_argument("game", choices=sorted(PLAYERS))
+    go.add_argument("--positions", type=int, default=300)
+    go.add_argument("--out", required=True)
+    go.add_argument("--factor", type=float, default=20.0)
+    go.add_argument("--first-game", type=int, default=1)
+    told = sub.add_parser("report")
+    told.add_argument("files", nargs="+")
+    args = parser.parse_args(argv)
+    if args.command == "run":
+        run(args)
+    else:
+        report(args.files)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,349 @@
+"""One analysis of a position, from one seat's view: what each legal action is worth in the
+game's unit, how sure that is, and which action a good player would make. The table's
+hints, the review of a finished game and :func:`cardtable.advise` all read it.
+
+The unit is the game's descriptor's ``hint_unit``: the seat's expected tricks this hand
+(Knockout Whist), its side's tricks over the quota this deal (Neuf, NEUF-5.2) or its chance
+of not being the fool (Kryt'-navalivat', KRYT-7.2).
+
+- Knockout Whist and Neuf are valued by PIMC over the core's exact solvers: deals sampled
+  from what the seat knows, each solved with every card in view. Every action is valued on
+  the same deals, so a gap between two actions has the standard error of the deals' paired
+  differences (the core's ``judge``), much smaller than either mean's own.
+- Kryt'-navalivat' is valued by the ``hard`` level's search (ISMCTS). An action's value is
+  the mean outcome of the iterations that tried it, and its error is that of a mean of
+  outcomes between 0 and 1; an action tried fewer than :data:`MIN_VISITS` times is *not
+  rated*: its mean would be noise. The search spends its iterations on the actions near
+  the top, and while the best two are within their noise of each other it searches again
+  (up to ``Budget.rounds`` times), adding the two searches' counts.
+
+An action whose gap to the highest value is within its noise (two standard errors) or
+within the unit's margin (:data:`MARGINS`, too small to matter at the table) is *as good*
+as the highest: a tie. A tie between cards goes to the card a good player keeps least
+(plain before trump, then the lowest rank: :func:`keep_order`), so that the hint never
+throws a high trump away for nothing. Nothing but the seat's own view goes in (SPEC §0.4).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from cardtable.core import Game, View
+from cardtable.rules.catalog import descriptor
+
+__all__ = [
+    "MARGINS",
+    "MIN_DEALS",
+    "MIN_VISITS",
+    "Analysis",
+    "Appraisal",
+    "Budget",
+    "analyse",
+    "decide",
+    "keep_order",
+    "search_appraisals",
+]
+
+MARGINS = {"tricks": 0.15, "points": 0.15, "not_fool": 0.03}
+"""How far below the best an action may be and still do "about as well", in each unit: a
+difference that small changes nothing a player would notice."""
+
+MIN_VISITS = 30
+"""The search's fewest visits for an action to be rated (below it, its mean is noise)."""
+
+MIN_DEALS = 4
+"""PIMC's fewest deals for any action to be rated (below it, the gaps' errors mean nothing)."""
+
+NOISE = 2.0
+"""A gap within this many standard errors of zero is not told apart from it."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What an analysis may spend. PIMC: at most ``deals`` deals and ``seconds`` seconds.
+    Search: ``seconds`` a round, and up to ``rounds`` rounds while the top is undecided;
+    ``iterations`` (when given) bounds each round instead of the clock, for a result that
+    depends on the seed alone."""
+
+    seconds: float = 0.9
+    deals: int = 400
+    rounds: int = 2
+    iterations: int | None = None
+
+    def scaled(self, factor: float) -> Budget:
+        """This budget ``factor`` times over (a stronger judge's)."""
+        return Budget(
+            seconds=self.seconds * factor,
+            deals=max(1, round(self.deals * factor)),
+            rounds=self.rounds,
+            iterations=None if self.iterations is None else max(1, round(self.iterations * factor)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Appraisal:
+    """One legal action: its ``value`` in the unit (None: not rated), the standard
+    ``error`` of its gap to the highest value (0 for the highest itself), and the
+    ``samples`` behind it (deals, or the search's visits)."""
+
+    action: str
+    value: float | None
+    error: float
+    samples: int
+
+    @property
+    def rated(self) -> bool:
+        return self.value is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """The actions of one position, valued: ``best`` is the action to make, ``top`` the
+    highest value's (they differ when a cheaper card ties with it), ``ties`` every action
+    as good as ``top`` within its noise or the unit's margin (``best`` among them)."""
+
+    game: str
+    unit: str
+    seat: int
+    actions: tuple[Appraisal, ...]
+    best: str
+    top: str
+    ties: tuple[str, ...]
+    samples: int
+    seconds: float
+    method: str
+    margin: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "margin", MARGINS[self.unit])
+
+    def appraisal(self, action: str) -> Appraisal:
+        for appraisal in self.actions:
+            if appraisal.action == action:
+                return appraisal
+        raise KeyError(f"{action!r} is not a legal action here")
+
+    def value(self, action: str) -> float | None:
+        return self.appraisal(action).value
+
+    def gap(self, action: str) -> float | None:
+        """``action``'s value less ``best``'s (None where either is not rated)."""
+        mine, best = self.value(action), self.value(self.best)
+        return None if mine is None or best is None else mine - best
+
+    def tied(self, action: str) -> bool:
+        """Whether ``action`` is as good as the best, as far as the analysis can tell."""
+        return action in self.ties
+
+    @property
+    def forced(self) -> bool:
+        return len(self.actions) == 1
+
+    @property
+    def values(self) -> dict[str, float]:
+        """The rated actions' values."""
+        return {a.action: a.value for a in self.actions if a.value is not None}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "unit": self.unit,
+            "seat": self.seat,
+            "best": self.best,
+            "top": self.top,
+            "ties": list(self.ties),
+            "margin": self.margin,
+            "samples": self.samples,
+            "seconds": round(self.seconds, 3),
+            "method": self.method,
+            "actions": [
+                {
+                    "action": a.action,
+                    "value": None if a.value is None else round(a.value, 3),
+                    "error": round(a.error, 3),
+                    "samples": a.samples,
+                    "gap": None if (g := self.gap(a.action)) is None else round(g, 3),
+                    "tie": a.action in self.ties,
+                }
+                for a in self.actions
+            ],
+        }
+
+
+def keep_order(view: View, action: str) -> tuple[int, int, int]:
+    """How much a good player wants to keep what ``action`` gives up, lowest first: an
+    action naming no card (0), then a plain card, then a trump, each by rank."""
+    from cardtable.hints.reasons import RANKS
+
+    card = action.partition(" ")[2]
+    if not card or card[:-1] not in RANKS or card[-1] not in "CDHS":
+        return (0, 0, 0)
+    trump = view.get("trump")
+    return (1, int(card[-1] == trump), RANKS.index(card[:-1]))
+
+
+def analyse(
+    game: Game,
+    view: View,
+    *,
+    budget: Budget | None = None,
+    rng: random.Random | None = None,
+) -> Analysis:
+    """The analysis of ``view``'s position for its seat, whose turn it must be."""
+    budget = budget or Budget()
+    rng = rng or random.Random(0)
+    legal: list[str] = list(view["legal_actions"])
+    unit = descriptor(game.name).hint_unit
+    seat = int(view["seat"])
+    began = time.perf_counter()
+    if len(legal) == 1:
+        only = (Appraisal(legal[0], None, 0.0, 0),)
+        return Analysis(
+            game.name, unit, seat, only, legal[0], legal[0], (legal[0],), 0, 0.0, "forced"
+        )
+    model = descriptor(game.name).hint_judge
+    if model is not None:
+        appraisals, samples = _pimc(game, view, budget, rng, model)
+        method = "pimc"
+    else:
+        appraisals, samples = _search(game, view, budget, rng)
+        method = "search"
+    return decide(game.name, unit, view, appraisals, samples, time.perf_counter() - began, method)
+
+
+def decide(
+    game_name: str,
+    unit: str,
+    view: View,
+    appraisals: list[Appraisal],
+    samples: int,
+    seconds: float,
+    method: str,
+) -> Analysis:
+    """The analysis the appraisals of a position's legal actions make: the top, its ties
+    and the best of them."""
+    rated = [a for a in appraisals if a.value is not None]
+    legal = [a.action for a in appraisals]
+    if not rated:  # nothing seen enough to tell: no recommendation beyond the first
+        return Analysis(
+            game_name, unit, int(view["seat"]), tuple(appraisals), legal[0], legal[0],
+            tuple(legal), samples, seconds, method,
+        )  # fmt: skip
+    top = max(rated, key=lambda a: (a.value, -legal.index(a.action)))
+    assert top.value is not None
+    margin = MARGINS[unit]
+    ties = [
+        a.action
+        for a in rated
+        if a.value is not None and top.value - a.value <= max(margin, NOISE * a.error)
+    ]
+    best = top.action
+    if keep_order(view, top.action)[0]:  # a card: the tied card kept least, same verb
+        verb = top.action.partition(" ")[0]
+        cards = [a for a in ties if a.partition(" ")[0] == verb and keep_order(view, a)[0]]
+        best = min(cards, key=lambda a: keep_order(view, a))
+    return Analysis(
+        game_name, unit, int(view["seat"]), tuple(appraisals), best, top.action,
+        tuple(ties), samples, seconds, method,
+    )  # fmt: skip
+
+
+def _pimc(
+    game: Game, view: View, budget: Budget, rng: random.Random, model: str
+) -> tuple[list[Appraisal], int]:
+    from cardtable._core import KnockoutWhist, Neuf
+    from cardtable.bots.pimc import solved_twin
+
+    twin = solved_twin(game)
+    assert isinstance(twin, KnockoutWhist | Neuf)
+    _, deals, means, solved, _, errors = twin.judge(
+        json.dumps(view),
+        deals=budget.deals,
+        seconds=budget.seconds,
+        model=model,
+        seed=rng.getrandbits(64),
+    )
+    appraisals = []
+    for text in view["legal_actions"]:
+        number = game.number_of(text)
+        value = means.get(number) if solved >= MIN_DEALS else None
+        appraisals.append(Appraisal(text, value, errors.get(number, 0.0), deals.get(number, 0)))
+    return appraisals, solved
+
+
+def _search(
+    game: Game, view: View, budget: Budget, rng: random.Random
+) -> tuple[list[Appraisal], int]:
+    """The ``hard`` search's chance of a good end for each action, in rounds while the top
+    two are within their noise of each other."""
+    from cardtable.bots import make_bot
+    from cardtable.bots.ismcts import IsmctsBot
+
+    bot = make_bot("hard", game.name)
+    assert isinstance(bot, IsmctsBot)
+    bot = copy.copy(bot)
+    bot.seconds = budget.seconds if budget.iterations is None else None
+    bot.iterations = budget.iterations if budget.iterations is not None else bot.iterations
+    low, high = descriptor(game.name).return_range(game.num_players)
+    visits: dict[int, int] = {}
+    totals: dict[int, float] = {}
+    iterations = 0
+    appraisals: list[Appraisal] = []
+    for _ in range(max(1, budget.rounds)):
+        # A hint shows every action's value, not just the best one's: no stopping early.
+        found = bot.analyse(game, view, rng, stop_early=False)
+        iterations += found.iterations
+        for number, count in found.visits.items():
+            chance = (found.values.get(number, low) - low) / (high - low)
+            visits[number] = visits.get(number, 0) + count
+            totals[number] = totals.get(number, 0.0) + count * min(1.0, max(0.0, chance))
+        appraisals = search_appraisals(game, view, visits, totals)
+        if _decided(appraisals):
+            break
+    return appraisals, iterations
+
+
+def search_appraisals(
+    game: Game, view: View, visits: dict[int, int], totals: dict[int, float]
+) -> list[Appraisal]:
+    """Each legal action's appraisal from the search's ``visits`` and ``totals`` (the sum
+    of its visits' outcomes, 0 to 1), by action number: not rated below MIN_VISITS."""
+    means = {n: totals[n] / count for n, count in visits.items() if count >= MIN_VISITS}
+    if not means:
+        return [
+            Appraisal(text, None, 0.0, visits.get(game.number_of(text), 0))
+            for text in view["legal_actions"]
+        ]
+    top = max(means, key=lambda n: means[n])
+
+    def spread(number: int) -> float:
+        # A mean of outcomes in [0, 1] varies at most as p(1 - p) a visit; a floor keeps a
+        # mean of all wins or all losses from claiming certainty.
+        p = means[number]
+        return max(p * (1 - p), 0.01) / visits[number]
+
+    appraisals = []
+    for text in view["legal_actions"]:
+        number = game.number_of(text)
+        value = means.get(number)
+        error = 0.0
+        if value is not None and number != top:
+            error = math.sqrt(spread(number) + spread(top))
+        appraisals.append(Appraisal(text, value, error, visits.get(number, 0)))
+    return appraisals
+
+
+def _decided(appraisals: list[Appraisal]) -> bool:
+    """Whether the highest value stands clear of every other rated one's noise."""
+    rated = sorted((a for a in appraisals if a.value is not None), key=lambda a: -(a.value or 0.0))
+    if len(rated) < 2:
+        return len(rated) == len(appraisals)
+    top, second = rated[0], rated[1]
+    assert top.value is not None and second.value is not None
+    return top.value - second.value > NOISE * second.error

@@ -1,0 +1,182 @@
+"""The analysis behind hints and its public entry point: ``cardtable.advise`` and
+``cardtable hint`` give the table's hint for a state or a seat's view, each value with its
+uncertainty (``cardtable.analysis``), from the seat's own view alone (SPEC §0.4 item 4)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import cardtable
+from cardtable.advice import english
+from cardtable.analysis import Budget
+from cardtable.bots import make_bot
+from cardtable.cli import app
+from cardtable.errors import CardtableError, OutOfTurnError
+
+SMALL = Budget(seconds=30.0, deals=24, iterations=3_000)
+"""Bounded by deals and iterations, not the clock: the same advice on a slow machine."""
+
+GAMES = {"knockout-whist": 3, "neuf": 3, "kryt-navalivat": 2}
+
+
+def a_choice(game: str, seed: int) -> cardtable.State:
+    """A state of real play (easy bots) where the seat to move has a choice."""
+    state = cardtable.make(game, players=GAMES[game]).new_state(seed=seed)
+    bot, rng = make_bot("easy", game), random.Random(seed)
+    while len(state.legal_actions()) < 2:
+        mover = state.to_move
+        assert mover is not None
+        state.apply(bot.choose(state.view(mover), state.legal_actions(), rng))
+    for _ in range(rng.randrange(12)):  # somewhere into the hand
+        mover = state.to_move
+        if mover is None:
+            break
+        state.apply(bot.choose(state.view(mover), state.legal_actions(), rng))
+    while state.to_move is not None and len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_advice_on_a_state_is_the_hint_of_the_movers_view(game: str) -> None:
+    """A state and its mover's view get the same advice; each rated action has a gap to
+    the best and an error, the best ties with itself, and the reason is English text."""
+    state = a_choice(game, 7)
+    mover = state.to_move
+    assert mover is not None
+    by_state = cardtable.advise(state, budget=SMALL, seed=3)
+    by_view = cardtable.advise(state.view(mover), budget=SMALL, seed=3)
+    assert by_state.hint == by_view.hint
+    assert by_state.best in state.view(mover)["legal_actions"]
+    actions = {a["action"]: a for a in by_state.hint["actions"]}
+    assert actions[by_state.best]["tie"] and actions[by_state.best]["gap"] == 0
+    for a in actions.values():
+        if a["value"] is not None:
+            assert a["error"] >= 0 and (a["tie"] or a["gap"] < 0)
+    said = by_state.said()
+    assert said and "{" not in said and said[0].isupper()
+    assert json.loads(json.dumps(by_state.to_dict()))["analysis"]["unit"] == by_state.hint["unit"]
+
+
+def test_advice_is_for_the_seat_to_move_from_its_own_view() -> None:
+    state = a_choice("neuf", 3)
+    mover = state.to_move
+    assert mover is not None
+    other = (mover + 1) % 3
+    with pytest.raises(OutOfTurnError):
+        cardtable.advise(state, other)
+    with pytest.raises(OutOfTurnError):
+        cardtable.advise(state.view(other))
+    with pytest.raises(CardtableError, match="a state or a seat's view"):
+        cardtable.advise({"legal_actions": []})
+
+
+def test_pimc_gives_each_gap_the_error_of_its_paired_deals() -> None:
+    """KOW-4.3, spades trumps, two players: the AS, KS and QS take three tricks on every
+    deal, so their gaps are exactly 0 with no error; the 2H's gap to them is measured over
+    the same deals."""
+    from cardtable.rules.knockout_whist.position import compose_position
+
+    text = compose_position(
+        hands=["AS,KS,QS,2H", "3S,4D,5D,6D"],
+        hand=4,
+        dealer=1,
+        status="AA",
+        trump="S",
+        dog_used=True,
+    )
+    state = cardtable.make("knockout-whist", players=2).state_from_position(text)
+    advice = cardtable.advise(state, budget=SMALL, seed=1)
+    analysis = advice.analysis
+    assert analysis.method == "pimc" and analysis.samples == SMALL.deals
+    spades = ("play AS", "play KS", "play QS")
+    assert set(spades) <= set(analysis.ties)
+    assert all(analysis.appraisal(a).error == 0 for a in spades)
+    assert analysis.best == "play QS"  # the trump kept least of three that do the same
+    assert not analysis.tied("play 2H") and (analysis.gap("play 2H") or 0) < 0
+    assert analysis.appraisal("play 2H").error > 0  # it loses a trick on some deals only
+
+
+def test_english_fills_cards_suits_seats_and_plurals() -> None:
+    assert english("hints.why.trump_in", {"suit": "H", "card": "2S"}) == (
+        "Trump it: you have no hearts left."
+    )
+    assert "the queen of spades" in english("hints.why.try_win", {"card": "QS"})
+    one = english("hints.why.trump_suit", {"suit": "D", "count": 1})
+    many = english("hints.why.trump_suit", {"suit": "D", "count": 4})
+    assert "1 card of" in one and "4 cards of" in many
+
+
+def test_the_hint_command_prints_the_hint_of_a_saved_position(tmp_path: Path) -> None:
+    """``cardtable hint RECORD --at N``: the position after N actions, its seat to move,
+    each action's value and noise, the best and why; ``--json`` the whole advice."""
+    game = cardtable.make("kryt-navalivat", players=2)
+    state = game.new_state(seed=2)
+    bot, rng = make_bot("easy", "kryt-navalivat"), random.Random(2)
+    while not state.is_over:
+        mover = state.to_move
+        assert mover is not None
+        state.apply(bot.choose(state.view(mover), state.legal_actions(), rng))
+    path = tmp_path / "game.json"
+    path.write_text(state.record().to_json())
+    at = next(
+        i
+        for i in range(len(state.record().actions))
+        if len(cardtable.replay(_cut(state.record(), i)).legal_actions()) > 1
+    )
+    runner = CliRunner()
+    shown = runner.invoke(app, ["hint", str(path), "--at", str(at), "--seconds", "0.2"])
+    assert shown.exit_code == 0, shown.output
+    assert "Best: " in shown.output and "chance of not being the fool" in shown.output
+    data = runner.invoke(app, ["hint", str(path), "--at", str(at), "--seconds", "0.2", "--json"])
+    assert data.exit_code == 0, data.output
+    advice = json.loads(data.output)
+    legal = cardtable.replay(_cut(state.record(), at)).legal_actions()
+    assert advice["best"] in [str(a) for a in legal]
+    assert advice["analysis"]["method"] == "search"
+    over = runner.invoke(app, ["hint", str(path)])
+    assert over.exit_code != 0 and "the game is over" in over.output
+    far = runner.invoke(app, ["hint", str(path), "--at", "100000"])
+    assert far.exit_code != 0 and "the record has" in far.output
+
+
+def _cut(record: cardtable.Record, actions: int) -> cardtable.Record:
+    return cardtable.Record(
+        record.game,
+        record.options,
+        record.seed,
+        record.actions[:actions],
+        record.decks,
+        record.reshuffles,
+        record.start,
+    )
+
+
+def test_the_hint_follower_plays_the_hints_best_to_the_end_of_a_game() -> None:
+    """``cardtable.bots.advice:HintFollower`` (the arena's spec) plays each hint's best,
+    the same as ``advise`` on its view with the seed it was given, and finishes a game."""
+    follower = make_bot("cardtable.bots.advice:HintFollower", "kryt-navalivat")
+    assert follower.name == "hint-follower"
+    follower.budget = Budget(seconds=30.0, deals=4, iterations=200)  # type: ignore[attr-defined]
+    state = cardtable.make("kryt-navalivat", players=2).new_state(seed=5)
+    rng, checked = random.Random(5), 0
+    while not state.is_over:
+        mover = state.to_move
+        assert mover is not None
+        view = state.view(mover)
+        before = rng.getstate()
+        action = follower.choose(view, state.legal_actions(), rng)
+        if len(view["legal_actions"]) > 1 and checked < 3:
+            again = random.Random()
+            again.setstate(before)
+            budget = Budget(seconds=30.0, deals=4, iterations=200)
+            advice = cardtable.advise(view, budget=budget, seed=again.getrandbits(64))
+            assert str(action) == advice.best
+            checked += 1
+        state.apply(action)
+    assert checked == 3
