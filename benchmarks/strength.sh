@@ -25,6 +25,7 @@
 #   WORKERS=2 benchmarks/strength.sh 21   # queue 21: Kryt'-navalivat's expert against hard,
 #                                         #   both at play's budgets
 #   WORKERS=1 benchmarks/strength.sh 22   # queue 22: Knockout Whist's learned policy prior
+#   benchmarks/strength.sh 23 &   # queue 23: the hint-following player against hard
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -72,7 +73,7 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 22} in
+case ${1:?queue 1 to 23} in
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"
@@ -268,5 +269,20 @@ case ${1:?queue 1 to 22} in
   table knockout-whist-3-prior-expert knockout-whist -p 3 \
     --bots "ismcts:iterations=50000,seconds=0.9,rollout=learned,prior=1,expert" --games 1800 \
     --stop-when-separated 0 --min-deals 100 --seed 2 --workers "${WORKERS:-1}"
+  ;;
+23)
+  # The hint-following player (plays every hint, at the hint's budget: docs/hints.md)
+  # against hard, in each game. Sized before it started, with no stopping rule: 400 games
+  # a table, every deal played twice with the seats swapped (--duplicate), about 2.5
+  # core-hours a table. The hints are at least as strong as hard if the paired interval's
+  # lower end lies above -0.02 (win or loss rate) or -0.1 (Neuf's points a deal, lower is
+  # better: the upper end below 0.1).
+  follower=cardtable.bots.advice:HintFollower
+  table knockout-whist-2-hints-hard knockout-whist -p 2 --bots "$follower,hard" \
+    --games 400 --duplicate --seed 2 --workers "${WORKERS:-1}"
+  table neuf-3-hints-hard-per-deal neuf -p 3 --bots "$follower,hard" \
+    --games 400 --duplicate --per-deal --seed 2 --workers "${WORKERS:-1}"
+  table kryt-navalivat-2-hints-hard kryt-navalivat -p 2 --bots "$follower,hard" \
+    --games 400 --duplicate --seed 2 --workers "${WORKERS:-1}"
   ;;
 esac

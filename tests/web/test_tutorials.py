@@ -157,6 +157,26 @@ def test_kryt_navalivat_tutorial_ends_in_a_draw_and_kow_learner_is_back() -> Non
     assert neuf.state_at(len(neuf.steps)).view(0)["scores"][0] == 2
 
 
+def test_kryt_navalivat_learner_beats_with_the_card_it_needs_least() -> None:
+    """The lesson's own advice (``tutorial.kryt.tips.trumps``): beat a plain card with a
+    higher card of its suit rather than a trump, and with the lowest card that beats,
+    keeping the higher ones. (Whether to beat at all, and what to cover with, the hints'
+    analysis judges: tests/web/test_tutorial_advice.py.)"""
+    tutorial = tutorial_of("kryt-navalivat")
+    ranks = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    beats = 0
+    for index, state in walk(tutorial):
+        step = tutorial.steps[index]
+        if step.seat != tutorial.learner or not step.action.startswith("beat "):
+            continue
+        view = state.view(step.seat)
+        beaters = [a.split()[1] for a in view["legal_actions"] if a.startswith("beat ")]
+        cheapest = min(beaters, key=lambda c: (c[-1] == view["trump"], ranks.index(c[:-1])))
+        assert step.action == f"beat {cheapest}", (index, step.action, beaters)
+        beats += 1
+    assert beats >= 10
+
+
 @pytest.mark.parametrize("lang", ["en", "fr", "ru", "fa"])
 def test_every_lesson_key_is_in_every_locale(lang: str) -> None:
     strings = json.loads((LOCALES / f"{lang}.json").read_text(encoding="utf-8"))
