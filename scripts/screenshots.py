@@ -1,19 +1,29 @@
 """Regenerate docs/screenshots/: the web table as people see it, at 1280x800 and 375x667, in
-English and in Persian (right to left).
+English and in Persian (right to left), its hints and reviews also in French and Russian.
 
     .venv/bin/python scripts/screenshots.py [--out docs/screenshots] [--only table-neuf]
 
 It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, plays each game
 from Python (one person against bots) to a position in the middle of a hand and to its end,
 and photographs, in headless Chromium: the lobby (``lobby``), each game's table mid-game at
-the person's turn (``table-<game>``), the moment a hand ends, the page having played its
+the person's turn (``table-<game>``), a turn in the middle of a hand with a choice of three
+moves or more, the "Hint" button pressed and the hint shown (``hint-<game>``: its sentence
+and the best move's value in the panel beside the table, under the controls on a phone,
+scrolled into view; each legal card's or button's badge: the best's value, "≈ best" for a
+move as good, the others' gap to it), the moment a hand ends, the page having played its
 last card (``hand-end-<game>``, in Knockout Whist and Neuf: a game of Kryt'-navalivat' is
 one hand, whose end is its results), its "Learn to play" tutorial (``tutorial-<game>``),
 its results once the game is over (``results-<game>``, scrolled down to them) and the
 person's "Review my game" beside the replay (``review-<game>``: every decision judged at the
-``expert`` level). Files are named
-``<page>-<game>-<lang>-<w>x<h>.png`` (the lobby's ``lobby-<lang>-<w>x<h>.png``) and are
-exactly the window's size.
+``expert`` level, said and charted in the game's unit). The hints and the reviews, the
+pages that say the most in words and numbers, are photographed in each of the page's four
+languages (``en``, ``fa``, ``fr``, ``ru``); the other pages in English and Persian. Files
+are named ``<page>-<game>-<lang>-<w>x<h>.png`` (the lobby's ``lobby-<lang>-<w>x<h>.png``)
+and are exactly the window's size.
+
+Each picture of a hint asks the server for it anew: its values may differ by a tenth from
+one language's picture to another's, and a move near the best may read "≈ best" in one and
+a small gap in another.
 
 The browser tests share this module: their layout test photographs the same positions with
 the same code (tests/web/test_web_browser.py).
@@ -29,6 +39,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 # The browser tests' pieces: the server in a subprocess, Chromium, a seat played from Python.
@@ -48,12 +59,15 @@ from browser_pieces import (  # noqa: E402
 )
 
 __all__ = [
+    "EVERY_LANG",
     "GAMES",
     "LANGS",
     "PAGES",
     "SIZES",
+    "SPOKEN",
     "Shot",
     "finished",
+    "hinted",
     "mid_game",
     "photograph",
     "shots",
@@ -63,7 +77,11 @@ __all__ = [
 OUT = ROOT / "docs" / "screenshots"
 SIZES: tuple[tuple[int, int], ...] = ((1280, 800), (375, 667))
 LANGS: tuple[str, ...] = ("en", "fa")
-PAGES: tuple[str, ...] = ("lobby", "table", "hand-end", "tutorial", "results", "review")
+# Every language the page speaks, and the pages photographed in each of them: the hint's and
+# the review's sentences and numbers say the most in words.
+EVERY_LANG: tuple[str, ...] = ("en", "fa", "fr", "ru")
+SPOKEN = ("hint", "review")
+PAGES: tuple[str, ...] = ("lobby", "table", "hint", "hand-end", "tutorial", "results", "review")
 # The games whose review is photographed: it takes a search of every decision, minutes for
 # a long Kryt'-navalivat' game.
 REVIEWED = ("knockout-whist", "neuf", "kryt-navalivat")
@@ -76,6 +94,14 @@ GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
 # A hand of Kryt'-navalivat' played by random moves runs long; a game of it this many
 # actions at most.
 LONGEST = 2000
+# A hint's picture: a turn of this many legal moves at least, and the turns whose hint is
+# worked out beforehand in search of one whose badges show both "≈ best" and gaps.
+CHOICES = 3
+HINT_TRIES = 8
+# The tables a hint's position is looked for at, one after another, each game to its end;
+# the times a page asks for its hint until it has the best move's value.
+TABLES = 4
+HINT_ASKS = 3
 
 
 @dataclass(frozen=True)
@@ -101,14 +127,17 @@ class Shot:
 def shots(
     pages: Sequence[str] = PAGES,
     games: Sequence[str] = tuple(GAMES),
-    langs: Sequence[str] = LANGS,
+    langs: Sequence[str] | None = None,
     sizes: Sequence[tuple[int, int]] = SIZES,
 ) -> list[Shot]:
+    """The pictures of ``pages`` of ``games`` at ``sizes``: in ``langs``, or where none are
+    given each page's own (:data:`EVERY_LANG` for the :data:`SPOKEN` pages, else
+    :data:`LANGS`)."""
     return [
         Shot(page, game, lang, width, height)
         for page in pages
         for game in games
-        for lang in langs
+        for lang in (langs or (EVERY_LANG if page in SPOKEN else LANGS))
         for width, height in sizes
         if (page != "review" or game in REVIEWED)
         and (page != "lobby" or game == LOBBY)
@@ -148,6 +177,64 @@ def mid_game(base: str, game: str, players: int, rng: random.Random) -> str:
     assert not seat.over() and far_enough(), f"{game}: no position in the middle of a hand"
     seat.close()
     return link
+
+
+def hinted(base: str, game: str, players: int, rng: random.Random) -> str:
+    """The link of a person's seat at the person's turn in the middle of a hand (a trick or
+    a pile under way), with a choice of :data:`CHOICES` moves or more. The hint of each such
+    turn is worked out here (as the server does, with another seed), to stop at one whose
+    badges show a move as good as the best ("≈ best") and one with a gap to it, and whose
+    reason is a rule of the position's own (not a close call, which each window's hint,
+    worked out again, may settle otherwise); after :data:`HINT_TRIES` such turns, at one
+    with a gap; after as many again, at the next turn with the choice. A game that ends
+    first (the person knocked out) gives way to another."""
+    # The server's own hint, from the seat's view; imported here: it brings the server.
+    from cardtable.server.thinking import advise
+
+    tried = 0
+    for _ in range(TABLES):
+        seat, link = _seated(base, game, players)
+        seat.settle()
+        for _ in range(LONGEST):
+            view = seat.view
+            if seat.over():
+                break
+            if seat.my_turn() and _mid_hand(view) and len(view["legal_actions"]) >= CHOICES:
+                tried += 1
+                if tried > 2 * HINT_TRIES or _telling(
+                    advise(game, view, rng.getrandbits(32)), tried > HINT_TRIES
+                ):
+                    seat.close()
+                    return link
+            seat.act(seat.choose(rng))
+            seat.settle()
+        seat.close()
+    raise AssertionError(f"{game}: no choice of {CHOICES} moves at the person's turn")
+
+
+def _mid_hand(view: dict[str, Any]) -> bool:
+    """Whether a trick is under way (Knockout Whist, Neuf past its exchange) or a pile
+    (Kryt'-navalivat'): cards on the table that the person's move answers."""
+    if view.get("game") == "kryt-navalivat":
+        return bool(view.get("pile"))
+    return bool(view.get("trick")) and view.get("phase") in (None, "play")
+
+
+# A hint's reasons that name no rule of the position: a close call (whose best move another
+# working out may settle otherwise), any move, no simple rule.
+VAGUE = ("hints.why.close", "hints.why.close_call", "hints.why.any", "hints.why.no_rule")
+
+
+def _telling(hint: dict[str, Any], gaps_only: bool) -> bool:
+    """Whether a hint's badges show a gap to the best (as the page rounds it: to a tenth of
+    a trick, a tenth of a percent) and, unless ``gaps_only``, a move as good as the best and
+    a reason that names a rule of the position (:data:`VAGUE`)."""
+    places = 3 if hint["unit"] == "not_fool" else 1
+    others = [a for a in hint["actions"] if a["action"] != hint["best"] and a["value"] is not None]
+    gaps = any(not a["tie"] and round(a["gap"], places) < 0 for a in others)
+    ties = any(a["tie"] or round(a["gap"], places) == 0 for a in others)
+    ruled = (hint.get("reason") or {}).get("key") not in VAGUE
+    return gaps and (gaps_only or (ties and ruled))
 
 
 def hand_ending(base: str, game: str, players: int, rng: random.Random) -> str:
@@ -193,8 +280,9 @@ def take(page: Page, folder: Path, shot: Shot) -> Path:
 
 
 def ready(page: Page, what: str) -> None:
-    """Waits until the page shows what its picture is of: the person's turn, the lesson's
-    first move, the results, or the person's review beside the replay."""
+    """Waits until the page shows what its picture is of: the person's turn, the hint
+    asked for at it, the lesson's first move, the results, or the person's review beside
+    the replay."""
     if what == "lobby":
         page.wait_for_selector("#game option", state="attached")
         page.evaluate("document.fonts.ready")
@@ -204,6 +292,22 @@ def ready(page: Page, what: str) -> None:
     page.wait_for_selector("#seats .seat")
     if what == "table":
         expect(page.locator("#turn.mine")).to_be_visible()
+    elif what == "hint":
+        expect(page.locator("#turn.mine")).to_be_visible()
+        for _ in range(HINT_ASKS):
+            page.click("#hint")
+            # The server works the hint out (about a second, more on a busy machine).
+            expect(page.locator("#hint-panel")).to_be_visible(timeout=60_000)
+            expect(page.locator("#hint-why")).not_to_be_empty()
+            # A hint starved of time on a busy machine may leave the best move unrated (no
+            # value to say): asked again.
+            if page.locator("#hint-value").inner_text().strip():
+                break
+            page.wait_for_timeout(1000)
+        expect(page.locator("#hint-value")).not_to_be_empty()
+        expect(page.locator(".chance").first).to_be_visible()
+        # On a phone the panel is under the hand and the controls: scrolled up into view.
+        page.locator("#hint-panel").evaluate("e => e.scrollIntoView({ block: 'nearest' })")
     elif what == "hand-end":
         # The last card played; the hand's end is named over the table for a moment.
         expect(page.locator("#turn.mine")).to_be_visible()
@@ -264,6 +368,8 @@ def photograph(
         elif key not in links:
             if shot.page == "table":
                 links[key] = mid_game(base, shot.game, players, rng)
+            elif shot.page == "hint":
+                links[key] = hinted(base, shot.game, players, rng)
             elif key[0] == "over":
                 links[key] = finished(base, shot.game, players, rng)
             elif shot.page == "lobby":
@@ -295,7 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="PAGE-GAME",
-        help="only these (e.g. table-neuf, tutorial-kryt-navalivat); may be repeated",
+        help="only these (e.g. table-neuf, hint-kryt-navalivat, lobby); may be repeated",
     )
     parser.add_argument("--seed", type=int, default=5, help="the random moves' seed")
     args = parser.parse_args(argv)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
 import typer
@@ -12,6 +13,7 @@ from rich.console import Console
 from typer.core import TyperCommand, TyperGroup
 
 import cardtable
+from cardtable.core import Record
 from cardtable.rules.kryt_navalivat.session import SESSION_FORMAT
 
 if TYPE_CHECKING:
@@ -55,6 +57,22 @@ def _fail(message: str, status: int) -> NoReturn:
         f"cardtable: {message}", markup=False
     )
     raise typer.Exit(status)
+
+
+def _one_record(file: Path, purpose: str) -> Record:
+    """The one game's record saved in ``file``, or the command fails with a data error
+    saying why (unreadable, a session of hands: ``purpose`` says what to give instead, not
+    a record)."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
+    if _is_session(text):
+        _fail(f"{file} is a session of hands; {purpose}", DATA_ERROR)
+    try:
+        return cardtable.load_record(text)
+    except ValueError as exc:
+        _fail(f"{file} is not a record: {exc}", DATA_ERROR)
 
 
 def _is_session(text: str) -> bool:

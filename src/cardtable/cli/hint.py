@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 
 import cardtable
-from cardtable.cli.common import DATA_ERROR, USAGE_ERROR, _console, _fail, _is_session
+from cardtable.cli.common import DATA_ERROR, USAGE_ERROR, _console, _fail, _one_record
 from cardtable.core import Record
 
 UNITS = {
@@ -41,16 +41,7 @@ def hint_command(
     ] = False,
 ) -> None:
     """The table's hint for the seat to move at a position of a saved game."""
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
-    if _is_session(text):
-        _fail(f"{file} is a session of hands; give one hand's record", DATA_ERROR)
-    try:
-        record = cardtable.load_record(text)
-    except ValueError as exc:
-        _fail(f"{file} is not a record: {exc}", DATA_ERROR)
+    record = _one_record(file, "give one hand's record")
     actions = len(record.actions)
     if at is not None and at > actions:
         _fail(f"--at {at}: the record has {actions} actions", USAGE_ERROR)

@@ -15,14 +15,13 @@ from rich.progress import (
 )
 from rich.progress import Progress as ProgressBar
 
-import cardtable
 from cardtable.cli.common import (
     DATA_ERROR,
     INTERRUPTED,
     USAGE_ERROR,
     _console,
     _fail,
-    _is_session,
+    _one_record,
 )
 from cardtable.errors import InvalidBudgetError
 
@@ -54,16 +53,7 @@ def review_command(
     """Judge every decision of one seat in a finished game, the costliest first."""
     from cardtable.review import CHART_UNITS, THRESHOLDS, ReviewError, review, write_chart
 
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        _fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", DATA_ERROR)
-    if _is_session(text):
-        _fail(f"{file} is a session of hands; review one hand's record", DATA_ERROR)
-    try:
-        record = cardtable.load_record(text)
-    except ValueError as exc:
-        _fail(f"{file} is not a record: {exc}", DATA_ERROR)
+    record = _one_record(file, "review one hand's record")
     console = _console()
     bar = ProgressBar(
         TextColumn("decisions"),

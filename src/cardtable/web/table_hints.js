@@ -1,7 +1,7 @@
 /*
  * Hints (docs/server.md): the best action marked, each action's value or gap, the reason.
  */
-import { t, num, pct, cardWords, Forms } from "./i18n.js";
+import { t, num, pct, cardWords, Forms, currentLang } from "./i18n.js";
 import { h } from "./common.js";
 import { st, $, seatName, announce, actionWords, redraw } from "./table_state.js";
 
@@ -16,9 +16,16 @@ export function onHint(msg) {
   if (forced) announce(t("hint_forced_said", { action: actionWords(best) }));
   else {
     const value = actions.get(best).value;
-    const words = typeof value === "number" ? hintValue(value, true) : "";
-    announce(t("hints.said", { action: actionWords(best), value: words, why: hintWhy() }));
+    // An unrated best (too few samples) has no value to say: the sentence leaves it out.
+    if (typeof value === "number") announce(t("hints.said", { action: actionNamed(best), value: hintValue(value, true), why: hintWhy() }));
+    else announce(t("hints.said_plain", { action: actionNamed(best), why: hintWhy() }));
   }
+}
+
+/** An action as the hint's sentences name it, after a colon: a button's label ("Beat with
+ * …", "Pick up 1 card") goes on in lower case, as a card's name does ("the ten of spades"). */
+function actionNamed(action) {
+  return actionWords(action).replace(/^([^\p{L}\p{N}]*)(\p{Lu})/u, (_, lead, first) => lead + first.toLocaleLowerCase(currentLang()));
 }
 
 // To a tenth, and never a negative zero: Intl writes -0 as "-0".
@@ -104,7 +111,12 @@ export function chanceBadge(actions) {
   // sampled deals, or too small to matter) is as good as the best: no gap is claimed.
   if (tie === true || shownGap(gap) === 0) {
     dataset.tie = "true";
-    return h("span", { class: "chance tie", dataset, "aria-label": t("hints.near_best") }, t("hints.near_best"));
+    // Its sign and its word may go on two lines over a narrow card (style.css), though a
+    // no-break space holds them together in some languages.
+    const near = t("hints.near_best");
+    const cut = near.search(/\s/);
+    const words = cut > 0 ? [near.slice(0, cut), h("wbr"), near.slice(cut)] : [near];
+    return h("span", { class: "chance tie", dataset, "aria-label": near }, ...words);
   }
   return h("span", { class: "chance", dataset, "aria-label": gapWords(gap) }, hintGap(gap));
 }
@@ -120,5 +132,5 @@ export function renderHintPanel() {
   panel.dataset.reason = (hint.reason && hint.reason.key) || "";
   $("hint-why").textContent = hintWhy();
   const value = hint.actions.get(hint.best).value;
-  $("hint-value").textContent = typeof value === "number" ? t("hints.summary", { action: actionWords(hint.best), value: hintValue(value, true) }) : "";
+  $("hint-value").textContent = typeof value === "number" ? t("hints.summary", { action: actionNamed(hint.best), value: hintValue(value, true) }) : "";
 }
