@@ -13,7 +13,7 @@ True
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from cardtable import compiled
 from cardtable.cards import DECK_36, DECK_52, Card, CardSet, Rank, Suit
@@ -33,10 +33,6 @@ from cardtable.errors import (
     UnknownGameError,
 )
 from cardtable.rules.catalog import DESCRIPTORS, descriptor
-
-if TYPE_CHECKING:
-    from cardtable.advice import Advice
-    from cardtable.analysis import Budget
 
 __all__ = [
     "DECK_36",
@@ -64,7 +60,6 @@ __all__ = [
     "Suit",
     "UnknownGameError",
     "View",
-    "advise",
     "games",
     "load_record",
     "make",
@@ -125,22 +120,6 @@ def replay(record: str | dict[str, Any] | Record) -> State:
     except (UnknownGameError, InvalidOptionError) as exc:
         raise InvalidRecordError(f"record names a game that cannot be made: {exc}") from exc
     return game.replay(rec)
-
-
-def advise(
-    position: State | View,
-    seat: int | None = None,
-    *,
-    seconds: float | None = None,
-    seed: int = 0,
-    budget: Budget | None = None,
-) -> Advice:
-    """The hint the table's hint button gives ``seat`` (by default the seat to move) at
-    ``position``, a state or the seat's own view, with the analysis behind it:
-    :func:`cardtable.advice.advise` (``docs/hints.md``)."""
-    from cardtable.advice import advise as advise_on  # the analysis loads the bots: on use
-
-    return advise_on(position, seat, seconds=seconds, seed=seed, budget=budget)
 
 
 def dumps_view(view: View) -> str:

@@ -1,6 +1,6 @@
 """One analysis of a position, from one seat's view: what each legal action is worth in the
 game's unit, how sure that is, and which action a good player would make. The table's
-hints, the review of a finished game and :func:`cardtable.advise` all read it.
+hints, the review of a finished game and :func:`cardtable.advice.advise` all read it.
 
 The unit is the game's descriptor's ``hint_unit``: the seat's expected tricks this hand
 (Knockout Whist), its side's tricks over the quota this deal (Neuf, NEUF-5.2) or its chance
@@ -34,7 +34,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardtable.cards import Card
 from cardtable.core import Game, View
+from cardtable.errors import InvalidCardError
 from cardtable.rules.catalog import descriptor
 
 __all__ = [
@@ -179,13 +181,11 @@ class Analysis:
 def keep_order(view: View, action: str) -> tuple[int, int, int]:
     """How much a good player wants to keep what ``action`` gives up, lowest first: an
     action naming no card (0), then a plain card, then a trump, each by rank."""
-    from cardtable.hints.reasons import RANKS
-
-    card = action.partition(" ")[2]
-    if not card or card[:-1] not in RANKS or card[-1] not in "CDHS":
+    try:
+        card = Card.parse(action.partition(" ")[2])
+    except InvalidCardError:  # no card: take, keep, knock, a suit named trumps
         return (0, 0, 0)
-    trump = view.get("trump")
-    return (1, int(card[-1] == trump), RANKS.index(card[:-1]))
+    return (1, int(str(card.suit) == view.get("trump")), int(card.rank))
 
 
 def analyse(

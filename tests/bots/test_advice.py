@@ -1,4 +1,4 @@
-"""The analysis behind hints and its public entry point: ``cardtable.advise`` and
+"""The analysis behind hints and its public entry point: ``cardtable.advice.advise`` and
 ``cardtable hint`` give the table's hint for a state or a seat's view, each value with its
 uncertainty (``cardtable.analysis``), from the seat's own view alone (SPEC §0.4 item 4)."""
 
@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 import cardtable
-from cardtable.advice import english
+from cardtable.advice import advise, english
 from cardtable.analysis import Budget
 from cardtable.bots import make_bot
 from cardtable.cli import app
@@ -49,8 +49,8 @@ def test_advice_on_a_state_is_the_hint_of_the_movers_view(game: str) -> None:
     state = a_choice(game, 7)
     mover = state.to_move
     assert mover is not None
-    by_state = cardtable.advise(state, budget=SMALL, seed=3)
-    by_view = cardtable.advise(state.view(mover), budget=SMALL, seed=3)
+    by_state = advise(state, budget=SMALL, seed=3)
+    by_view = advise(state.view(mover), budget=SMALL, seed=3)
     assert by_state.hint == by_view.hint
     assert by_state.best in state.view(mover)["legal_actions"]
     actions = {a["action"]: a for a in by_state.hint["actions"]}
@@ -69,11 +69,11 @@ def test_advice_is_for_the_seat_to_move_from_its_own_view() -> None:
     assert mover is not None
     other = (mover + 1) % 3
     with pytest.raises(OutOfTurnError):
-        cardtable.advise(state, other)
+        advise(state, other)
     with pytest.raises(OutOfTurnError):
-        cardtable.advise(state.view(other))
+        advise(state.view(other))
     with pytest.raises(CardtableError, match="a state or a seat's view"):
-        cardtable.advise({"legal_actions": []})
+        advise({"legal_actions": []})
 
 
 def test_pimc_gives_each_gap_the_error_of_its_paired_deals() -> None:
@@ -91,7 +91,7 @@ def test_pimc_gives_each_gap_the_error_of_its_paired_deals() -> None:
         dog_used=True,
     )
     state = cardtable.make("knockout-whist", players=2).state_from_position(text)
-    advice = cardtable.advise(state, budget=SMALL, seed=1)
+    advice = advise(state, budget=SMALL, seed=1)
     analysis = advice.analysis
     assert analysis.method == "pimc" and analysis.samples == SMALL.deals
     spades = ("play AS", "play KS", "play QS")
@@ -175,7 +175,7 @@ def test_the_hint_follower_plays_the_hints_best_to_the_end_of_a_game() -> None:
             again = random.Random()
             again.setstate(before)
             budget = Budget(seconds=30.0, deals=4, iterations=200)
-            advice = cardtable.advise(view, budget=budget, seed=again.getrandbits(64))
+            advice = advise(view, budget=budget, seed=again.getrandbits(64))
             assert str(action) == advice.best
             checked += 1
         state.apply(action)

@@ -1,5 +1,5 @@
 """``cardtable hint``: the table's hint for a position of a saved game, with the analysis
-behind it (:func:`cardtable.advise`)."""
+behind it (:func:`cardtable.advice.advise`)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 
 import cardtable
+from cardtable.advice import advise
 from cardtable.cli.common import DATA_ERROR, USAGE_ERROR, _console, _fail, _one_record
 from cardtable.core import Record
 
@@ -62,7 +63,7 @@ def hint_command(
         _fail(f"{file} does not replay: {exc}", DATA_ERROR)
     if state.is_over or state.to_move is None:
         _fail(f"the game is over after {cut} actions: nobody is to move", USAGE_ERROR)
-    advice = cardtable.advise(state, seconds=seconds, seed=seed)
+    advice = advise(state, seconds=seconds, seed=seed)
     console = _console()
     if json_out:
         console.print_json(json.dumps(advice.to_dict(), ensure_ascii=False))
