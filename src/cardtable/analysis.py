@@ -60,7 +60,8 @@ MIN_VISITS = 30
 """The search's fewest visits for an action to be rated (below it, its mean is noise)."""
 
 MIN_DEALS = 4
-"""PIMC's fewest deals for any action to be rated (below it, the gaps' errors mean nothing)."""
+"""PIMC's fewest deals for any action to be rated (below it, the gaps' errors mean nothing):
+a clock that allows fewer is overrun until there are this many."""
 
 NOISE = 2.0
 """A gap within this many standard errors of zero is not told apart from it."""
@@ -262,13 +263,16 @@ def _pimc(
 
     twin = solved_twin(game)
     assert isinstance(twin, KnockoutWhist | Neuf)
+    text = json.dumps(view)
     _, deals, means, solved, _, errors = twin.judge(
-        json.dumps(view),
-        deals=budget.deals,
-        seconds=budget.seconds,
-        model=model,
-        seed=rng.getrandbits(64),
+        text, deals=budget.deals, seconds=budget.seconds, model=model, seed=rng.getrandbits(64)
     )
+    if solved < min(MIN_DEALS, budget.deals):
+        # Deals too slow for the clock (Neuf's exchange solves the deal that follows each
+        # sampled spare; a busy machine): the fewest that rate the actions, whatever the time.
+        _, deals, means, solved, _, errors = twin.judge(
+            text, deals=MIN_DEALS, model=model, seed=rng.getrandbits(64)
+        )
     appraisals = []
     for text in view["legal_actions"]:
         number = game.number_of(text)

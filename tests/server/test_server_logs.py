@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -214,6 +215,13 @@ def test_several_processes_at_a_terminal_write_text_too(database: str, tmp_path:
     try:
         table = open_neuf(server)
         join_with_a_bad_token(server, table)
+        # The process that prints the banner need not be the one that answered first: on a
+        # busy machine it may still be starting. Wait for it (it prints once it answers).
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "cardtable is serving at" not in (
+            server.log.read_text(encoding="utf-8", errors="replace")
+        ):
+            time.sleep(0.1)
     finally:
         lines = server.printed()
     assert_readable(lines, server, table)
