@@ -31,7 +31,7 @@ import json
 import math
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from cardtable.cards import Card
@@ -121,10 +121,11 @@ class Analysis:
     samples: int
     seconds: float
     method: str
-    margin: float = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "margin", MARGINS[self.unit])
+    @property
+    def margin(self) -> float:
+        """The unit's margin (:data:`MARGINS`)."""
+        return MARGINS[self.unit]
 
     def appraisal(self, action: str) -> Appraisal:
         for appraisal in self.actions:

@@ -21,7 +21,7 @@ import json
 import math
 import random
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -266,10 +266,7 @@ def moments(record: Record, seat: int) -> tuple[State, list[tuple[int, State, st
     game = cardtable.make(record.game, **record.options)
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.num_players:
         raise ReviewError(f"seat {seat!r} is not at this game: seats are 0-{game.num_players - 1}")
-    bare = Record(
-        record.game, record.options, record.seed, [], record.decks, record.reshuffles, record.start
-    )
-    state = game.replay(bare)
+    state = game.replay(replace(record, actions=[]))
     turns: list[tuple[int, State, str]] = []
     for index, text in enumerate(record.actions):
         mover = state.to_move

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -127,7 +128,12 @@ def test_the_hint_command_prints_the_hint_of_a_saved_position(tmp_path: Path) ->
     at = next(
         i
         for i in range(len(state.record().actions))
-        if len(cardtable.replay(_cut(state.record(), i)).legal_actions()) > 1
+        if len(
+            cardtable.replay(
+                replace(state.record(), actions=state.record().actions[:i])
+            ).legal_actions()
+        )
+        > 1
     )
     runner = CliRunner()
     shown = runner.invoke(app, ["hint", str(path), "--at", str(at), "--seconds", "0.2"])
@@ -136,47 +142,12 @@ def test_the_hint_command_prints_the_hint_of_a_saved_position(tmp_path: Path) ->
     data = runner.invoke(app, ["hint", str(path), "--at", str(at), "--seconds", "0.2", "--json"])
     assert data.exit_code == 0, data.output
     advice = json.loads(data.output)
-    legal = cardtable.replay(_cut(state.record(), at)).legal_actions()
+    legal = cardtable.replay(
+        replace(state.record(), actions=state.record().actions[:at])
+    ).legal_actions()
     assert advice["best"] in [str(a) for a in legal]
     assert advice["analysis"]["method"] == "search"
     over = runner.invoke(app, ["hint", str(path)])
     assert over.exit_code != 0 and "the game is over" in over.output
     far = runner.invoke(app, ["hint", str(path), "--at", "100000"])
     assert far.exit_code != 0 and "the record has" in far.output
-
-
-def _cut(record: cardtable.Record, actions: int) -> cardtable.Record:
-    return cardtable.Record(
-        record.game,
-        record.options,
-        record.seed,
-        record.actions[:actions],
-        record.decks,
-        record.reshuffles,
-        record.start,
-    )
-
-
-def test_the_hint_follower_plays_the_hints_best_to_the_end_of_a_game() -> None:
-    """``cardtable.bots.advice:HintFollower`` (the arena's spec) plays each hint's best,
-    the same as ``advise`` on its view with the seed it was given, and finishes a game."""
-    follower = make_bot("cardtable.bots.advice:HintFollower", "kryt-navalivat")
-    assert follower.name == "hint-follower"
-    follower.budget = Budget(seconds=30.0, deals=4, iterations=200)  # type: ignore[attr-defined]
-    state = cardtable.make("kryt-navalivat", players=2).new_state(seed=5)
-    rng, checked = random.Random(5), 0
-    while not state.is_over:
-        mover = state.to_move
-        assert mover is not None
-        view = state.view(mover)
-        before = rng.getstate()
-        action = follower.choose(view, state.legal_actions(), rng)
-        if len(view["legal_actions"]) > 1 and checked < 3:
-            again = random.Random()
-            again.setstate(before)
-            budget = Budget(seconds=30.0, deals=4, iterations=200)
-            advice = advise(view, budget=budget, seed=again.getrandbits(64))
-            assert str(action) == advice.best
-            checked += 1
-        state.apply(action)
-    assert checked == 3

@@ -4,6 +4,7 @@ behind it (:func:`cardtable.advice.advise`)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,7 +13,6 @@ import typer
 import cardtable
 from cardtable.advice import advise
 from cardtable.cli.common import DATA_ERROR, USAGE_ERROR, _console, _fail, _one_record
-from cardtable.core import Record
 
 UNITS = {
     "tricks": "expected tricks this hand",
@@ -48,17 +48,7 @@ def hint_command(
         _fail(f"--at {at}: the record has {actions} actions", USAGE_ERROR)
     cut = actions if at is None else at
     try:
-        state = cardtable.replay(
-            Record(
-                record.game,
-                record.options,
-                record.seed,
-                record.actions[:cut],
-                record.decks,
-                record.reshuffles,
-                record.start,
-            )
-        )
+        state = cardtable.replay(replace(record, actions=record.actions[:cut]))
     except ValueError as exc:
         _fail(f"{file} does not replay: {exc}", DATA_ERROR)
     if state.is_over or state.to_move is None:
