@@ -26,7 +26,6 @@ throws a high trump away for nothing. Nothing but the seat's own view goes in (S
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 import random
@@ -290,9 +289,8 @@ def _search(
     from cardtable.bots import make_bot
     from cardtable.bots.ismcts import IsmctsBot
 
-    bot = make_bot("hard", game.name)
+    bot = make_bot("hard", game.name)  # a bot of its own: its budget is set below
     assert isinstance(bot, IsmctsBot)
-    bot = copy.copy(bot)
     bot.seconds = budget.seconds if budget.iterations is None else None
     bot.iterations = budget.iterations if budget.iterations is not None else bot.iterations
     low, high = descriptor(game.name).return_range(game.num_players)
