@@ -158,10 +158,11 @@ def test_kryt_navalivat_tutorial_ends_in_a_draw_and_kow_learner_is_back() -> Non
 
 
 def test_kryt_navalivat_learner_beats_with_the_card_it_needs_least() -> None:
-    """KRYT-3.1 (what beats what) and the lesson's own advice (``tutorial.kryt.tips.trumps``):
-    beat a plain card with a higher card of its suit rather than a trump, and with the lowest card that beats,
-    keeping the higher ones. (Whether to beat at all, and what to cover with, the hints'
-    analysis judges: tests/web/test_tutorial_advice.py.)"""
+    """KRYT-3.1 (what beats what) and the lesson's own advice
+    (``tutorial.kryt.tips.trumps``): beat a plain card with a higher card of its suit rather
+    than a trump, and with the lowest card that beats, keeping the higher ones. (Whether to
+    beat at all, and what to cover with, the hints' analysis judges:
+    tests/web/test_tutorial_advice.py.)"""
     tutorial = tutorial_of("kryt-navalivat")
     ranks = ["6", "7", "8", "9", "10", "J", "Q", "K", "A"]
     beats = 0
