@@ -181,16 +181,14 @@ def test_counts_and_scores_are_written_in_the_readers_language(
             page = made.new_page()
             page.goto(f"{web_base}/")
             expect(page.locator("html")).to_have_attribute("lang", lang)
-            # The page's <html lang> may say "en" before its strings have loaded: wait for
-            # them (a key with no string comes back as itself).
-            page.wait_for_function(
-                "() => import('/static/i18n.js').then(m => m.t('review.title') !== 'review.title')"
-            )
-            counted = page.evaluate(
-                "key => import('/static/i18n.js').then("
-                "m => [1, 2, 5, 21].map(count => m.t(key, {count})))",
-                "review.count.mistake",
-            )
+            # The page's <html lang> may say "en" before its strings have loaded, and a key
+            # with no string comes back as itself: read the counts in the same evaluation
+            # that finds the strings loaded (two calls may meet two states of the page).
+            counted = page.wait_for_function(
+                "key => import('/static/i18n.js').then(m => m.t('review.title') !== 'review.title'"
+                " && [1, 2, 5, 21].map(count => m.t(key, {count})))",
+                arg="review.count.mistake",
+            ).json_value()
             assert counted == mistakes
             minus = page.evaluate("() => import('/static/i18n.js').then(m => m.num(-12))")
             if lang == "fa":
