@@ -36,7 +36,8 @@ from typing import Any
 import cardtable
 from cardtable.analysis import MARGINS, NOISE, Analysis, analyse
 from cardtable.bots import make_bot
-from cardtable.review import LEVELS, THRESHOLDS, decision_of
+from cardtable.review import LEVELS, THRESHOLDS
+from cardtable.review import judge as judge_decision
 from cardtable.rules.catalog import descriptor
 from cardtable.server.thinking import HINT_BUDGET
 
@@ -81,9 +82,8 @@ def judged(
     began = time.perf_counter()
     hint = analyse(game, view, budget=HINT_BUDGET, rng=random.Random(seed))
     hint_seconds = time.perf_counter() - began
-    review = analyse(game, view, budget=LEVELS["expert"], rng=random.Random(seed + 1))
+    decided = judge_decision(game, view, played, 0, LEVELS["expert"], random.Random(seed + 1))
     judge = analyse(game, view, budget=LEVELS["expert"].scaled(factor), rng=random.Random(seed + 2))
-    decided = decision_of(review, view, played, 0, game)
     return {
         "played": played,
         "hint_best": hint.best,

@@ -227,7 +227,7 @@ class _Game(Generic[_S, _B]):
         choice: float = 0.0,
         deals: int = 1000,
         prior: float = 0.0,
-    ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float, dict[int, float]]: ...
     def search_seeing(
         self,
         position: str,
@@ -239,7 +239,7 @@ class _Game(Generic[_S, _B]):
         rollout: str = "guided",
         threads: int = 1,
         solve: int = 0,
-    ) -> tuple[int, dict[int, int], dict[int, float], int, float]: ...
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float, dict[int, float]]: ...
     def replay(
         self,
         seed: int,

@@ -6,16 +6,21 @@ The unit is the game's descriptor's ``hint_unit``: the seat's expected tricks th
 (Knockout Whist), its side's tricks over the quota this deal (Neuf, NEUF-5.2) or its chance
 of not being the fool (Kryt'-navalivat', KRYT-7.2).
 
-- Knockout Whist and Neuf are valued by PIMC over the core's exact solvers: deals sampled
-  from what the seat knows, each solved with every card in view. Every action is valued on
-  the same deals, so a gap between two actions has the standard error of the deals' paired
+- Knockout Whist is valued by PIMC over the core's exact solver: deals sampled from what
+  the seat knows, each solved with every card in view. Every action is valued on the same
+  deals, so a gap between two actions has the standard error of the deals' paired
   differences (the core's ``judge``), much smaller than either mean's own.
-- Kryt'-navalivat' is valued by the ``hard`` level's search (ISMCTS). An action's value is
-  the mean outcome of the iterations that tried it, and its error is that of a mean of
-  outcomes between 0 and 1; an action tried fewer than :data:`MIN_VISITS` times is *not
-  rated*: its mean would be noise. The search spends its iterations on the actions near
-  the top, and while the best two are within their noise of each other it searches again
-  (up to ``Budget.rounds`` times), adding the two searches' counts.
+- Neuf and Kryt'-navalivat' are valued by the ``hard`` level's search (ISMCTS). An
+  action's value is the mean outcome of the iterations that tried it; an action tried
+  fewer than :data:`MIN_VISITS` times is *not rated*: its mean would be noise. The search
+  spends its iterations on the actions near the top, and while the best two are within
+  their noise of each other it searches again (up to ``Budget.rounds`` times), adding the
+  searches' counts. In Neuf each iteration plays to the end of the deal and counts the
+  side's tricks over the quota (``rollout=deal``; the error is that of a mean of those
+  counts, from their spread); in Kryt'-navalivat' an outcome is the chance of a good end,
+  between 0 and 1 (the error that of such a mean). PIMC's perfect-information deals played
+  Neuf worse than ``hard``: a seat that followed its hints lost 0.28 points a deal more
+  than ``hard`` (docs/hints.md).
 
 An action whose gap to the highest value is within its noise (two standard errors) or
 within the unit's margin (:data:`MARGINS`, too small to matter at the table) is *as good*
@@ -30,6 +35,7 @@ import json
 import math
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,10 +54,11 @@ __all__ = [
     "analyse",
     "decide",
     "keep_order",
+    "pool",
     "search_appraisals",
 ]
 
-MARGINS = {"tricks": 0.15, "points": 0.15, "not_fool": 0.03}
+MARGINS = {"tricks": 0.15, "points": 0.05, "not_fool": 0.03}
 """How far below the best an action may be and still do "about as well", in each unit: a
 difference that small changes nothing a player would notice."""
 
@@ -69,9 +76,9 @@ NOISE = 2.0
 @dataclass(frozen=True, slots=True)
 class Budget:
     """What an analysis may spend. PIMC: at most ``deals`` deals and ``seconds`` seconds.
-    Search: ``seconds`` a round, and up to ``rounds`` rounds while the top is undecided;
-    ``iterations`` (when given) bounds each round instead of the clock, for a result that
-    depends on the seed alone."""
+    Search: ``seconds`` in all, in up to ``rounds`` equal rounds (the next only while the
+    top is undecided); ``iterations`` (when given) bounds each round instead of the clock,
+    for a result that depends on the seed alone."""
 
     seconds: float = 0.9
     deals: int = 400
@@ -255,6 +262,35 @@ def decide(
     )  # fmt: skip
 
 
+def pool(looks: Sequence[Analysis], view: View) -> Analysis:
+    """One analysis of ``view``'s position from several independent ``looks`` at it (other
+    seeds, the same method): each action's value the mean of the looks' weighed by the
+    samples behind them, and its error theirs combined as for such a mean (approximately:
+    each look's error is of the gap to its own highest value)."""
+    first = looks[0]
+    appraisals = []
+    for action in (a.action for a in first.actions):
+        parts = [look.appraisal(action) for look in looks]
+        samples = sum(part.samples for part in parts)
+        rated = [(max(part.samples, 1), part) for part in parts if part.value is not None]
+        if not rated:
+            appraisals.append(Appraisal(action, None, 0.0, samples))
+            continue
+        weight = sum(w for w, _ in rated)
+        value = sum(w * (part.value or 0.0) for w, part in rated) / weight
+        error = math.sqrt(sum((w * part.error) ** 2 for w, part in rated)) / weight
+        appraisals.append(Appraisal(action, value, error, samples))
+    return decide(
+        first.game,
+        first.unit,
+        view,
+        appraisals,
+        sum(look.samples for look in looks),
+        sum(look.seconds for look in looks),
+        first.method,
+    )
+
+
 def _pimc(
     game: Game, view: View, budget: Budget, rng: random.Random, model: str
 ) -> tuple[list[Appraisal], int]:
@@ -284,39 +320,69 @@ def _pimc(
 def _search(
     game: Game, view: View, budget: Budget, rng: random.Random
 ) -> tuple[list[Appraisal], int]:
-    """The ``hard`` search's chance of a good end for each action, in rounds while the top
-    two are within their noise of each other."""
+    """The ``hard`` search's value of each action, in rounds while the top two are within
+    their noise of each other: in a game scored deal by deal (Neuf), the side's points from
+    this deal (the search's ``deal`` rollout); elsewhere the chance of a good end."""
     from cardtable.bots import make_bot
     from cardtable.bots.ismcts import IsmctsBot
 
     bot = make_bot("hard", game.name)  # a bot of its own: its budget is set below
     assert isinstance(bot, IsmctsBot)
-    bot.seconds = budget.seconds if budget.iterations is None else None
-    bot.iterations = budget.iterations if budget.iterations is not None else bot.iterations
+    rounds = max(1, budget.rounds)
+    # The clock alone, or the iterations alone: not hard's cap of iterations, which a
+    # stronger judge's clock would never reach.
+    bot.seconds = budget.seconds / rounds if budget.iterations is None else None
+    bot.iterations = budget.iterations
+    by_deal = descriptor(game.name).per_deal
     low, high = descriptor(game.name).return_range(game.num_players)
+    if by_deal:
+        # Outcomes in tricks, 13 a deal between the best and the worst, where the game's
+        # returns lie between ``low`` and ``high``: exploration in proportion, as hard's.
+        bot.rollout = "deal"
+        bot.exploration *= TRICKS_A_DEAL / (high - low)
     visits: dict[int, int] = {}
     totals: dict[int, float] = {}
+    squares: dict[int, float] | None = {} if by_deal else None
     iterations = 0
     appraisals: list[Appraisal] = []
-    for _ in range(max(1, budget.rounds)):
+    for _ in range(rounds):
         # A hint shows every action's value, not just the best one's: no stopping early.
         found = bot.analyse(game, view, rng, stop_early=False)
         iterations += found.iterations
         for number, count in found.visits.items():
-            chance = (found.values.get(number, low) - low) / (high - low)
             visits[number] = visits.get(number, 0) + count
-            totals[number] = totals.get(number, 0.0) + count * min(1.0, max(0.0, chance))
-        appraisals = search_appraisals(game, view, visits, totals)
+            if squares is not None:  # points: the values and their spreads as they are
+                mean, spread = found.values[number], found.deviations.get(number, 0.0)
+                totals[number] = totals.get(number, 0.0) + count * mean
+                squares[number] = squares.get(number, 0.0) + count * (spread**2 + mean**2)
+            else:
+                chance = (found.values.get(number, low) - low) / (high - low)
+                totals[number] = totals.get(number, 0.0) + count * min(1.0, max(0.0, chance))
+        appraisals = search_appraisals(game, view, visits, totals, squares)
         if _decided(appraisals):
             break
     return appraisals, iterations
 
 
+TRICKS_A_DEAL = 13
+"""The tricks of a Neuf deal (NEUF-4): the width of the range of its points."""
+
+POINTS_FLOOR = 0.25
+"""The least variance a search's mean of trick counts is taken to have, a visit (a spread
+of half a trick): a mean of counts all alike must not claim certainty."""
+
+
 def search_appraisals(
-    game: Game, view: View, visits: dict[int, int], totals: dict[int, float]
+    game: Game,
+    view: View,
+    visits: dict[int, int],
+    totals: dict[int, float],
+    squares: dict[int, float] | None = None,
 ) -> list[Appraisal]:
     """Each legal action's appraisal from the search's ``visits`` and ``totals`` (the sum
-    of its visits' outcomes, 0 to 1), by action number: not rated below MIN_VISITS."""
+    of its visits' outcomes), by action number: not rated below MIN_VISITS. Without
+    ``squares`` an outcome is a chance, 0 to 1; with them (the sums of the outcomes'
+    squares) outcomes are counts whose spread is measured."""
     means = {n: totals[n] / count for n, count in visits.items() if count >= MIN_VISITS}
     if not means:
         return [
@@ -326,10 +392,13 @@ def search_appraisals(
     top = max(means, key=lambda n: means[n])
 
     def spread(number: int) -> float:
+        mean = means[number]
+        if squares is not None:
+            variance = squares[number] / visits[number] - mean * mean
+            return max(variance, POINTS_FLOOR) / visits[number]
         # A mean of outcomes in [0, 1] varies at most as p(1 - p) a visit; a floor keeps a
         # mean of all wins or all losses from claiming certainty.
-        p = means[number]
-        return max(p * (1 - p), 0.01) / visits[number]
+        return max(mean * (1 - mean), 0.01) / visits[number]
 
     appraisals = []
     for text in view["legal_actions"]:

@@ -332,10 +332,11 @@ class Game(ABC):
 
     def search(
         self, view: View, **budget: Any
-    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float, dict[int, float]]:
         """SO-ISMCTS for the seat whose ``view`` this is, in the compiled core (docs/core.md,
         "Search"): the chosen action, each action's visits and mean value, the iterations
-        run and the seconds taken. The Python engine's search is ``cardtable.bots.ismcts``."""
+        run, the seconds taken and each action's spread of returns (standard deviation).
+        The Python engine's search is ``cardtable.bots.ismcts``."""
         raise CardtableError(
             "search runs in the compiled core: make the game with engine='core' "
             "(the Python engine's search is cardtable.bots.ismcts)"

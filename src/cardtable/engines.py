@@ -455,10 +455,11 @@ class _OnCore(Game):
 
     def search(
         self, view: View, **budget: Any
-    ) -> tuple[int, dict[int, int], dict[int, float], int, float]:
+    ) -> tuple[int, dict[int, int], dict[int, float], int, float, dict[int, float]]:
         """SO-ISMCTS in the core for the seat whose ``view`` this is (``docs/core.md``,
-        "Search"): the chosen action, each action's visits and mean value, iterations run
-        and seconds taken. ``budget`` as ``_core.pyi``'s ``search``."""
+        "Search"): the chosen action, each action's visits and mean value, iterations run,
+        seconds taken and each action's spread of returns (standard deviation).
+        ``budget`` as ``_core.pyi``'s ``search``."""
         return self.twin.search(json.dumps(view), **budget)
 
 

@@ -26,12 +26,13 @@ from pathlib import Path
 from typing import Any
 
 import cardtable
-from cardtable.analysis import NOISE, Analysis, Budget, analyse
+from cardtable.analysis import NOISE, Analysis, Budget, analyse, pool
 from cardtable.core import Game, Record, State, View
 from cardtable.errors import CardtableError, InvalidRecordError
 from cardtable.rules.catalog import descriptor
 
 __all__ = [
+    "FLAGGED",
     "LEVELS",
     "REVIEW_FORMAT",
     "REVIEW_VERSION",
@@ -48,6 +49,7 @@ __all__ = [
     "review",
     "review_views",
     "verdict",
+    "with_hint",
     "write_chart",
 ]
 
@@ -68,12 +70,19 @@ what a player notices over a few hands, three quarters of one is a trick thrown 
 Kryt'-navalivat' 5 and 15 points of the chance of not being the fool."""
 
 LEVELS: dict[str, Budget] = {
-    "expert": Budget(seconds=0.4, deals=200, rounds=2),
-    "hint": Budget(),
+    "expert": Budget(),
+    "quick": Budget(seconds=0.2, deals=100, rounds=2),
 }
-"""The review's budgets by name: ``expert`` (the default: a game's review in seconds) and
-``hint`` (the hint's own). ``analysis:deals=…,iterations=…,seconds=…,rounds=…`` sets one
-whole (:func:`budget_of`)."""
+"""The budget of one of the review's looks at a decision (:func:`judge`), by name:
+``expert`` (the default) the table's hint's own, so that a fault is found by twice the
+hint's budget; ``quick`` about a fifth of it, for a busy server.
+``analysis:deals=…,iterations=…,seconds=…,rounds=…`` sets one whole (:func:`budget_of`)."""
+
+GLANCE = 1 / 15
+"""The share of a look's budget each decision is looked at with first: a decision that
+glance finds surely fine (short of the best by less than an inaccuracy even at the far end
+of its noise) stands, and only the others are looked at again, so that the budget goes
+where a verdict depends on it."""
 
 VERDICTS = ("fine", "inaccuracy", "mistake", "unrated")
 """The verdicts, mildest first; ``unrated``: the analysis did not rate the chosen action."""
@@ -113,6 +122,13 @@ class Decision:
     loss: float | None
     noise: float
     verdict: str
+    hint: str | None = None
+    """The table's hint's best action here: the same view analysed at the hint's budget
+    (:func:`with_hint`), for a decision found an inaccuracy or a mistake; None for the
+    others, and in a review stored before it was asked."""
+    hint_agrees: bool | None = None
+    """Whether the chosen action was the hint's best, or as good as it at the hint's budget
+    (None where ``hint`` is)."""
 
     def value_of(self, action: str) -> float | None:
         return next((a.value for a in self.actions if a.action == action), None)
@@ -140,6 +156,8 @@ class Decision:
             loss=data["loss"],
             noise=float(data["noise"]),
             verdict=data["verdict"],
+            hint=data.get("hint"),
+            hint_agrees=data.get("hint_agrees"),
         )
 
 
@@ -285,11 +303,52 @@ def moments(record: Record, seat: int) -> tuple[State, list[tuple[int, State, st
 
 
 def judge(
-    game: Game, view: View, chosen: str, index: int, budget: Budget, rng: random.Random
+    game: Game,
+    view: View,
+    chosen: str,
+    index: int,
+    budget: Budget,
+    rng: random.Random,
 ) -> Decision:
     """One decision judged from ``view`` alone: the seat's view when it chose ``chosen``,
-    the ``index``-th action of the record."""
-    return decision_of(analyse(game, view, budget=budget, rng=rng), view, chosen, index, game)
+    the ``index``-th action of the record. Looked at with a :data:`GLANCE` of ``budget``
+    first; unless that look found it surely fine, it is judged by two looks at ``budget``
+    pooled (:func:`cardtable.analysis.pool`): the first is the table's hint (at ``expert``,
+    the hint's own budget, with a seed of its own drawn from ``rng`` as it came), so that
+    a fault is found by twice the budget the hint had, and a fault's decision says what
+    that hint said (:func:`with_hint`)."""
+    hint_rng = _seed_beside(rng)  # before the review's own looks draw from ``rng``
+    seen = analyse(game, view, budget=budget.scaled(GLANCE), rng=rng)
+    if _surely_fine(seen, game, chosen):
+        return decision_of(seen, view, chosen, index, game)
+    hinted = analyse(game, view, budget=budget, rng=hint_rng)
+    again = analyse(game, view, budget=budget, rng=rng)
+    decision = decision_of(pool([hinted, again], view), view, chosen, index, game)
+    return with_hint(decision, hinted)
+
+
+FLAGGED = ("inaccuracy", "mistake")
+"""The verdicts that find a fault: the decisions the hint's analysis is asked about."""
+
+
+def with_hint(decision: Decision, hinted: Analysis) -> Decision:
+    """``decision``, found an inaccuracy or a mistake, with what the hint's analysis
+    ``hinted`` of the same view says: its best action, and whether the chosen one was that
+    or tied with it. Any other verdict is returned as it is: the hint is asked only about a
+    fault. A hint that rated nothing agrees only where its (first) action was the one
+    chosen."""
+    if decision.verdict not in FLAGGED:
+        return decision
+    chosen = decision.chosen
+    agrees = chosen == hinted.best or (hinted.value(chosen) is not None and hinted.tied(chosen))
+    return replace(decision, hint=hinted.best, hint_agrees=agrees)
+
+
+def _seed_beside(rng: random.Random) -> random.Random:
+    """A generator of its own, seeded from ``rng``'s next draw without drawing from it."""
+    fork = random.Random()
+    fork.setstate(rng.getstate())
+    return random.Random(fork.getrandbits(64))
 
 
 def decision_of(analysis: Analysis, view: View, chosen: str, index: int, game: Game) -> Decision:
@@ -316,6 +375,16 @@ def decision_of(analysis: Analysis, view: View, chosen: str, index: int, game: G
         noise,
         verdict(loss, analysis.unit, noise),
     )
+
+
+def _surely_fine(analysis: Analysis, game: Game, chosen: str) -> bool:
+    """Whether ``chosen`` is short of the highest value by less than an inaccuracy even at
+    the far end of the analysis's noise (the highest itself, surely)."""
+    mine = analysis.appraisal(str(game.actions[game.number_of(chosen)]))
+    top = analysis.appraisal(analysis.top)
+    if mine.value is None or top.value is None:
+        return False
+    return top.value - mine.value + NOISE * mine.error < THRESHOLDS[analysis.unit][0]
 
 
 def _where(view: View) -> tuple[int | None, int | None]:

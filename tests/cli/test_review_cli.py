@@ -38,7 +38,7 @@ def test_the_worst_decision_is_listed_first_with_json_and_chart(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     rows = ROW.findall(done.stdout)
-    assert rows == [("1", "mistake"), ("5", "fine")], done.stdout
+    assert rows == [("1", "inaccuracy"), ("5", "fine")], done.stdout
     assert "play 2S" in done.stdout.splitlines()[row_line(done.stdout, "1")]
     # The loss is in the game's unit, with the thresholds it was judged by.
     said = " ".join(done.stdout.split())
@@ -83,7 +83,7 @@ def test_without_matplotlib_the_review_is_printed_and_the_chart_explained(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "the chart needs matplotlib: pip install 'cardtable[arena]'" in done.stdout
-    assert ROW.findall(done.stdout)[0] == ("1", "mistake")
+    assert ROW.findall(done.stdout)[0] == ("1", "inaccuracy")
     assert not chart.exists()
 
 
@@ -99,7 +99,7 @@ def test_bad_input_is_one_line_on_stderr(blunder: Path, tmp_path: Path) -> None:
         ((str(cut), "--seat", "0"), 1, "is not a record: record is not valid JSON"),
         ((str(blunder), "--seat", "5"), 2, "seat 5 is not at this game: seats are 0-1"),
         ((str(unfinished), "--seat", "0"), 2, "the game is not over after its 3 actions"),
-        ((str(blunder), "--seat", "0", "--level", "easy"), 2, "a review's level is expert, hint"),
+        ((str(blunder), "--seat", "0", "--level", "easy"), 2, "a review's level is expert, quick"),
         ((str(blunder), "--seat", "0", "--level", "nobody"), 2, "; not 'nobody'"),
         # A bot's spec judged version 1's reviews; the analysis's budget judges now.
         ((str(blunder), "--seat", "0", "--level", "pimc:deals=8"), 2, "; not 'pimc:deals=8'"),

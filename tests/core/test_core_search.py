@@ -53,7 +53,7 @@ def test_a_search_chooses_its_most_visited_legal_action_and_counts_every_iterati
     game = cardtable.make(name, engine="python", **options)
     for seed in range(4):
         state = decision(game, seed)
-        action, visits, values, iterations, seconds = core_search(
+        action, visits, values, iterations, seconds, spreads = core_search(
             game, state, iterations=400, seed=seed, stop_early=False
         )
         legal = state.legal_action_ids()
@@ -61,6 +61,10 @@ def test_a_search_chooses_its_most_visited_legal_action_and_counts_every_iterati
         assert iterations == 400 and sum(visits.values()) == 400 and seconds > 0
         assert visits[action] == max(visits.values())
         assert all(-1.0 <= v <= 1.0 for v in values.values())
+        # Returns between -1 and 1 spread at most 1 about their mean; one visit, not at all.
+        assert set(spreads) == set(visits) and all(0.0 <= d <= 1.0 for d in spreads.values())
+        assert all(spreads[a] == 0.0 for a, count in visits.items() if count == 1)
+        assert any(d > 0.0 for d in spreads.values())
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=[n for n, _ in GAMES])
@@ -98,7 +102,9 @@ def test_budgets_and_turns_are_checked() -> None:
 def test_rollouts_and_threads_are_checked() -> None:
     game = cardtable.make("neuf", engine="python", players=3)
     state = decision(game, 2)
-    with pytest.raises(InvalidBudgetError, match="rollout must be 'guided', 'learned' or 'random'"):
+    with pytest.raises(
+        InvalidBudgetError, match="rollout must be 'guided', 'learned', 'deal' or 'random'"
+    ):
         core_search(game, state, iterations=10, rollout="smart")
     with pytest.raises(InvalidBudgetError, match="threads must be at least 1"):
         core_search(game, state, iterations=10, threads=0)
@@ -118,7 +124,7 @@ def test_threads_share_the_budget_and_repeat_from_the_same_seed(
     state = decision(game, 11)
     budget: dict[str, Any] = {"iterations": 501, "seed": 9, "stop_early": False}
     two = core_search(game, state, threads=2, rollout=rollout, **budget)
-    action, visits, _, iterations, _ = two
+    action, visits, _, iterations, _, _ = two
     assert iterations == 501 and sum(visits.values()) == 501
     assert action in state.legal_action_ids() and visits[action] == max(visits.values())
     assert core_search(game, state, threads=2, rollout=rollout, **budget)[:4] == two[:4]
@@ -205,3 +211,35 @@ def test_the_engine_is_told_by_the_visit_counts() -> None:
         bot.choose(state.view(seat), state.legal_actions(), random.Random(3))
         counts.append(bot.last.visits)  # type: ignore[attr-defined]
     assert counts[0] != counts[1]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_neuf_search_by_the_deal_values_each_action_in_points_of_that_deal(
+    players: int,
+) -> None:
+    """``rollout="deal"`` (Neuf, whose deals are scored on their own: NEUF-5.2) values an
+    action by the seat's side's tricks over the quota in the deal being played: a whole
+    number of tricks each rollout, so each mean lies between minus the quota and the tricks
+    left to take above it, and the spreads are those of trick counts."""
+    game = cardtable.make("neuf", engine="python", players=players)
+    quota = 4 if players == 3 else 6
+    for seed in range(6):
+        state = decision(game, seed)
+        _, visits, values, _, _, spreads = core_search(
+            game, state, iterations=300, seed=seed, stop_early=False, rollout="deal"
+        )
+        assert set(values) == set(visits)
+        assert all(-quota <= v <= 13 - quota for v in values.values()), values
+        assert all(0.0 <= d <= 13 / 2 for d in spreads.values())
+    # The same positions by the game's win chance stay within -1 and 1: another unit.
+    guided = core_search(game, decision(game, 0), iterations=300, seed=0, stop_early=False)
+    assert all(-1.0 <= v <= 1.0 for v in guided[2].values())
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES[::2], ids=[n for n, _ in GAMES[::2]])
+def test_a_search_by_the_deal_is_refused_where_deals_are_not_scored_alone(
+    name: str, options: dict[str, Any]
+) -> None:
+    game = cardtable.make(name, engine="python", **options)
+    with pytest.raises(InvalidBudgetError, match="rollout 'deal' is for a game whose deals"):
+        core_search(game, decision(game, 1), iterations=10, rollout="deal")

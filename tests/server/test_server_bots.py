@@ -45,7 +45,8 @@ def test_a_broken_bot_pool_does_not_stall_the_table(
 def test_an_expert_bot_takes_a_seat_and_plays(tmp_path: Path, game: str) -> None:
     # `expert` is a level like the others, each game's (its descriptor's `expert`): hard's
     # search with the learned estimate in Knockout Whist, hard's search at five times the
-    # iterations with the exact endgame beside it in Kryt'-navalivat', hard in Neuf; run in
+    # iterations with the exact endgame beside it in Kryt'-navalivat', the hints' analysis
+    # in Neuf; run in
     # the bots' worker pool.
     app = create_app(f"sqlite:///{tmp_path / 't.db'}", bot_delay=0)
     seats = [

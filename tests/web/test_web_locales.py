@@ -160,6 +160,7 @@ COUNTED = [
     "review.count.fine",
     "review.count.inaccuracy",
     "review.count.mistake",
+    "review.hint_agrees_tricks",
     "hints.value.tricks",
     "hints.value.quota_over",
     "hints.value.quota_under",

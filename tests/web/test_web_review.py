@@ -175,12 +175,20 @@ def test_review_my_game_marks_each_decision_beside_the_replay(
             better = do[costliest.best.split()[0]]
             noun = "trick" if tricks == "1" else "tricks"
             done = did[costliest.chosen.split()[0]]
+            # Where the hint would have suggested the move played, a line says so.
+            hinted = (
+                " The hint would have rated this move as good as any; the review's analysis "
+                rf"finds it better to {better}, by about {re.escape(tricks)} {noun}\."
+                if costliest.hint_agrees
+                else ""
+            )
             expect(step).to_contain_text(
                 re.compile(
                     rf"^{done}: {costliest.verdict}\. Better: {better}, which would have taken "
-                    rf"about {re.escape(tricks)} more {noun} this hand\.$"
+                    rf"about {re.escape(tricks)} more {noun} this hand\.{hinted}$"
                 )
             )
+            expect(step.locator(".review-hint")).to_have_count(int(bool(costliest.hint_agrees)))
         # A frame that is not the seat's decision says so.
         page.click("#replay-first")
         expect(step).to_have_text("Step to one of your decisions to see its verdict.")
@@ -233,7 +241,9 @@ def test_a_neuf_review_says_deal_and_each_action_as_a_sentence_in_each_language(
                     expect(status).to_have_attribute("data-state", "done", timeout=60_000)
                     items = page.locator("#review-list li")
                     expect(items.first).to_contain_text(re.compile(where))
-                    texts = items.all_inner_texts()
+                    # Each item's line (a note of the hint's under it aside: below).
+                    texts = items.locator("button").all_inner_texts()
+                    notes = page.locator("#review-list .review-hint").all_inner_texts()
                     assert any(re.search(exchange, text) for text in texts), texts[:3]
                     assert not any(button in text for text in texts)
                     assert not re.search(r"\d\.\d\d\)", " ".join(texts))  # no bare "costs 0.43"
@@ -256,7 +266,8 @@ def test_a_neuf_review_says_deal_and_each_action_as_a_sentence_in_each_language(
                     assert ticks and not any("%" in tick or "٪" in tick for tick in ticks)
                     if lang == "fa":
                         assert not re.search(
-                            r"[0-9]", status.inner_text() + "".join(texts) + "".join(ticks)
+                            r"[0-9]",
+                            status.inner_text() + "".join(texts + notes) + "".join(ticks),
                         )
                         assert all(re.search(r"[۰-۹]", tick) for tick in ticks), ticks
                     if lang == "ru":
@@ -446,3 +457,80 @@ def test_a_loss_is_said_in_the_games_unit_in_its_plural(web_base: str, chromium:
                 item = page.locator("#review-list li")
                 expect(item).to_have_count(1)
                 expect(item).to_contain_text(words)
+
+
+# The note under a fault on the move the hint would have suggested, in each language: the
+# review's better move (the ace of spades, in the case the sentence needs) and its gap.
+HINT_NOTES = {
+    "en": (
+        "The hint would have rated this move as good as any; the review's analysis finds it "
+        "better to play the ace of spades, by about 1.2 tricks."
+    ),
+    "fr": (
+        "Le conseil aurait jugé ce coup aussi bon que le meilleur\u202f; l’analyse trouve "
+        "qu’il valait mieux jouer l’as de pique\u00a0: environ 1,2 pli de plus."
+    ),
+    "ru": (
+        "Подсказка сочла бы этот ход не хуже лучшего; разбор находит, что лучше было "
+        "положить туза пик — примерно на 1,2 взятки больше."
+    ),
+    "fa": (
+        "از نظر راهنمایی این حرکت به خوبی بهترین حرکت بود؛ اما بررسی، بازی کردن آس پیک را "
+        "حدود ۱٫۲ دست بهتر می\u200cداند."
+    ),
+}
+
+
+def test_a_fault_on_the_move_the_hint_suggests_says_the_two_disagree(
+    web_base: str, chromium: Browser
+) -> None:
+    """A decision the review finds at fault where the hint would have suggested the move
+    played (``hint_agrees``) says so under it, in the list and beside the replay, with the
+    review's better move and what it would have kept; a fault where the hint suggested
+    another move, and one of a review stored before the hint was asked, say nothing of it."""
+    opened = open_table(web_base, "knockout-whist", [{"kind": "human", "name": "Ana"}, *bots(1)])
+    link = invite(web_base, opened, 0)
+    seat = Seat(web_base, opened["table"], token_of(link))
+    seat.play_to_end(random.Random(7))
+    seat.close()
+    sent = sent_review("knockout-whist", "tricks", [1.24, 0.9, 0.8])
+    agreed, apart, old = sent["decisions"]
+    agreed |= {"hint": "play 2C", "hint_agrees": True}
+    apart |= {"hint": "play AS", "hint_agrees": False}
+    assert "hint" not in old  # stored before decisions carried the hint's word
+    for lang, note in HINT_NOTES.items():
+        errors: list[str] = []
+        with context(chromium, lang=lang) as made:
+            page = seated_page(made, link, errors)
+            expect(page.locator("#results")).to_be_visible()
+            page.evaluate(SEND, [sent])
+            items = page.locator("#review-list li")
+            expect(items).to_have_count(3)
+            hints = page.locator("#review-list .review-hint")
+            expect(hints).to_have_count(1)
+            expect(items.nth(0).locator(".review-hint")).to_have_count(1)
+            assert items.nth(0).locator(".review-hint").text_content() == note
+            # Under the item's own line, not in it.
+            assert note not in (items.nth(0).locator("button").text_content() or "")
+            items.nth(0).locator("button").click()
+            step = page.locator("#review-step")
+            expect(step.locator(".review-hint")).to_have_count(1)
+            assert step.locator(".review-hint").text_content() == note
+            items.nth(1).locator("button").click()
+            expect(step).to_have_attribute("data-verdict", "mistake")
+            expect(step.locator(".review-hint")).to_have_count(0)
+            items.nth(2).locator("button").click()
+            expect(step.locator(".review-hint")).to_have_count(0)
+        assert errors == [], (lang, errors)
+    # Kryt'-navalivat': the gap as the chance of not being the fool.
+    fool = sent_review("kryt-navalivat", "not_fool", [0.12])
+    fool["decisions"][0] |= {"hint": "play 2C", "hint_agrees": True}
+    with context(chromium) as made:
+        page = seated_page(made, link)
+        expect(page.locator("#results")).to_be_visible()
+        page.evaluate(SEND, [fool])
+        hint = page.locator("#review-list .review-hint")
+        expect(hint).to_have_text(
+            "The hint would have rated this move as good as any; the review's analysis finds "
+            "it better to play the ace of spades: about 12% less likely to be the fool."
+        )

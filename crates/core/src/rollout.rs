@@ -74,6 +74,19 @@ pub trait Guided: Game {
     /// an estimate never looks at): search throws it away, and so must other callers.
     fn guided_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns;
 
+    /// Whether the game's deals are scored on their own, so that a search may value a
+    /// decision by its deal alone ([`Guided::deal_rollout`]).
+    const DEAL_HORIZON: bool = false;
+
+    /// The policy to the end of the deal `root` (a state of the same game, earlier in this
+    /// deal) is playing, and each seat's return its side's points from that deal: how much
+    /// better its score stands than at `root`. Only for a game with [`Self::DEAL_HORIZON`]
+    /// (search refuses the rollout elsewhere); the state is spent after it.
+    fn deal_rollout<D: Draw>(&mut self, draw: &mut D, root: &Self) -> Returns {
+        let _ = root;
+        self.guided_rollout(draw)
+    }
+
     /// `guided_rollout` with the game's learnt estimate where it stops (Knockout Whist's
     /// values between hands); the same as it in a game without one.
     fn learned_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {

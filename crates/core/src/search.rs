@@ -44,6 +44,10 @@ pub enum Rollout {
     /// The guided policy, with the game's learnt estimate where it stops
     /// ([`Guided::learned_rollout`]).
     Learned,
+    /// The guided policy to the end of the deal being played at the root, each seat's
+    /// return its side's points from that deal alone ([`Guided::deal_rollout`]), in a game
+    /// whose deals are scored on their own ([`Guided::DEAL_HORIZON`]: Neuf).
+    Deal,
 }
 
 /// The settings of a search.
@@ -65,12 +69,14 @@ pub struct Settings {
 }
 
 /// What a search found: the action chosen and, per action searched at the root, its
-/// visits and mean return for the searcher.
+/// visits, mean return for the searcher and the standard deviation of the returns behind
+/// that mean (so a caller can tell how sure each mean is).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Found {
     pub action: usize,
     pub visits: Vec<(usize, u32)>,
     pub values: Vec<(usize, f64)>,
+    pub deviations: Vec<(usize, f64)>,
     pub iterations: u64,
     pub seconds: f64,
 }
@@ -101,6 +107,8 @@ struct Node {
     visits: u32,
     avail: u32,
     total: f64,
+    /// The sum of the squares of those returns (their spread, for the root's actions).
+    squares: f64,
     /// The prior's chance of the action that led here, in the state that first met it.
     prior: f32,
     children: Vec<(u16, u32)>,
@@ -113,6 +121,7 @@ impl Node {
             visits: 0,
             avail: 1,
             total: 0.0,
+            squares: 0.0,
             prior: 0.0,
             children: Vec::new(),
         }
@@ -199,6 +208,12 @@ fn search_deals<G: Determinize + Guided>(
     if settings.threads == 0 {
         return Err(SearchError::Settings("threads must be at least 1".into()));
     }
+    if settings.rollout == Rollout::Deal && !G::DEAL_HORIZON {
+        return Err(SearchError::Settings(format!(
+            "rollout 'deal' is for a game whose deals are scored on their own, not {}",
+            G::NAME
+        )));
+    }
     let began = Instant::now();
     let first = sample(rng);
     if first.to_move() != Some(seat) {
@@ -212,6 +227,7 @@ fn search_deals<G: Determinize + Guided>(
             action: legal.trailing_zeros() as usize,
             visits: Vec::new(),
             values: Vec::new(),
+            deviations: Vec::new(),
             iterations: 0,
             seconds: began.elapsed().as_secs_f64(),
         });
@@ -253,10 +269,11 @@ fn search_deals<G: Determinize + Guided>(
     Ok(conclude(root, legal, began.elapsed().as_secs_f64()))
 }
 
-/// What a tree's root learnt: per action tried, (action, visits, total), and iterations.
+/// What a tree's root learnt: per action tried, (action, visits, total, squares), and
+/// iterations.
 #[derive(Debug, Default)]
 struct RootStats {
-    actions: Vec<(usize, u32, f64)>,
+    actions: Vec<(usize, u32, f64, f64)>,
     iterations: u64,
 }
 
@@ -265,13 +282,14 @@ impl RootStats {
         let mut out = RootStats::default();
         for root in roots {
             out.iterations += root.iterations;
-            for (a, visits, total) in root.actions {
-                match out.actions.iter_mut().find(|(b, _, _)| *b == a) {
+            for (a, visits, total, squares) in root.actions {
+                match out.actions.iter_mut().find(|(b, _, _, _)| *b == a) {
                     Some(entry) => {
                         entry.1 += visits;
                         entry.2 += total;
+                        entry.3 += squares;
                     }
-                    None => out.actions.push((a, visits, total)),
+                    None => out.actions.push((a, visits, total, squares)),
                 }
             }
         }
@@ -296,6 +314,8 @@ fn grow<G: Determinize + Guided>(
     // The prior's chances, written by the game where a node is expanded (`prior` > 0).
     let mut prior = [0.0f32; PRIOR_ACTIONS];
     let mut done: u64 = 0;
+    // The deal a `Deal` rollout scores is the root's (every sample shares its score sheet).
+    let root = (settings.rollout == Rollout::Deal).then(|| first.clone());
     let mut state = first;
     while done < limit && (done & 15 != 0 || began.elapsed().as_secs_f64() < seconds) {
         if done > 0 {
@@ -304,9 +324,10 @@ fn grow<G: Determinize + Guided>(
         path.clear();
         path.push(0);
         descend(&mut tree, &mut path, &mut state, rng, settings, &mut prior);
-        let returns = match state.returns() {
-            Some(returns) => returns,
-            None => match settings.rollout {
+        let returns = match (&root, state.returns()) {
+            (Some(root), _) => state.deal_rollout(rng, root),
+            (None, Some(returns)) => returns,
+            (None, None) => match settings.rollout {
                 Rollout::Uniform => {
                     playout(&mut state, rng);
                     state.returns().expect("a played-out game is over")
@@ -316,12 +337,15 @@ fn grow<G: Determinize + Guided>(
                 Rollout::Solved(cards) => state
                     .solved_returns(cards)
                     .unwrap_or_else(|| state.guided_rollout(rng)),
+                Rollout::Deal => unreachable!("a deal's rollout has its root"),
             },
         };
         for &n in &path {
             let node = &mut tree[n as usize];
+            let r = returns[usize::from(node.mover)];
             node.visits += 1;
-            node.total += returns[usize::from(node.mover)];
+            node.total += r;
+            node.squares += r * r;
         }
         done += 1;
         if settings.stop_early && done & 15 == 0 && settled(&tree[0], &tree, limit - done) {
@@ -334,7 +358,7 @@ fn grow<G: Determinize + Guided>(
             .iter()
             .map(|&(a, n)| {
                 let node = &tree[n as usize];
-                (usize::from(a), node.visits, node.total)
+                (usize::from(a), node.visits, node.total, node.squares)
             })
             .collect(),
         iterations: done,
@@ -435,20 +459,26 @@ fn settled(root: &Node, tree: &[Node], remaining: u64) -> bool {
 }
 
 fn conclude(root: RootStats, legal: u128, seconds: f64) -> Found {
-    let mut searched: Vec<(usize, u32, f64)> = root
+    let mut searched: Vec<(usize, u32, f64, f64)> = root
         .actions
         .into_iter()
-        .filter(|&(a, visits, _)| legal >> a & 1 == 1 && visits > 0)
-        .map(|(a, visits, total)| (a, visits, total / f64::from(visits)))
+        .filter(|&(a, visits, _, _)| legal >> a & 1 == 1 && visits > 0)
+        .map(|(a, visits, total, squares)| {
+            let n = f64::from(visits);
+            let mean = total / n;
+            // The returns' spread about their mean (0 for one visit; never below 0 from
+            // rounding).
+            (a, visits, mean, (squares / n - mean * mean).max(0.0).sqrt())
+        })
         .collect();
-    searched.sort_by_key(|&(a, _, _)| a);
+    searched.sort_by_key(|&(a, _, _, _)| a);
     // Most visits, then the better mean; among equals the first (lowest) action, as
     // Python's max over the actions in order keeps the first.
     let action = searched
         .iter()
         .fold(
             None::<(usize, u32, f64)>,
-            |best, &(a, visits, mean)| match best {
+            |best, &(a, visits, mean, _)| match best {
                 Some((_, v, m)) if (v, m) >= (visits, mean) => best,
                 _ => Some((a, visits, mean)),
             },
@@ -456,8 +486,9 @@ fn conclude(root: RootStats, legal: u128, seconds: f64) -> Found {
         .map_or(legal.trailing_zeros() as usize, |(a, _, _)| a);
     Found {
         action,
-        visits: searched.iter().map(|&(a, v, _)| (a, v)).collect(),
-        values: searched.iter().map(|&(a, _, m)| (a, m)).collect(),
+        visits: searched.iter().map(|&(a, v, _, _)| (a, v)).collect(),
+        values: searched.iter().map(|&(a, _, m, _)| (a, m)).collect(),
+        deviations: searched.iter().map(|&(a, _, _, d)| (a, d)).collect(),
         iterations: root.iterations,
         seconds,
     }

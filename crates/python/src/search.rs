@@ -10,13 +10,14 @@ use cardtable_core::{pimc, search};
 use crate::errors::{cardtable_error, search_error};
 
 /// A search's outcome as Python receives it: the action, visits and mean returns per root
-/// action, iterations, seconds.
+/// action, iterations, seconds, and the standard deviation of each root action's returns.
 pub(crate) type SearchOutcome = (
     usize,
     std::collections::BTreeMap<usize, u32>,
     std::collections::BTreeMap<usize, f64>,
     u64,
     f64,
+    std::collections::BTreeMap<usize, f64>,
 );
 
 /// PIMC's judgement: `search`'s outcome, then the standard error of each action's gap to
@@ -61,11 +62,12 @@ pub(crate) fn search_settings(
         "guided" => search::Rollout::Guided,
         "learned" => search::Rollout::Learned,
         "random" => search::Rollout::Uniform,
+        "deal" => search::Rollout::Deal,
         other => {
             return Err(cardtable_error(
                 py,
                 "InvalidBudgetError",
-                format!("rollout must be 'guided', 'learned' or 'random', not {other:?}"),
+                format!("rollout must be 'guided', 'learned', 'deal' or 'random', not {other:?}"),
             ))
         }
     };
@@ -112,7 +114,7 @@ pub(crate) fn search_inference(
 }
 
 /// A search's answer for Python: the action, each root action's visits and mean return,
-/// the iterations and the seconds.
+/// the iterations, the seconds and each root action's spread of returns.
 pub(crate) fn search_outcome(
     py: Python<'_>,
     found: Result<search::Found, search::SearchError>,
@@ -124,6 +126,7 @@ pub(crate) fn search_outcome(
         found.values.into_iter().collect(),
         found.iterations,
         found.seconds,
+        found.deviations.into_iter().collect(),
     ))
 }
 

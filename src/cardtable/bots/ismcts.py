@@ -71,13 +71,15 @@ class Node:
 
 @dataclass(frozen=True, slots=True)
 class SearchResult:
-    """The root's statistics: per action number searched, visits and mean return."""
+    """The root's statistics: per action number searched, visits and mean return, and
+    (the core's search) the standard deviation of the returns behind each mean."""
 
     action: int
     visits: dict[int, int]
     values: dict[int, float]
     iterations: int
     seconds: float
+    deviations: dict[int, float] = field(default_factory=dict)
 
 
 def check_belief(belief: float) -> None:
@@ -323,12 +325,12 @@ class IsmctsBot(Analyst):
         prior: float = 0.0,
     ) -> None:
         check_budget(iterations, seconds)
-        if rollout not in ("guided", "learned", "random"):
+        if rollout not in ("guided", "learned", "deal", "random"):
             raise InvalidBudgetError(
-                f"rollout must be 'guided', 'learned' or 'random', not {rollout!r}"
+                f"rollout must be 'guided', 'learned', 'deal' or 'random', not {rollout!r}"
             )
-        if rollout == "learned" and engine != "core":
-            raise InvalidBudgetError("the learned rollout goes with the core's search")
+        if rollout in ("learned", "deal") and engine != "core":
+            raise InvalidBudgetError(f"the {rollout} rollout goes with the core's search")
         if engine not in ("core", "python"):
             raise InvalidBudgetError(f"engine must be 'core' or 'python', not {engine!r}")
         if not exploration >= 0:
@@ -373,7 +375,7 @@ class IsmctsBot(Analyst):
         from ``rng``. A hint asks for it without ``stop_early``, to see every action."""
         twin = compiled.core_game(game) if self.engine == "core" else None
         if twin is not None:
-            number, visits, values, iterations, seconds = twin.search(
+            number, visits, values, iterations, seconds, deviations = twin.search(
                 json.dumps(view),
                 iterations=self.iterations,
                 seconds=self.seconds,
@@ -388,7 +390,7 @@ class IsmctsBot(Analyst):
                 deals=self.deals,
                 prior=self.prior,
             )
-            return SearchResult(number, visits, values, iterations, seconds)
+            return SearchResult(number, visits, values, iterations, seconds, deviations)
         return search(
             game.knowledge(view),
             rng,

@@ -369,7 +369,7 @@ class CheaterBot:
             self._hard = hard_search(self.iterations)
         hard = self._hard
         position = state.position()
-        number, visits, values, iterations, seconds = twin.search_seeing(
+        number, visits, values, iterations, seconds, _ = twin.search_seeing(
             position,
             iterations=hard.iterations,
             seconds=hard.seconds,

@@ -76,8 +76,8 @@ class Descriptor:
     hint_unit: str
     """The unit a hint values actions in."""
     hint_judge: str | None
-    """The solver's model that values a hint's actions (PIMC); ``None``: the search's
-    chances alone value them."""
+    """The solver's model that values a hint's actions (PIMC); ``None``: ``hard``'s search
+    values them (to the end of the deal where deals are scored alone, ``per_deal``)."""
     terminal: str
     """The terminal's screen, ``"module:Class"``."""
     tutorial: str

@@ -15,7 +15,8 @@
 // again"), #review-step (the decision at the replay's frame,
 // data-verdict), #review-chart svg (circle[data-index][data-verdict] per decision),
 // #review-list li[data-index][data-verdict] (the worst first), each a button to its frame;
-// #review-legend (the chart's key).
+// #review-legend (the chart's key); .review-hint in a list item and in #review-step (a fault
+// on a move the hint would have suggested: the two disagree).
 
 import { t, num, pct, cardWords, suitName } from "./i18n.js";
 import { h } from "./common.js";
@@ -129,7 +130,8 @@ export function renderReview() {
     return;
   }
   step.dataset.verdict = current.verdict;
-  step.textContent = said(current, review);
+  const note = hintNote(current, review);
+  step.replaceChildren(said(current, review), ...(note ? [" ", note] : []));
 }
 
 // Each unit's texts: review.better_<key> and review.axis_<key>.
@@ -168,6 +170,18 @@ function said(d, review) {
   return `${played} ${t(`review.better_${UNIT_KEYS[unit]}`, { action, ...loss })}`;
 }
 
+/** Where the move played was the one the table's hint would have suggested, or as good as
+ * it at the hint's budget (the decision's `hint_agrees`), and the review still finds it at
+ * fault: a line that says the two disagree, with the review's better move and what it would
+ * have kept (.review-hint); null elsewhere, a review stored without the field included. */
+function hintNote(d, review) {
+  if (d.hint_agrees !== true || d.loss === null || d.best === d.chosen) return null;
+  if (d.verdict !== "inaccuracy" && d.verdict !== "mistake") return null;
+  const action = actionSaid("do", d.best);
+  const words = unitOf(review) === "not_fool" ? t("review.hint_agrees_fool", { action, chance: pct(d.loss) }) : t("review.hint_agrees_tricks", { action, count: round1(d.loss) });
+  return h("span", { class: "review-hint" }, words);
+}
+
 function worst(review) {
   return [...review.decisions].sort((a, b) => (b.loss ?? -1) - (a.loss ?? -1) || a.index - b.index);
 }
@@ -180,7 +194,7 @@ function item(d, review) {
     const replay = hooks.replay();
     if (replay) replay.go(d.index + 1);
   });
-  return h("li", { dataset: { index: String(d.index), verdict: d.verdict }, class: `verdict-${d.verdict}` }, button);
+  return h("li", { dataset: { index: String(d.index), verdict: d.verdict }, class: `verdict-${d.verdict}` }, button, hintNote(d, review));
 }
 
 function node(tag, attrs) {

@@ -13,7 +13,7 @@ export function onHint(msg) {
   const best = actions.has(msg.best) ? msg.best : msg.actions[0].action;
   st.hints = { actions, best, forced, unit: msg.unit, reason: msg.reason };
   redraw();
-  if (forced) announce(t("hint_forced_said", { action: actionWords(best) }));
+  if (forced) announce(t("hint_forced_said", { action: actionNamed(best) }));
   else {
     const value = actions.get(best).value;
     // An unrated best (too few samples) has no value to say: the sentence leaves it out.

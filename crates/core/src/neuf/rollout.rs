@@ -328,6 +328,29 @@ impl Guided for Neuf {
         self.final_returns()
     }
 
+    /// Each deal is scored on its own (NEUF-5.2).
+    const DEAL_HORIZON: bool = true;
+
+    /// The policy to the end of `root`'s deal (or of the game, should it end inside it);
+    /// each seat's return is the fall of its side's score since `root`: its tricks over the
+    /// quota this deal (NEUF-5.2), the unit Neuf's advice speaks in. A state already past
+    /// that deal (a search's tree may reach into the next) has nothing left to play.
+    fn deal_rollout<D: Draw>(&mut self, draw: &mut D, root: &Self) -> Returns {
+        let deal = root.sheet.row_count();
+        while self.phase != Phase::Over && self.sheet.row_count() == deal {
+            if self.step_guided(draw) {
+                break;
+            }
+        }
+        let (before, after) = (root.sheet.scores(), self.sheet.scores());
+        let mut returns = [0.0; MAX_PLAYERS];
+        for (seat, r) in returns.iter_mut().enumerate().take(self.players()) {
+            let side = seat % before.len();
+            *r = f64::from(before[side] - after[side]);
+        }
+        returns
+    }
+
     /// The guided policy to the end of the current trick, then the learned value of the
     /// rest of the deal ([`Neuf::value_rollout`]).
     fn learned_rollout<D: Draw>(&mut self, draw: &mut D) -> Returns {
