@@ -21,6 +21,7 @@ import json
 import math
 import random
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -321,8 +322,13 @@ def judge(
     seen = analyse(game, view, budget=budget.scaled(GLANCE), rng=rng)
     if _surely_fine(seen, game, chosen):
         return decision_of(seen, view, chosen, index, game)
-    hinted = analyse(game, view, budget=budget, rng=hint_rng)
-    again = analyse(game, view, budget=budget, rng=rng)
+    # The two looks side by side: each is a call into the core that lets the other run
+    # (the GIL released), and each draws from its own generator, so the result is the
+    # same as one after the other.
+    with ThreadPoolExecutor(max_workers=1) as beside:
+        looking = beside.submit(analyse, game, view, budget=budget, rng=hint_rng)
+        again = analyse(game, view, budget=budget, rng=rng)
+        hinted = looking.result()
     decision = decision_of(pool([hinted, again], view), view, chosen, index, game)
     return with_hint(decision, hinted)
 

@@ -35,7 +35,7 @@ from cardtable.review import (
 )
 from cardtable.rules.knockout_whist.position import compose_position
 
-FAST = "analysis:deals=50,iterations=300"  # a whole game in a second or two
+FAST = "analysis:deals=50,iterations=300,seconds=60"  # bounded by deals and iterations alone
 GAME = "knockout-whist"
 
 
