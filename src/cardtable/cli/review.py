@@ -42,7 +42,7 @@ def review_command(
         str,
         typer.Option(
             "--level",
-            help="The analysis's budget: expert, quick, or analysis:deals=…,iterations=…,seconds=….",
+            help="The budget of a look: expert, quick, or analysis:deals=…,iterations=…,seconds=….",
         ),
     ] = "expert",
     seed: Annotated[int, typer.Option("--seed", help="Seed of the analysis's sampling.")] = 0,
