@@ -4,11 +4,12 @@ within its unit's tie margin (:data:`cardtable.hints.MARGINS`).
 
 Each tutorial is played step by step, and each learner step with two or more legal actions
 is judged from the learner's own view at that step. The budget is bounded by deals (PIMC:
-Knockout Whist, Neuf) and iterations (the search: Kryt'-navalivat'), never by the clock,
-so a verdict depends on its seed alone. Kryt'-navalivat''s values are a search's means, and
-noisy: a move judged beyond the margin is judged again, over several seeds with four times
-the budget, their values pooled, and fails only if it is still beyond the margin by more
-than that judgment's noise (two standard errors of the seeds' gaps).
+Knockout Whist) and iterations (the search: Neuf, played to the end of the deal, and
+Kryt'-navalivat'), never by the clock, so a verdict depends on its seed alone. A search's
+values are its means, and noisy: a move judged beyond the margin is judged again, over
+several seeds with a larger budget, their values pooled, and fails only if it is still
+beyond the margin by more than that judgment's noise (two standard errors of the seeds'
+gaps).
 
 Run with ``-s`` to see each step's move, the analysis's best and the move's gap.
 """
@@ -33,6 +34,10 @@ GAMES = ["knockout-whist", "neuf", "kryt-navalivat"]
 # Bounded by deals and iterations: the clock's limit is far beyond what either takes.
 BUDGET = Budget(seconds=600.0, deals=100, iterations=20_000)
 RECHECK = Budget(seconds=600.0, deals=400, iterations=80_000)
+# Neuf's search is cheap (some 300,000 iterations in half a second), and its values at
+# 80,000 still stray by a few hundredths of a trick, enough to put a tie past the margin:
+# its recheck gets a far larger budget. Kryt'-navalivat''s iterations are slow: 80,000.
+RECHECKS = {"neuf": Budget(seconds=600.0, deals=400, iterations=500_000)}
 RECHECK_SEEDS = range(4)
 NOISE = 2.0  # standard errors
 
@@ -87,7 +92,8 @@ def judge(game: str, index: int, move: str, view: View) -> Verdict:
         return Verdict(index, move, hint["best"], values[move][0] - values[top][0], 0.0, margin)
     # Judged again, over several seeds with more budget: each action's values pooled by
     # the samples behind them, and the noise from how the seeds' gaps differ.
-    seeds = [rated(advise(game, view, seed, budget=RECHECK)) for seed in RECHECK_SEEDS]
+    recheck = RECHECKS.get(game, RECHECK)
+    seeds = [rated(advise(game, view, seed, budget=recheck)) for seed in RECHECK_SEEDS]
     totals: dict[str, float] = {}
     samples: dict[str, int] = {}
     for values in seeds:
