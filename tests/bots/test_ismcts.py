@@ -66,7 +66,7 @@ def test_a_budget_must_be_positive(iterations: object, seconds: object) -> None:
         ("ismcts:depth=3", cardtable.bots.UnknownBotError, "not one of iterations"),
         ("ismcts:rollout=clever", InvalidBudgetError, "guided', 'learned', 'deal' or 'random"),
         ("ismcts:rollout=learned,engine=python", InvalidBudgetError, "goes with the core"),
-        ("ismcts:rollout=deal,engine=python", InvalidBudgetError, "deal rollout goes with the core"),
+        ("ismcts:rollout=deal,engine=python", InvalidBudgetError, "deal rollout goes with"),
         ("ismcts:belief=1", InvalidBudgetError, "belief must be at least 0 and below 1"),
         ("ismcts:choice=-2", InvalidBudgetError, "choice must be 0 or more"),
         ("ismcts:deals=0", InvalidBudgetError, "deals must be a whole number, 1 or more"),
