@@ -1,5 +1,6 @@
 """The hint and the review measured against a stronger judge: the same analysis
-(:mod:`cardtable.analysis`) at ``--factor`` times the review's budget.
+(:mod:`cardtable.analysis`) at ``--factor`` times a review look's budget (at ``expert``,
+the hint's own).
 
     .venv/bin/python benchmarks/advice_judge.py run knockout-whist --positions 300 --out J.jsonl
     .venv/bin/python benchmarks/advice_judge.py report J.jsonl [K.jsonl …]
