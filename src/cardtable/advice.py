@@ -21,7 +21,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from cardtable.analysis import Analysis, Budget, analyse
+from cardtable.analysis import HINT_BUDGET, Analysis, Budget, analyse
 from cardtable.core import State, View
 from cardtable.errors import CardtableError, OutOfTurnError
 
@@ -83,7 +83,7 @@ def advise(
         if view.get("to_move") != view.get("seat") or (seat is not None and seat != view["seat"]):
             raise OutOfTurnError("advice is for the seat to move, from its own view")
     if budget is None:
-        budget = Budget() if seconds is None else Budget(seconds=seconds)
+        budget = HINT_BUDGET if seconds is None else Budget(seconds=seconds)
     game = cardtable.make(view["game"], **view["options"])
     analysis = analyse(game, view, budget=budget, rng=random.Random(seed))
     return Advice(analysis, hints.advice(view, analysis))

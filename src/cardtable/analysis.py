@@ -45,6 +45,7 @@ from cardtable.errors import InvalidCardError
 from cardtable.rules.catalog import descriptor
 
 __all__ = [
+    "HINT_BUDGET",
     "MARGINS",
     "MIN_DEALS",
     "MIN_VISITS",
@@ -93,6 +94,12 @@ class Budget:
             rounds=self.rounds,
             iterations=None if self.iterations is None else max(1, round(self.iterations * factor)),
         )
+
+
+HINT_BUDGET = Budget()
+"""What the table's hint may spend (the defaults of :class:`Budget`): PIMC 400 deals within
+0.9 s (Knockout Whist), the search 0.9 s in two rounds (Neuf, Kryt'-navalivat'). The
+review's ``expert`` looks and Neuf's ``expert`` level spend the same."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +211,7 @@ def analyse(
     rng: random.Random | None = None,
 ) -> Analysis:
     """The analysis of ``view``'s position for its seat, whose turn it must be."""
-    budget = budget or Budget()
+    budget = budget or HINT_BUDGET
     rng = rng or random.Random(0)
     legal: list[str] = list(view["legal_actions"])
     unit = descriptor(game.name).hint_unit

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import cardtable
-from cardtable.analysis import NOISE, Analysis, Budget, analyse, pool
+from cardtable.analysis import HINT_BUDGET, NOISE, Analysis, Budget, analyse, pool
 from cardtable.core import Game, Record, State, View
 from cardtable.errors import CardtableError, InvalidRecordError
 from cardtable.rules.catalog import descriptor
@@ -71,7 +71,7 @@ what a player notices over a few hands, three quarters of one is a trick thrown 
 Kryt'-navalivat' 5 and 15 points of the chance of not being the fool."""
 
 LEVELS: dict[str, Budget] = {
-    "expert": Budget(),
+    "expert": HINT_BUDGET,
     "quick": Budget(seconds=0.2, deals=100, rounds=2),
 }
 """The budget of one of the review's looks at a decision (:func:`judge`), by name:

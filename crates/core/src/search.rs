@@ -107,7 +107,8 @@ struct Node {
     visits: u32,
     avail: u32,
     total: f64,
-    /// The sum of the squares of those returns (their spread, for the root's actions).
+    /// The sum of the squares of those returns: kept for the root's children alone, whose
+    /// spread the search reports (0 deeper down).
     squares: f64,
     /// The prior's chance of the action that led here, in the state that first met it.
     prior: f32,
@@ -324,29 +325,34 @@ fn grow<G: Determinize + Guided>(
         path.clear();
         path.push(0);
         descend(&mut tree, &mut path, &mut state, rng, settings, &mut prior);
-        let returns = match (&root, state.returns()) {
-            (Some(root), _) => state.deal_rollout(rng, root),
-            (None, Some(returns)) => returns,
-            (None, None) => match settings.rollout {
-                Rollout::Uniform => {
-                    playout(&mut state, rng);
-                    state.returns().expect("a played-out game is over")
-                }
-                Rollout::Guided => state.guided_rollout(rng),
-                Rollout::Learned => state.learned_rollout(rng),
-                Rollout::Solved(cards) => state
-                    .solved_returns(cards)
-                    .unwrap_or_else(|| state.guided_rollout(rng)),
-                Rollout::Deal => unreachable!("a deal's rollout has its root"),
-            },
+        let returns = if let Some(root) = &root {
+            state.deal_rollout(rng, root)
+        } else {
+            match state.returns() {
+                Some(returns) => returns,
+                None => match settings.rollout {
+                    Rollout::Uniform => {
+                        playout(&mut state, rng);
+                        state.returns().expect("a played-out game is over")
+                    }
+                    Rollout::Guided => state.guided_rollout(rng),
+                    Rollout::Learned => state.learned_rollout(rng),
+                    Rollout::Solved(cards) => state
+                        .solved_returns(cards)
+                        .unwrap_or_else(|| state.guided_rollout(rng)),
+                    Rollout::Deal => unreachable!("a deal's rollout has its root"),
+                },
+            }
         };
         for &n in &path {
             let node = &mut tree[n as usize];
-            let r = returns[usize::from(node.mover)];
             node.visits += 1;
-            node.total += r;
-            node.squares += r * r;
+            node.total += returns[usize::from(node.mover)];
         }
+        // `descend` adds at least one node below the root (the root has legal actions).
+        let child = &mut tree[path[1] as usize];
+        let r = returns[usize::from(child.mover)];
+        child.squares += r * r;
         done += 1;
         if settings.stop_early && done & 15 == 0 && settled(&tree[0], &tree, limit - done) {
             break;

@@ -10,7 +10,7 @@ import random
 from collections.abc import Sequence
 
 import cardtable
-from cardtable.analysis import Budget, analyse
+from cardtable.analysis import HINT_BUDGET, Budget, analyse
 from cardtable.core import Action, Game, View
 
 __all__ = ["HintFollower"]
@@ -21,7 +21,7 @@ class HintFollower:
 
     def __init__(self, budget: Budget | None = None) -> None:
         self.name = "hint-follower"
-        self.budget = budget or Budget()
+        self.budget = budget or HINT_BUDGET
         self._games: dict[str, Game] = {}
 
     def choose(self, view: View, legal_actions: Sequence[Action], rng: random.Random) -> Action:

@@ -23,7 +23,7 @@ from typing import Any
 
 import cardtable
 from cardtable import hints
-from cardtable.analysis import Budget, analyse
+from cardtable.analysis import HINT_BUDGET, Budget, analyse
 from cardtable.bots import Bot, make_bot
 from cardtable.core import Game, View
 
@@ -68,12 +68,6 @@ def choose(game_name: str, level: str, view: View, seed: int) -> str:
     game = _game(game_name, view)
     legal = [game.parse_action(text) for text in view["legal_actions"]]
     return str(bot.choose(view, legal, random.Random(seed)))
-
-
-HINT_BUDGET = Budget()
-"""What a hint may spend: PIMC's deals within 0.9 s (Knockout Whist, Neuf), or the
-``hard`` search's budget a round, a second round while the top is undecided
-(Kryt'-navalivat'): :class:`cardtable.analysis.Budget`."""
 
 
 def advise(game_name: str, view: View, seed: int, budget: Budget | None = None) -> dict[str, Any]:
