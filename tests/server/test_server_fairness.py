@@ -306,7 +306,9 @@ def test_an_evicted_fair_table_comes_back_dealing_the_same_and_its_archive_verif
         assert table not in hub.tables
     assert _lasting(archived) == _lasting(live)
     verified = verify_record(archived["record"])
-    assert verified.decks == len(archived["record"]["decks"]) >= 3
+    # The table left memory in the second hand, so at least two decks were dealt; a third
+    # comes only if nobody took every trick of the second (the server's secret varies).
+    assert verified.decks == len(archived["record"]["decks"]) >= 2
     fair = archived["record"]["fair"]
     assert all(d["seeds"] == [seeds[0], seeds[1], seeds[2]] for d in fair["decks"][1:])
     with sqlite3.connect(tmp_path / "tables.db") as db:
