@@ -27,6 +27,7 @@
 #   WORKERS=1 benchmarks/strength.sh 22   # queue 22: Knockout Whist's learned policy prior
 #   benchmarks/strength.sh 23 &   # queue 23: the hint-following player against hard
 #   benchmarks/strength.sh 24 &   # queue 24: Neuf's hint-following player, by the deal
+#   benchmarks/strength.sh 25 &   # queue 25: Knockout Whist's hint-following player, 1,200 deals
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -293,5 +294,15 @@ case ${1:?queue 1 to 24} in
   follower=cardtable.bots.advice:HintFollower
   table neuf-3-hints-by-deal-hard-per-deal neuf -p 3 --bots "$follower,hard" \
     --games 400 --duplicate --per-deal --seed 2 --workers "${WORKERS:-1}"
+  ;;
+25)
+  # Queue 23's Knockout Whist table at 1,200 deals, on other deals (seed 3): at 200 its
+  # interval (+0.040 [-0.031, +0.111]) was too wide for the rule. Sized before it started,
+  # no stopping rule: 2,400 games, every deal twice with the seats swapped; the half-width
+  # near 0.03 at 1,200 deals (a deal's spread about 0.5). The same rule: the paired
+  # interval's lower end above -0.02. About an hour on one core (queue 23: 400 games in 9 minutes).
+  follower=cardtable.bots.advice:HintFollower
+  table knockout-whist-2-hints-hard-1200 knockout-whist -p 2 --bots "$follower,hard" \
+    --games 2400 --duplicate --seed 3 --workers "${WORKERS:-1}"
   ;;
 esac

@@ -21,6 +21,9 @@ of not being the fool (Kryt'-navalivat', KRYT-7.2).
   between 0 and 1 (the error that of such a mean). PIMC's perfect-information deals played
   Neuf worse than ``hard``: a seat that followed its hints lost 0.28 points a deal more
   than ``hard`` (docs/hints.md).
+- Kryt'-navalivat' between two players with the stock empty is a game of open cards
+  (KRYT-9): the actions the exact solver proves within its horizon are worth exactly 1 or
+  0, without error, and the search values only the rest (none, where it proves them all).
 
 An action whose gap to the highest value is within its noise (two standard errors) or
 within the unit's margin (:data:`MARGINS`, too small to matter at the table) is *as good*
@@ -347,6 +350,15 @@ def _search(
         # returns lie between ``low`` and ``high``: exploration in proportion, as hard's.
         bot.rollout = "deal"
         bot.exploration *= TRICKS_A_DEAL / (high - low)
+    began = time.perf_counter()
+    proven = _proven_endgame(game, view, rng)
+    if proven is not None:
+        # The solver's time comes out of the clock; what it proved needs no search.
+        if len(proven) == len(view["legal_actions"]):
+            return search_appraisals(game, view, {}, {}, proven=proven), 0
+        if bot.seconds is not None:
+            spent = time.perf_counter() - began
+            bot.seconds = max(MIN_ROUND_SECONDS, (budget.seconds - spent) / rounds)
     visits: dict[int, int] = {}
     totals: dict[int, float] = {}
     squares: dict[int, float] | None = {} if by_deal else None
@@ -365,10 +377,39 @@ def _search(
             else:
                 chance = (found.values.get(number, low) - low) / (high - low)
                 totals[number] = totals.get(number, 0.0) + count * min(1.0, max(0.0, chance))
-        appraisals = search_appraisals(game, view, visits, totals, squares)
+        appraisals = search_appraisals(game, view, visits, totals, squares, proven)
         if _decided(appraisals):
             break
     return appraisals, iterations
+
+
+MIN_ROUND_SECONDS = 0.05
+"""The least time a round of the search gets beside an endgame's solve, however long that
+took (the solve itself stops at ``cardtable.bots.pimc.ENDGAME_NODES``)."""
+
+
+def _proven_endgame(game: Game, view: View, rng: random.Random) -> dict[int, float] | None:
+    """Kryt'-navalivat' between two players with the stock empty, where every card is known
+    (KRYT-9): the chance of not being the fool of each action the exact solver proves a win
+    (1) or a loss (0) within its horizon, by action number; None where the position is not
+    such an endgame or too big to solve in time (``cardtable.bots.pimc.solve_endgame``)."""
+    if not (
+        descriptor(game.name).solves_endgame_only
+        and game.num_players == 2
+        and view.get("stock") == 0
+    ):
+        return None
+    from cardtable._core import KrytNavalivat
+    from cardtable.bots.pimc import model_for, solve_endgame, solved_twin
+
+    twin = solved_twin(game)
+    assert isinstance(twin, KrytNavalivat)
+    [position] = twin.sample_positions(json.dumps(view), 1, rng.getrandbits(64))
+    solution = solve_endgame(twin.state_from_position(position), model_for(game, None))
+    if solution is None:
+        return None
+    # The solver's 0 is a draw or no end within its horizon: only the search can say which.
+    return {number: 1.0 if value > 0 else 0.0 for number, value in solution if value != 0}
 
 
 TRICKS_A_DEAL = 13
@@ -385,12 +426,16 @@ def search_appraisals(
     visits: dict[int, int],
     totals: dict[int, float],
     squares: dict[int, float] | None = None,
+    proven: dict[int, float] | None = None,
 ) -> list[Appraisal]:
     """Each legal action's appraisal from the search's ``visits`` and ``totals`` (the sum
     of its visits' outcomes), by action number: not rated below MIN_VISITS. Without
     ``squares`` an outcome is a chance, 0 to 1; with them (the sums of the outcomes'
-    squares) outcomes are counts whose spread is measured."""
+    squares) outcomes are counts whose spread is measured. ``proven`` values, by action
+    number, are exact (an endgame solved): rated however few visits, without error."""
+    proven = proven or {}
     means = {n: totals[n] / count for n, count in visits.items() if count >= MIN_VISITS}
+    means.update(proven)
     if not means:
         return [
             Appraisal(text, None, 0.0, visits.get(game.number_of(text), 0))
@@ -400,6 +445,8 @@ def search_appraisals(
 
     def spread(number: int) -> float:
         mean = means[number]
+        if number in proven:
+            return 0.0
         if squares is not None:
             variance = squares[number] / visits[number] - mean * mean
             return max(variance, POINTS_FLOOR) / visits[number]

@@ -151,3 +151,35 @@ def test_the_hint_command_prints_the_hint_of_a_saved_position(tmp_path: Path) ->
     assert over.exit_code != 0 and "the game is over" in over.output
     far = runner.invoke(app, ["hint", str(path), "--at", "100000"])
     assert far.exit_code != 0 and "the record has" in far.output
+
+
+def test_a_two_player_kryt_navalivat_endgame_is_valued_by_the_exact_solver() -> None:
+    """KRYT-9: with two players and the stock empty every card is known, so the actions the
+    solver proves are valued exactly (1 a sure escape, 0 sure to be the fool), without
+    error; where it proves them all the search is not run, and a proven escape is the best
+    (unless a cheaper card escapes as surely)."""
+    from cardtable.bots.pimc import solve_endgame, solved_twin
+
+    game = cardtable.make("kryt-navalivat", players=2)
+    twin = solved_twin(game)
+    found = 0
+    for seed in range(40):
+        state = game.new_state(seed=seed)
+        bot, rng = make_bot("easy", game.name), random.Random(seed)
+        while state.to_move is not None:
+            view = state.view(state.to_move)
+            if view["stock"] == 0 and len(view["legal_actions"]) > 1:
+                exact = solve_endgame(twin.state_from_position(state.position()), "max-n")
+                if exact is not None and all(value != 0 for _, value in exact):
+                    analysis = advise(state, budget=SMALL, seed=seed).analysis
+                    assert analysis.samples == 0  # no search: everything was proven
+                    for number, value in exact:
+                        appraisal = analysis.appraisal(str(game.actions[number]))
+                        assert appraisal.value == (1.0 if value > 0 else 0.0)
+                        assert appraisal.error == 0
+                    assert analysis.value(analysis.best) == max(analysis.values.values())
+                    found += 1
+            state.apply(bot.choose(view, state.legal_actions(), rng))
+        if found >= 5:
+            break
+    assert found >= 5
