@@ -28,6 +28,9 @@
 #   benchmarks/strength.sh 23 &   # queue 23: the hint-following player against hard
 #   benchmarks/strength.sh 24 &   # queue 24: Neuf's hint-following player, by the deal
 #   benchmarks/strength.sh 25 &   # queue 25: Knockout Whist's hint-following player, 1,200 deals
+#   benchmarks/strength.sh 26 &   # queue 26: Kryt'-navalivat''s hint-following player at an
+#                                 #   equal search
+#   benchmarks/strength.sh 27 &   # queue 27: Neuf's hint-following player at hard's search
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -304,5 +307,29 @@ case ${1:?queue 1 to 24} in
   follower=cardtable.bots.advice:HintFollower
   table knockout-whist-2-hints-hard-1200 knockout-whist -p 2 --bots "$follower,hard" \
     --games 2400 --duplicate --seed 3 --workers "${WORKERS:-1}"
+  ;;
+26)
+  # Kryt'-navalivat''s hint-following player against hard's search at an equal search: the
+  # table at play's budgets (the hint searches 0.9 s a move, about ten times hard's 50,000
+  # iterations) would take about 30 hours, so this asks a smaller question, whether
+  # playing the analysis's best (ties to the card kept least, the exact endgame) does as
+  # well as the search's own choice from the same iterations: the hint 2,500 a round in
+  # up to two rounds, the search 5,000, no clock. Sized before it started, no stopping
+  # rule: 2,000 games, every deal twice with the seats swapped (1,000 deals, about 2 s a
+  # game). The same rule as queue 23: the paired interval's lower end above -0.02.
+  table kryt-navalivat-2-hints-2500-ismcts-5000 kryt-navalivat -p 2 \
+    --bots "hints:iterations=2500,ismcts:iterations=5000" \
+    --games 2000 --duplicate --seed 2 --workers "${WORKERS:-1}"
+  ;;
+27)
+  # Neuf's hint-following player against hard's search at an equal search, hard's own:
+  # the hint 25,000 iterations a round in up to two rounds, hard's search 50,000, no clock
+  # (queue 24 gave the hint its 0.9 s, on a busy machine fewer iterations than hard's).
+  # Sized before it started, no stopping rule: 1,200 games, one deal each, every deal
+  # played with the seats rotated (about 2 s a deal); the interval's half-width near 0.06
+  # points a deal at 600 deals. The same rule as queue 23: the upper end below +0.1.
+  table neuf-3-hints-25000-ismcts-50000-per-deal neuf -p 3 \
+    --bots "hints:iterations=25000,ismcts:iterations=50000" \
+    --games 1200 --duplicate --per-deal --seed 3 --workers "${WORKERS:-1}"
   ;;
 esac

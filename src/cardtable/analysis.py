@@ -44,7 +44,7 @@ from typing import Any
 
 from cardtable.cards import Card
 from cardtable.core import Game, View
-from cardtable.errors import InvalidCardError
+from cardtable.errors import InvalidBudgetError, InvalidCardError
 from cardtable.rules.catalog import descriptor
 
 __all__ = [
@@ -88,6 +88,36 @@ class Budget:
     deals: int = 400
     rounds: int = 2
     iterations: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, base: Budget | None = None) -> Budget:
+        """``deals=…,iterations=…,seconds=…,rounds=…`` as a budget, the parts it does not
+        name as ``base``'s (by default the hint's); :class:`InvalidBudgetError` for an
+        unknown part or a value that is not a finite number above 0."""
+        base = base or cls()
+        parts: dict[str, Any] = {
+            "seconds": base.seconds,
+            "deals": base.deals,
+            "rounds": base.rounds,
+            "iterations": base.iterations,
+        }
+        for item in text.split(","):
+            key, _, value = item.partition("=")
+            key = key.strip()
+            if key not in parts:
+                raise InvalidBudgetError(
+                    f"{key!r} is not part of an analysis's budget: {', '.join(parts)}"
+                )
+            try:
+                number = float(value) if key == "seconds" else int(value)
+            except ValueError:
+                raise InvalidBudgetError(f"{key}={value!r} is not a number") from None
+            if not number > 0:  # nan too
+                raise InvalidBudgetError(f"{key} must be above 0, not {value}")
+            if number == math.inf:
+                raise InvalidBudgetError(f"{key} must be finite, not {value}")
+            parts[key] = number
+        return cls(**parts)
 
     def scaled(self, factor: float) -> Budget:
         """This budget ``factor`` times over (a stronger judge's)."""

@@ -18,7 +18,6 @@ on, a mistake (:data:`THRESHOLDS`). An action the analysis tied with the best is
 from __future__ import annotations
 
 import json
-import math
 import random
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +28,7 @@ from typing import Any
 import cardtable
 from cardtable.analysis import HINT_BUDGET, NOISE, Analysis, Budget, analyse, pool
 from cardtable.core import Game, Record, State, View
-from cardtable.errors import CardtableError, InvalidRecordError
+from cardtable.errors import CardtableError, InvalidBudgetError, InvalidRecordError
 from cardtable.rules.catalog import descriptor
 
 __all__ = [
@@ -255,27 +254,10 @@ def budget_of(level: str) -> Budget:
             f"a review's level is {', '.join(LEVELS)} or analysis:deals=…,iterations=…,"
             f"seconds=…,rounds=…; not {level!r}"
         )
-    base = LEVELS["expert"]
-    parts: dict[str, Any] = {
-        "seconds": base.seconds,
-        "deals": base.deals,
-        "rounds": base.rounds,
-        "iterations": base.iterations,
-    }
-    for item in spec.split(","):
-        key, _, text = item.partition("=")
-        if key not in parts:
-            raise ReviewError(f"{key!r} is not part of a review's budget: {', '.join(parts)}")
-        try:
-            number = float(text) if key == "seconds" else int(text)
-        except ValueError:
-            raise ReviewError(f"{key}={text!r} is not a number") from None
-        if not number > 0:  # nan too
-            raise ReviewError(f"{key} must be above 0, not {text}")
-        if number == math.inf:
-            raise ReviewError(f"{key} must be finite, not {text}")
-        parts[key] = number
-    return Budget(**parts)
+    try:
+        return Budget.parse(spec, LEVELS["expert"])
+    except InvalidBudgetError as exc:
+        raise ReviewError(str(exc)) from None
 
 
 def moments(record: Record, seat: int) -> tuple[State, list[tuple[int, State, str]]]:
@@ -318,10 +300,34 @@ def judge(
     the hint's own budget, with a seed of its own drawn from ``rng`` as it came), so that
     a fault is found by twice the budget the hint had, and a fault's decision says what
     that hint said (:func:`with_hint`)."""
-    hint_rng = _seed_beside(rng)  # before the review's own looks draw from ``rng``
+    glanced, hint_rng = _glance(game, view, chosen, index, budget, rng)
+    if glanced is not None:
+        return glanced
+    return _look_twice(game, view, chosen, index, budget, rng, hint_rng)
+
+
+def _glance(
+    game: Game, view: View, chosen: str, index: int, budget: Budget, rng: random.Random
+) -> tuple[Decision | None, random.Random]:
+    """The glance of :func:`judge`: the decision where it is surely fine (else None), and
+    the hint's generator, drawn before the glance draws from ``rng``."""
+    hint_rng = _seed_beside(rng)
     seen = analyse(game, view, budget=budget.scaled(GLANCE), rng=rng)
     if _surely_fine(seen, game, chosen):
-        return decision_of(seen, view, chosen, index, game)
+        return decision_of(seen, view, chosen, index, game), hint_rng
+    return None, hint_rng
+
+
+def _look_twice(
+    game: Game,
+    view: View,
+    chosen: str,
+    index: int,
+    budget: Budget,
+    rng: random.Random,
+    hint_rng: random.Random,
+) -> Decision:
+    """The two pooled looks of :func:`judge`, the hint's and another."""
     # The two looks side by side: each is a call into the core that lets the other run
     # (the GIL released), and each draws from its own generator, so the result is the
     # same as one after the other.
@@ -454,14 +460,39 @@ def review_views(
     game = cardtable.make(game_name, **options)
     budget = budget_of(level)
     done = Review(game_name, dict(options), seat, level, rng_seed, list(returns))
+    total, count = len(turns), 0
     if progress is not None:
-        progress(0, len(turns))
-    for count, (index, view, chosen) in enumerate(turns, 1):
-        rng = random.Random(decision_seed(rng_seed, index))
-        done.decisions.append(judge(game, view, chosen, index, budget, rng))
-        if progress is not None:
-            progress(count, len(turns))
+        progress(0, total)
+    rngs = [random.Random(decision_seed(rng_seed, index)) for index, _, _ in turns]
+    # Every decision's glance first, two at a time (a glance is one search, on one core),
+    # then the two looks of those not surely fine, one decision at a time (its two looks
+    # take both cores). Each decision draws from its own generator alone, so the verdicts
+    # are those of judge() one decision after another.
+    with ThreadPoolExecutor(max_workers=CORES) as side_by_side:
+        glancing = [
+            side_by_side.submit(_glance, game, view, chosen, index, budget, rng)
+            for (index, view, chosen), rng in zip(turns, rngs, strict=True)
+        ]
+        glances = []
+        for future in glancing:
+            glances.append(future.result())
+            if glances[-1][0] is not None and progress is not None:
+                count += 1
+                progress(count, total)
+    for (index, view, chosen), rng, (glanced, hint_rng) in zip(turns, rngs, glances, strict=True):
+        if glanced is None:
+            glanced = _look_twice(game, view, chosen, index, budget, rng, hint_rng)
+            count += 1
+            if progress is not None:
+                progress(count, total)
+        done.decisions.append(glanced)
     return done
+
+
+CORES = 2
+"""The glances a review runs side by side: as many as a decision's two looks (on a machine
+of two cores, more would share them, and a search bounded by the clock would search
+less)."""
 
 
 CHART_UNITS = {

@@ -5,6 +5,7 @@ uncertainty (``cardtable.analysis``), from the seat's own view alone (SPEC §0.4
 from __future__ import annotations
 
 import json
+import re
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +18,7 @@ from cardtable.advice import advise, english
 from cardtable.analysis import Budget
 from cardtable.bots import make_bot
 from cardtable.cli import app
-from cardtable.errors import CardtableError, OutOfTurnError
+from cardtable.errors import CardtableError, InvalidBudgetError, OutOfTurnError
 
 SMALL = Budget(seconds=30.0, deals=24, iterations=3_000)
 """Bounded by deals and iterations, not the clock: the same advice on a slow machine."""
@@ -183,3 +184,33 @@ def test_a_two_player_kryt_navalivat_endgame_is_valued_by_the_exact_solver() -> 
         if found >= 5:
             break
     assert found >= 5
+
+
+def test_the_hints_spec_builds_the_follower_who_plays_the_hints_best_at_its_budget() -> None:
+    """``hints:…`` is the hint-following player at the budget it names (the rest the
+    hint's), playing the analysis's best from its own view; a budget it cannot run is
+    refused with the part named."""
+    from cardtable.analysis import HINT_BUDGET, analyse
+    from cardtable.bots.advice import HintFollower
+
+    follower = make_bot("hints:iterations=3000,deals=24,seconds=30", "neuf")
+    assert isinstance(follower, HintFollower) and follower.name.startswith("hints:")
+    assert follower.budget == Budget(seconds=30.0, deals=24, iterations=3_000)
+    plain = make_bot("hints", "kryt-navalivat")
+    assert isinstance(plain, HintFollower) and plain.budget == HINT_BUDGET
+    state = a_choice("neuf", 11)
+    mover = state.to_move
+    assert mover is not None
+    view = state.view(mover)
+    chosen = follower.choose(view, state.legal_actions(), random.Random(5))
+    game = cardtable.make("neuf", players=3)
+    seed = random.Random(random.Random(5).getrandbits(64))
+    assert str(chosen) == analyse(game, view, budget=follower.budget, rng=seed).best
+    for spec, said in [
+        ("hints:depth=3", "'depth' is not part of an analysis's budget"),
+        ("hints:rounds=0", "rounds must be above 0"),
+        ("hints:seconds=inf", "seconds must be finite"),
+        ("hints:iterations=many", "iterations='many' is not a number"),
+    ]:
+        with pytest.raises(InvalidBudgetError, match=re.escape(said)):
+            make_bot(spec, "neuf")

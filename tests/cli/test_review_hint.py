@@ -24,6 +24,7 @@ from cardtable.review import (
     decision_of,
     decision_seed,
     judge,
+    review_views,
     moments,
     review,
     with_hint,
@@ -141,6 +142,35 @@ def test_each_fault_of_a_game_carries_the_hints_word_and_nothing_else_does() -> 
         hinted = analyse(game, views[index], budget=budget, rng=seeded)
         assert with_hint(replace(decision, hint=None, hint_agrees=None), hinted) == decision
     assert flagged
+
+
+def test_a_whole_review_gives_each_decision_the_verdict_it_has_on_its_own() -> None:
+    """The review glances at its decisions side by side, then looks twice at those not
+    surely fine: each decision's verdict, and the progress it reports, are those of
+    judging it alone from its own seed."""
+    record = random_kryt()
+    _, turns = moments(record, 0)
+    turns = turns[:40]
+    game = cardtable.make(record.game, **record.options)
+    seen = [(index, state.view(0), chosen) for index, state, chosen in turns]
+    told: list[tuple[int, int]] = []
+    whole = review_views(
+        record.game,
+        dict(record.options),
+        0,
+        seen,
+        [0.0, 0.0],
+        level=FAST,
+        rng_seed=3,
+        progress=lambda done, total: told.append((done, total)),
+    )
+    alone = [
+        judge(game, view, chosen, index, budget_of(FAST), random.Random(decision_seed(3, index)))
+        for index, view, chosen in seen
+    ]
+    assert whole.decisions == alone
+    assert told == [(done, len(seen)) for done in range(len(seen) + 1)]
+    assert {d.verdict for d in alone} & set(FLAGGED) and "fine" in {d.verdict for d in alone}
 
 
 def test_a_move_the_hint_suggested_found_at_fault_by_a_longer_look_says_so() -> None:

@@ -86,8 +86,9 @@ PYTHON_HARD = "ismcts:iterations=2000,seconds=0.9,engine=python"
 """The ``hard`` level as it was before the core's search: Python's search, 2,000 iterations."""
 
 
-BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", "pimc", *LEVELS)
-"""The bot names :func:`make_bot` accepts; ``ismcts`` and ``pimc`` also take parameters.
+BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "ismcts", "pimc", "hints", *LEVELS)
+"""The bot names :func:`make_bot` accepts; ``ismcts``, ``pimc`` and ``hints`` (the
+hint-following player) also take parameters.
 (``cheater``, which sees every card, is built too, for the arena's measurements alone.)"""
 
 ISMCTS_PARAMETERS: dict[str, type] = {

@@ -38,6 +38,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
     - ``pimc:key=value,...`` (a game with an exact solver) with ``deals``, ``seconds``,
       ``model`` (``max-n`` or ``paranoid``), ``belief`` (inference, 0 to below 1) and
       ``threads``, e.g. ``pimc:deals=50``;
+    - ``hints`` or ``hints:key=value,...``: the hint-following player, who plays every hint
+      (:class:`~cardtable.bots.advice.HintFollower`), at the hint's budget or at the one
+      given by ``seconds``, ``deals``, ``rounds`` and ``iterations``
+      (:meth:`cardtable.analysis.Budget.parse`), e.g. ``hints:iterations=2000``;
     - ``package.module:Class`` for a bot of one's own: a class built with no arguments whose
       instances have ``name`` and ``choose(view, legal_actions, rng)``.
 
@@ -88,6 +92,13 @@ def make_bot(spec: str, game_name: str) -> Bot:
         if not _solved(game_name):
             raise UnknownBotError(f"there is no exact solver for {game_name!r} yet; use 'ismcts'")
         return PimcBot(spec, **parameters(spec, arguments, PIMC_PARAMETERS, ("deals", 100)))
+    if kind == "hints":
+        from cardtable.analysis import Budget
+        from cardtable.bots.advice import HintFollower
+
+        follower = HintFollower(Budget.parse(arguments) if arguments else None)
+        follower.name = spec
+        return follower
     if "." in kind and arguments.isidentifier():
         return _own_bot(spec, kind, arguments)
     known = ", ".join(BOT_NAMES)
