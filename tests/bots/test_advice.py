@@ -5,8 +5,8 @@ uncertainty (``cardtable.analysis``), from the seat's own view alone (SPEC §0.4
 from __future__ import annotations
 
 import json
-import re
 import random
+import re
 from dataclasses import replace
 from pathlib import Path
 

@@ -296,7 +296,10 @@ def test_a_level_names_the_analysis_budget() -> None:
         ("ismcts:iterations=60", "; not 'ismcts:iterations=60'"),
         ("analysis", "; not 'analysis'"),
         ("analysis:", "; not 'analysis:'"),
-        ("analysis:depth=3", "'depth' is not part of an analysis's budget: seconds, deals, rounds,"),
+        (
+            "analysis:depth=3",
+            "'depth' is not part of an analysis's budget: seconds, deals, rounds,",
+        ),
         ("analysis:deals=8,", "'' is not part of an analysis's budget"),
         ("analysis:deals=many", "deals='many' is not a number"),
         ("analysis:rounds=1.5", "rounds='1.5' is not a number"),

@@ -111,3 +111,30 @@ def test_bad_input_is_one_line_on_stderr(blunder: Path, tmp_path: Path) -> None:
         assert done.returncode == status, (args, done.stdout, done.stderr)
         assert done.stderr.count("\n") == 1 and words in done.stderr, (args, done.stderr)
         assert done.stderr.startswith("cardtable: ")
+
+
+def test_a_fault_shows_what_the_hint_said_and_a_hinted_fault_is_noted(blunder: Path) -> None:
+    """The table's hint column names the hint's move for a decision at fault (none for the
+    others); a fault the hint had suggested is marked and explained under the table."""
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from cardtable.cli.review import _review_table, hint_note
+    from cardtable.core import Record
+    from cardtable.review import review
+
+    done = review(Record.from_json(blunder.read_text(encoding="utf-8")), 0, level=FAST)
+    fault = done.worst(1)[0]
+    assert fault.verdict == "inaccuracy" and fault.hint == "play 2S" and not fault.hint_agrees
+    hinted = replace(fault, hint=fault.chosen, hint_agrees=True)
+    console = Console(width=160, record=True)
+    console.print(_review_table([fault, hinted, *done.worst()[1:]]))
+    rows = [line for line in console.export_text().splitlines() if line.startswith("│")]
+    assert "play 2S" in rows[0] and "(as played)" not in rows[0]
+    assert f"{fault.chosen} (as played)" in rows[1]
+    assert all("play" not in line.split("│")[6] for line in rows[2:])
+    assert hint_note([fault]) is None
+    note = hint_note([fault, hinted])
+    assert note is not None and "suggested 1 of these moves" in note and "finds it worse" in note
+    assert "finds them worse" in (hint_note([hinted, hinted]) or "")

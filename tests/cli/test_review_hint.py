@@ -24,9 +24,9 @@ from cardtable.review import (
     decision_of,
     decision_seed,
     judge,
-    review_views,
     moments,
     review,
+    review_views,
     with_hint,
 )
 from cardtable.server.thinking import HINT_BUDGET

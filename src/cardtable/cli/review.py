@@ -89,7 +89,11 @@ def review_command(
         markup=False,
         soft_wrap=True,
     )
-    console.print(_review_table(done.worst(top)))
+    listed = done.worst(top)
+    console.print(_review_table(listed))
+    note = hint_note(listed)
+    if note is not None:
+        console.print(note, markup=False, soft_wrap=True)
     console.print(
         f"Loss: the best action's value less the chosen one's, in {CHART_UNITS[done.unit]}; "
         f"inaccuracy from {THRESHOLDS[done.unit][0]}, mistake from {THRESHOLDS[done.unit][1]}, "
@@ -117,6 +121,28 @@ def review_command(
 REVIEW_CHART_MISSING = "the chart needs matplotlib: pip install 'cardtable[arena]'"
 
 
+def _hint_cell(decision: Any) -> str:
+    """What the table's hint said of a decision found at fault (nothing of the others):
+    its move, marked where it is the move played."""
+    if decision.hint is None:
+        return ""
+    return f"{decision.hint} (as played)" if decision.hint_agrees else decision.hint
+
+
+def hint_note(decisions: list[Any]) -> str | None:
+    """The line under the table when the hint had suggested a move the review finds at
+    fault: the review's two looks pooled saw further than the hint's one."""
+    agreed = sum(1 for d in decisions if d.hint_agrees)
+    if not agreed:
+        return None
+    them = "it" if agreed == 1 else "them"
+    return (
+        f'The hint had suggested {agreed} of these moves (marked "as played"); the '
+        f"review's longer look, two looks of the hint's size pooled, finds {them} worse "
+        "than the best."
+    )
+
+
 def _review_table(decisions: list[Any]) -> Any:
     """The decisions as a Rich table, in the order given."""
     from rich.table import Table
@@ -128,6 +154,7 @@ def _review_table(decisions: list[Any]) -> Any:
         ("trick", "right"),
         ("played", "left"),
         ("better", "left"),
+        ("hint", "left"),
         ("loss", "right"),
         ("verdict", "left"),
     ):
@@ -139,6 +166,7 @@ def _review_table(decisions: list[Any]) -> Any:
             "" if d.trick is None else str(d.trick),
             d.chosen,
             "" if d.best == d.chosen else d.best,
+            _hint_cell(d),
             "" if d.loss is None else f"{d.loss:.3f}",
             d.verdict,
         )
