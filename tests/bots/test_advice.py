@@ -214,3 +214,35 @@ def test_the_hints_spec_builds_the_follower_who_plays_the_hints_best_at_its_budg
     ]:
         with pytest.raises(InvalidBudgetError, match=re.escape(said)):
             make_bot(spec, "neuf")
+
+
+def test_rounds_that_disagree_widen_the_error_until_their_actions_tie() -> None:
+    """Two independent rounds of the search that each went deep into a different action
+    (a third of the chance apart, each the other's way round) make the two a tie, whatever
+    their sampling errors claim; rounds that agree leave the gap standing."""
+    from cardtable.analysis import _disagreement, decide, search_appraisals
+
+    game = cardtable.make("kryt-navalivat", players=2)
+    state = a_choice("kryt-navalivat", 3)
+    view = state.view(state.to_move)
+    first, second = (game.number_of(a) for a in view["legal_actions"][:2])
+    visits = {first: 20_000, second: 20_000}
+    totals = {first: 0.45 * 20_000, second: 0.25 * 20_000}
+    split = _disagreement([{first: 0.6, second: 0.1}, {first: 0.3, second: 0.4}])
+    assert split == pytest.approx({first: 0.0225, second: 0.0225})
+    agreed = _disagreement([{first: 0.45, second: 0.25}, {first: 0.45, second: 0.25}])
+    for disagreement, tied in ((split, True), (agreed, False), ({}, False)):
+        appraisals = search_appraisals(game, view, visits, totals, None, None, disagreement)
+        rated = [a for a in appraisals if a.value is not None]
+        analysis = decide(game.name, "not_fool", view, rated, 40_000, 0.0, "search")
+        assert analysis.top == view["legal_actions"][0]
+        assert analysis.tied(view["legal_actions"][1]) is tied
+
+
+def test_kryt_navalivat_is_searched_in_every_round() -> None:
+    """A chance of a good end is searched in both rounds, however clear the first: the
+    rounds' disagreement is how the analysis knows what its search has not settled."""
+    state = a_choice("kryt-navalivat", 5)
+    budget = Budget(seconds=60.0, deals=24, iterations=2_000, rounds=2)
+    analysis = advise(state, budget=budget, seed=2).analysis
+    assert analysis.method == "search" and analysis.samples == 2 * 2_000

@@ -150,7 +150,7 @@ def test_a_whole_review_gives_each_decision_the_verdict_it_has_on_its_own() -> N
     judging it alone from its own seed."""
     record = random_kryt()
     _, turns = moments(record, 0)
-    turns = turns[:40]
+    turns = turns[:80]
     game = cardtable.make(record.game, **record.options)
     seen = [(index, state.view(0), chosen) for index, state, chosen in turns]
     told: list[tuple[int, int]] = []
