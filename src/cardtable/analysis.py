@@ -411,13 +411,16 @@ def _search(
             totals[number] = totals.get(number, 0.0) + count * mean
             means[number] = mean
         rounds_means.append(means)
-        appraisals = search_appraisals(
-            game, view, visits, totals, squares, proven, _disagreement(rounds_means)
-        )
-        # A chance of a good end is searched in every round: the rounds' disagreement is
-        # the only measure of how far the search has yet to go (below).
-        if squares is not None and _decided(appraisals):
-            break
+        if squares is not None:  # points: a second round only while the top is undecided
+            appraisals = search_appraisals(game, view, visits, totals, squares, proven)
+            if _decided(appraisals):
+                break
+        else:
+            # A chance of a good end is searched in every round: the rounds' disagreement
+            # is the only measure of how far the search has yet to go (below).
+            appraisals = search_appraisals(
+                game, view, visits, totals, None, proven, _disagreement(rounds_means)
+            )
     return appraisals, iterations
 
 
