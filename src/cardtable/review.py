@@ -79,10 +79,18 @@ hint's budget; ``quick`` about a fifth of it, for a busy server.
 ``analysis:deals=…,iterations=…,seconds=…,rounds=…`` sets one whole (:func:`budget_of`)."""
 
 GLANCE = 1 / 15
-"""The share of a look's budget each decision is looked at with first: a decision that
-glance finds surely fine (short of the best by less than an inaccuracy even at the far end
-of its noise) stands, and only the others are looked at again, so that the budget goes
-where a verdict depends on it."""
+"""The share of a look's budget each decision is looked at with first, in one round of the
+search (:func:`glance_budget`): a decision that glance finds surely fine (short of the best
+by less than an inaccuracy even at the far end of its noise) stands, and only the others
+are looked at again, so that the budget goes where a verdict depends on it."""
+
+
+def glance_budget(budget: Budget) -> Budget:
+    """A glance's budget: :data:`GLANCE` of ``budget``, in one round. Two rounds of a
+    glance's few iterations disagree by their noise alone, and where the rounds'
+    disagreement is the error (Kryt'-navalivat') almost nothing would pass as surely fine:
+    a game's review took twice as long."""
+    return replace(budget.scaled(GLANCE), rounds=1)
 
 VERDICTS = ("fine", "inaccuracy", "mistake", "unrated")
 """The verdicts, mildest first; ``unrated``: the analysis did not rate the chosen action."""
@@ -312,7 +320,7 @@ def _glance(
     """The glance of :func:`judge`: the decision where it is surely fine (else None), and
     the hint's generator, drawn before the glance draws from ``rng``."""
     hint_rng = _seed_beside(rng)
-    seen = analyse(game, view, budget=budget.scaled(GLANCE), rng=rng)
+    seen = analyse(game, view, budget=glance_budget(budget), rng=rng)
     if _surely_fine(seen, game, chosen):
         return decision_of(seen, view, chosen, index, game), hint_rng
     return None, hint_rng
