@@ -408,12 +408,14 @@ def _surely_fine(analysis: Analysis, game: Game, chosen: str) -> bool:
 
 
 def _where(view: View) -> tuple[int | None, int | None]:
-    """The hand (or deal) number and the trick the view stands at, where the game has them."""
+    """The hand (or deal) number and the trick the view stands at, where the game has them
+    (no trick before the first one is led: Neuf's exchange, Knockout Whist's trumps)."""
     hand = view.get("hand_number", view.get("deal_number"))
     tricks = view.get("tricks")
+    playing = view.get("phase", "play") == "play"
     return (
         hand if isinstance(hand, int) else None,
-        len(tricks) + 1 if isinstance(tricks, list) else None,
+        len(tricks) + 1 if isinstance(tricks, list) and playing else None,
     )
 
 

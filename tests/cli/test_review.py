@@ -333,3 +333,24 @@ def test_refusals() -> None:
     broken = Record(record.game, record.options, record.seed, ["play AH"], [], [], record.start)
     with pytest.raises(InvalidRecordError, match="action 0"):
         review(broken, 0, level=FAST)
+
+
+def test_a_decision_before_the_first_trick_has_no_trick() -> None:
+    """Neuf's exchange (NEUF-3.4) and Knockout Whist's choice of trumps (KOW-2) come before
+    the hand's first trick is led: the review places them in their hand alone."""
+    from cardtable.review import _where
+
+    seen: dict[tuple[str, str], tuple[int | None, int | None]] = {}
+    for game_name in ("neuf", "knockout-whist"):
+        game = cardtable.make(game_name, players=3)
+        state = game.new_state(seed=4)
+        bot, rng = make_bot("easy", game_name), random.Random(4)
+        while not state.is_over and len(seen) < 4:
+            view = state.view(state.to_move)
+            seen.setdefault((game_name, str(view["phase"])), _where(view))
+            state.apply(bot.choose(view, state.legal_actions(), rng))
+    assert seen[("neuf", "exchange")] == (1, None)
+    assert seen[("neuf", "play")] == (1, 1)
+    assert seen[("knockout-whist", "play")] == (1, 1)
+    hand, trick = seen[("knockout-whist", "trump")]
+    assert hand is not None and hand >= 2 and trick is None

@@ -137,7 +137,9 @@ def test_review_my_game_marks_each_decision_beside_the_replay(
         expect(page.locator("#review-legend li")).to_have_text(
             ["Best choice", "Your choice", "inaccuracy", "mistake"]
         )
-        expect(items.first).to_contain_text(re.compile(r"^Move \d+ \(hand \d+, trick \d+\): You "))
+        expect(items.first).to_contain_text(
+            re.compile(r"^Move \d+ \(hand \d+, (trick \d+|before the first trick)\): You ")
+        )
         # Each number of the list on its first line: the line is a block, not an inline box
         # that would carry the number down to its last line.
         assert items.first.locator("button").evaluate("b => getComputedStyle(b).display") == "block"
@@ -214,20 +216,22 @@ def test_a_neuf_review_says_deal_and_each_action_as_a_sentence_in_each_language(
             seat.close()
             sentences = {
                 "en": (
-                    r"^Move \d+ \(deal \d+, trick \d+\): ",
-                    "You (kept your hand|exchanged your hand for the spare)",
+                    r"^Move \d+ \(deal \d+, (trick \d+|before the first trick)\): ",
+                    r"\(deal \d+, before the first trick\): You (kept your hand|exchanged your "
+                    "hand for the spare)",
                     "Keep my hand",
                     r"\. Better: .+, about \d+(\.\d)? more tricks? toward your quota this deal\.$",
                 ),
                 "ru": (
-                    r"^Ход \d+ \(сдача \d+, взятка \d+\): ",
-                    "Вы (оставили свои карты|обменяли карты на прикуп)",
+                    r"^Ход \d+ \(сдача \d+, (взятка \d+|до первой взятки)\): ",
+                    r"\(сдача \d+, до первой взятки\): Вы (оставили свои карты|обменяли карты на "
+                    "прикуп)",
                     "Оставить свои карты",
                     r"\. Лучше: .+ — примерно на \d+(,\d)? взят(ку|ки|ок) больше в счёт нормы",
                 ),
                 "fa": (
-                    r"^حرکت [۰-۹]+ \(دور [۰-۹]+، دست [۰-۹]+\): ",
-                    "شما کارت‌هایتان را",
+                    r"^حرکت [۰-۹]+ \(دور [۰-۹]+، (دست [۰-۹]+|پیش از نخستین دست)\): ",
+                    r"\(دور [۰-۹]+، پیش از نخستین دست\): شما کارت‌هایتان را",
                     "نگه داشتن کارت‌هایم",
                     r"\. بهتر: .+؛ حدود [۰-۹]+(٫[۰-۹])? دست بیشتر به حساب سهمیه‌تان در این دور\.$",
                 ),

@@ -187,8 +187,10 @@ function worst(review) {
 }
 
 function item(d, review) {
-  // Neuf's hands are deals, as the table says.
-  const where = d.hand === null ? t("review.move", { i: d.index + 1 }) : t(review.game === "neuf" ? "review.where_deal" : "review.where", { i: d.index + 1, hand: d.hand, trick: d.trick ?? "" });
+  // Neuf's hands are deals, as the table says; a decision before the first trick (Neuf's
+  // exchange, Knockout Whist's choice of trumps) has no trick.
+  const key = (review.game === "neuf" ? "review.where_deal" : "review.where") + (d.trick === null ? "_start" : "");
+  const where = d.hand === null ? t("review.move", { i: d.index + 1 }) : t(key, { i: d.index + 1, hand: d.hand, trick: d.trick });
   const button = h("button", { type: "button", class: "link" }, t("review.item", { where, said: said(d, review) }));
   button.addEventListener("click", () => {
     const replay = hooks.replay();
