@@ -363,11 +363,9 @@ def _search(
     """The ``hard`` search's value of each action, in rounds while the top two are within
     their noise of each other: in a game scored deal by deal (Neuf), the side's points from
     this deal (the search's ``deal`` rollout); elsewhere the chance of a good end."""
-    from cardtable.bots import make_bot
-    from cardtable.bots.ismcts import IsmctsBot
+    from cardtable.bots.pimc import hard_search
 
-    bot = make_bot("hard", game.name)  # a bot of its own: its budget is set below
-    assert isinstance(bot, IsmctsBot)
+    bot = hard_search(None)  # a bot of its own: its budget is set below
     rounds = max(1, budget.rounds)
     # The clock alone, or the iterations alone: not hard's cap of iterations, which a
     # stronger judge's clock would never reach.

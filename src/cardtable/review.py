@@ -92,6 +92,7 @@ def glance_budget(budget: Budget) -> Budget:
     a game's review took twice as long."""
     return replace(budget.scaled(GLANCE), rounds=1)
 
+
 VERDICTS = ("fine", "inaccuracy", "mistake", "unrated")
 """The verdicts, mildest first; ``unrated``: the analysis did not rate the chosen action."""
 

@@ -159,6 +159,7 @@ def test_a_two_player_kryt_navalivat_endgame_is_valued_by_the_exact_solver() -> 
     solver proves are valued exactly (1 a sure escape, 0 sure to be the fool), without
     error; where it proves them all the search is not run, and a proven escape is the best
     (unless a cheaper card escapes as surely)."""
+    from cardtable._core import KrytNavalivatState
     from cardtable.bots.pimc import solve_endgame, solved_twin
 
     game = cardtable.make("kryt-navalivat", players=2)
@@ -170,7 +171,9 @@ def test_a_two_player_kryt_navalivat_endgame_is_valued_by_the_exact_solver() -> 
         while state.to_move is not None:
             view = state.view(state.to_move)
             if view["stock"] == 0 and len(view["legal_actions"]) > 1:
-                exact = solve_endgame(twin.state_from_position(state.position()), "max-n")
+                position = twin.state_from_position(state.position())
+                assert isinstance(position, KrytNavalivatState)
+                exact = solve_endgame(position, "max-n")
                 if exact is not None and all(value != 0 for _, value in exact):
                     analysis = advise(state, budget=SMALL, seed=seed).analysis
                     assert analysis.samples == 0  # no search: everything was proven
