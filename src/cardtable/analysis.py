@@ -363,7 +363,7 @@ def _search(
     """The ``hard`` search's value of each action, in rounds while the top two are within
     their noise of each other: in a game scored deal by deal (Neuf), the side's points from
     this deal (the search's ``deal`` rollout); elsewhere the chance of a good end."""
-    from cardtable.bots.pimc import hard_search
+    from cardtable.bots.pimc import MIN_SEARCH_SECONDS, hard_search
 
     bot = hard_search(None)  # a bot of its own: its budget is set below
     rounds = max(1, budget.rounds)
@@ -386,7 +386,7 @@ def _search(
             return search_appraisals(game, view, {}, {}, proven=proven), 0
         if bot.seconds is not None:
             spent = time.perf_counter() - began
-            bot.seconds = max(MIN_ROUND_SECONDS, (budget.seconds - spent) / rounds)
+            bot.seconds = max(MIN_SEARCH_SECONDS, (budget.seconds - spent) / rounds)
     visits: dict[int, int] = {}
     totals: dict[int, float] = {}
     squares: dict[int, float] | None = {} if by_deal else None
@@ -442,11 +442,6 @@ def _disagreement(rounds_means: list[dict[int, float]]) -> dict[int, float]:
         centre = sum(values) / count
         found[number] = sum((v - centre) ** 2 for v in values) / (count - 1) / count
     return found
-
-
-MIN_ROUND_SECONDS = 0.05
-"""The least time a round of the search gets beside an endgame's solve, however long that
-took (the solve itself stops at ``cardtable.bots.pimc.ENDGAME_NODES``)."""
 
 
 def _proven_endgame(game: Game, view: View, rng: random.Random) -> dict[int, float] | None:
