@@ -4,6 +4,7 @@ the hint's own).
 
     .venv/bin/python benchmarks/advice_judge.py run knockout-whist --positions 300 --out J.jsonl
     .venv/bin/python benchmarks/advice_judge.py report J.jsonl [K.jsonl …]
+    .venv/bin/python benchmarks/advice_judge.py review J.jsonl --out K.jsonl
 
 ``run`` plays games in which seat 0 is ``random`` (even games) or ``easy`` (odd games) and
 the others ``hard``, and at every decision of seat 0 and of seat 1 (a ``hard`` seat) with
@@ -12,6 +13,10 @@ verdict on the action played (the review's ``expert`` budget), and the judge's v
 Each position is one line of ``--out``, written as it is done: a run stopped is resumed by
 running it again (the games are dealt from their seeds; positions already written are
 skipped). The size (``--positions``) is fixed before the run; it ends there.
+
+``review`` judges the review again on the positions of a run, its hint and judge carried
+over as they are (for a change to the review alone: the positions are dealt again from
+their seeds, each verdict drawn from the seed its row had); resumed likewise.
 
 ``report`` prints, per game: the positions; where the judge's best stands above some other
 action by more than the tie margin, how often the hint's best is one the judge ties with
@@ -83,7 +88,7 @@ def judged(
     began = time.perf_counter()
     hint = analyse(game, view, budget=HINT_BUDGET, rng=random.Random(seed))
     hint_seconds = time.perf_counter() - began
-    decided = judge_decision(game, view, played, 0, LEVELS["expert"], random.Random(seed + 1))
+    decided = reviewed(game, view, played, seed)
     judge = analyse(game, view, budget=LEVELS["expert"].scaled(factor), rng=random.Random(seed + 2))
     return {
         "played": played,
@@ -93,6 +98,11 @@ def judged(
         "review_loss": decided.loss,
         "judge": _summary(judge),
     }
+
+
+def reviewed(game: Any, view: Any, played: str, seed: int) -> Any:
+    """The review's verdict on ``played`` at a position whose row has ``seed``."""
+    return judge_decision(game, view, played, 0, LEVELS["expert"], random.Random(seed + 1))
 
 
 def _summary(analysis: Analysis) -> dict[str, Any]:
@@ -133,6 +143,33 @@ def run(args: argparse.Namespace) -> None:
             sink.flush()
             count += 1
             print(f"{args.game} {count}/{args.positions}", file=sys.stderr, flush=True)
+
+
+def review_again(args: argparse.Namespace) -> None:
+    rows = [json.loads(line) for line in Path(args.source).read_text().splitlines()]
+    wanted = {(row["game_number"], row["index"]): row for row in rows}
+    out = Path(args.out)
+    done = set()
+    if out.exists():
+        done = {(r["game_number"], r["index"]) for r in map(json.loads, out.open())}
+    game_name = rows[0]["game"]
+    game = cardtable.make(game_name, players=PLAYERS[game_name])
+    last = max(number for number, _ in wanted)
+    first = min(number for number, _ in wanted)
+    with out.open("a") as sink:
+        for number, index, seat, _, state, played in positions(game_name, first):
+            if number > last:
+                break
+            row = wanted.get((number, index))
+            if row is None or (number, index) in done:
+                continue
+            assert row["played"] == played and row["seat"] == seat, (number, index)
+            decided = reviewed(game, state.view(seat), played, number * 1000 + index)
+            row = {**row, "review_verdict": decided.verdict, "review_loss": decided.loss}
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+            done.add((number, index))
+            print(f"{game_name} {len(done)}/{len(wanted)}", file=sys.stderr, flush=True)
 
 
 def report(files: Sequence[str]) -> None:
@@ -206,11 +243,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     go.add_argument("--out", required=True)
     go.add_argument("--factor", type=float, default=20.0)
     go.add_argument("--first-game", type=int, default=1)
+    again = sub.add_parser("review")
+    again.add_argument("source")
+    again.add_argument("--out", required=True)
     told = sub.add_parser("report")
     told.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
     if args.command == "run":
         run(args)
+    elif args.command == "review":
+        review_again(args)
     else:
         report(args.files)
 

@@ -78,19 +78,23 @@ LEVELS: dict[str, Budget] = {
 hint's budget; ``quick`` about a fifth of it, for a busy server.
 ``analysis:deals=…,iterations=…,seconds=…,rounds=…`` sets one whole (:func:`budget_of`)."""
 
-GLANCE = 1 / 15
-"""The share of a look's budget each decision is looked at with first, in one round of the
-search (:func:`glance_budget`): a decision that glance finds surely fine (short of the best
-by less than an inaccuracy even at the far end of its noise) stands, and only the others
-are looked at again, so that the budget goes where a verdict depends on it."""
+GLANCES = (1 / 15, 1 / 5)
+"""The shares of a look's budget each decision is glanced at with first, one after the
+other, each in one round of the search (:func:`glance_budget`): a decision that a glance
+finds surely fine (short of the best by less than an inaccuracy even at the far end of its
+noise) stands, and only the others are glanced at again, then looked at, so that the
+budget goes where a verdict depends on it. The first glance settles the decisions whose
+action is plainly the best; the second most of the rest where nothing is yet decided (a
+long stock ahead in Kryt'-navalivat', where every action's chance lies near the others'
+and the first glance's noise alone is more than an inaccuracy)."""
 
 
-def glance_budget(budget: Budget) -> Budget:
-    """A glance's budget: :data:`GLANCE` of ``budget``, in one round. Two rounds of a
-    glance's few iterations disagree by their noise alone, and where the rounds'
-    disagreement is the error (Kryt'-navalivat') almost nothing would pass as surely fine:
-    a game's review took twice as long."""
-    return replace(budget.scaled(GLANCE), rounds=1)
+def glance_budget(budget: Budget, share: float) -> Budget:
+    """A glance's budget: ``share`` of ``budget``, in one round. Two rounds of a glance's
+    few iterations disagree by their noise alone, and where the rounds' disagreement is
+    the error (Kryt'-navalivat') almost nothing would pass as surely fine: a game's review
+    took twice as long."""
+    return replace(budget.scaled(share), rounds=1)
 
 
 VERDICTS = ("fine", "inaccuracy", "mistake", "unrated")
@@ -303,28 +307,35 @@ def judge(
     rng: random.Random,
 ) -> Decision:
     """One decision judged from ``view`` alone: the seat's view when it chose ``chosen``,
-    the ``index``-th action of the record. Looked at with a :data:`GLANCE` of ``budget``
-    first; unless that look found it surely fine, it is judged by two looks at ``budget``
-    pooled (:func:`cardtable.analysis.pool`): the first is the table's hint (at ``expert``,
-    the hint's own budget, with a seed of its own drawn from ``rng`` as it came), so that
-    a fault is found by twice the budget the hint had, and a fault's decision says what
-    that hint said (:func:`with_hint`)."""
-    glanced, hint_rng = _glance(game, view, chosen, index, budget, rng)
-    if glanced is not None:
-        return glanced
+    the ``index``-th action of the record. Glanced at with each of :data:`GLANCES` of
+    ``budget`` in turn; unless a glance found it surely fine, it is judged by two looks at
+    ``budget`` pooled (:func:`cardtable.analysis.pool`): the first is the table's hint (at
+    ``expert``, the hint's own budget, with a seed of its own drawn from ``rng`` as it
+    came), so that a fault is found by twice the budget the hint had, and a fault's
+    decision says what that hint said (:func:`with_hint`)."""
+    hint_rng = _seed_beside(rng)
+    for share in GLANCES:
+        glanced = _glance(game, view, chosen, index, budget, rng, share)
+        if glanced is not None:
+            return glanced
     return _look_twice(game, view, chosen, index, budget, rng, hint_rng)
 
 
 def _glance(
-    game: Game, view: View, chosen: str, index: int, budget: Budget, rng: random.Random
-) -> tuple[Decision | None, random.Random]:
-    """The glance of :func:`judge`: the decision where it is surely fine (else None), and
-    the hint's generator, drawn before the glance draws from ``rng``."""
-    hint_rng = _seed_beside(rng)
-    seen = analyse(game, view, budget=glance_budget(budget), rng=rng)
+    game: Game,
+    view: View,
+    chosen: str,
+    index: int,
+    budget: Budget,
+    rng: random.Random,
+    share: float,
+) -> Decision | None:
+    """A glance of :func:`judge` at ``share`` of ``budget``: the decision where it is
+    surely fine, else None."""
+    seen = analyse(game, view, budget=glance_budget(budget, share), rng=rng)
     if _surely_fine(seen, game, chosen):
-        return decision_of(seen, view, chosen, index, game), hint_rng
-    return None, hint_rng
+        return decision_of(seen, view, chosen, index, game)
+    return None
 
 
 def _look_twice(
@@ -475,28 +486,33 @@ def review_views(
     if progress is not None:
         progress(0, total)
     rngs = [random.Random(decision_seed(rng_seed, index)) for index, _, _ in turns]
-    # Every decision's glance first, two at a time (a glance is one search, on one core),
-    # then the two looks of those not surely fine, one decision at a time (its two looks
-    # take both cores). Each decision draws from its own generator alone, so the verdicts
-    # are those of judge() one decision after another.
+    hint_rngs = [_seed_beside(rng) for rng in rngs]
+    # Every decision's first glance, two at a time (a glance is one search, on one core),
+    # then the next glance of those it did not find surely fine, then the two looks of
+    # those still open, one decision at a time (its two looks take both cores). Each
+    # decision draws from its own generator alone, in the order judge() draws, so the
+    # verdicts are those of judge() one decision after another.
+    decided: list[Decision | None] = [None] * len(turns)
     with ThreadPoolExecutor(max_workers=CORES) as side_by_side:
-        glancing = [
-            side_by_side.submit(_glance, game, view, chosen, index, budget, rng)
-            for (index, view, chosen), rng in zip(turns, rngs, strict=True)
-        ]
-        glances = []
-        for future in glancing:
-            glances.append(future.result())
-            if glances[-1][0] is not None and progress is not None:
-                count += 1
-                progress(count, total)
-    for (index, view, chosen), rng, (glanced, hint_rng) in zip(turns, rngs, glances, strict=True):
-        if glanced is None:
-            glanced = _look_twice(game, view, chosen, index, budget, rng, hint_rng)
+        for share in GLANCES:
+            glancing = {
+                at: side_by_side.submit(_glance, game, view, chosen, index, budget, rng, share)
+                for at, ((index, view, chosen), rng) in enumerate(zip(turns, rngs, strict=True))
+                if decided[at] is None
+            }
+            for at, future in glancing.items():
+                decided[at] = future.result()
+                if decided[at] is not None and progress is not None:
+                    count += 1
+                    progress(count, total)
+    for at, ((index, view, chosen), rng) in enumerate(zip(turns, rngs, strict=True)):
+        decision = decided[at]
+        if decision is None:
+            decision = _look_twice(game, view, chosen, index, budget, rng, hint_rngs[at])
             count += 1
             if progress is not None:
                 progress(count, total)
-        done.decisions.append(glanced)
+        done.decisions.append(decision)
     return done
 
 

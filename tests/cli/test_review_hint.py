@@ -173,6 +173,33 @@ def test_a_whole_review_gives_each_decision_the_verdict_it_has_on_its_own() -> N
     assert {d.verdict for d in alone} & set(FLAGGED) and "fine" in {d.verdict for d in alone}
 
 
+def test_each_glance_settles_decisions_the_one_before_it_could_not() -> None:
+    """The glances go from the smallest share of a look's budget up: in a game of
+    Kryt'-navalivat' each settles some decision the one before it left open (a surely fine
+    one), and some decisions are left for the looks."""
+    from cardtable.review import GLANCES, _glance
+
+    record = random_kryt()
+    game = cardtable.make(record.game, **record.options)
+    _, turns = moments(record, 0)
+    # Bounded by iterations alone: a first glance of 200, a second of 600.
+    budget = budget_of("analysis:iterations=3000,seconds=60")
+    settled_at = []
+    for index, state, chosen in turns[:80]:
+        rng = random.Random(decision_seed(3, index))
+        stage = next(
+            (
+                at
+                for at, share in enumerate(GLANCES)
+                if _glance(game, state.view(0), chosen, index, budget, rng, share) is not None
+            ),
+            len(GLANCES),
+        )
+        settled_at.append(stage)
+    assert tuple(sorted(GLANCES)) == GLANCES and len(GLANCES) >= 2
+    assert set(settled_at) == set(range(len(GLANCES) + 1)), settled_at
+
+
 def test_a_move_the_hint_suggested_found_at_fault_by_a_longer_look_says_so() -> None:
     """Looks of 200 iterations of the search (bounded by iterations, so each depends on its
     seed alone): the move the hint's look suggests, played, is in some positions found at
