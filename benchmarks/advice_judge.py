@@ -4,7 +4,7 @@ the hint's own).
 
     .venv/bin/python benchmarks/advice_judge.py run knockout-whist --positions 300 --out J.jsonl
     .venv/bin/python benchmarks/advice_judge.py report J.jsonl [K.jsonl …]
-    .venv/bin/python benchmarks/advice_judge.py review J.jsonl --out K.jsonl
+    .venv/bin/python benchmarks/advice_judge.py again J.jsonl --out K.jsonl
 
 ``run`` plays games in which seat 0 is ``random`` (even games) or ``easy`` (odd games) and
 the others ``hard``, and at every decision of seat 0 and of seat 1 (a ``hard`` seat) with
@@ -14,9 +14,9 @@ Each position is one line of ``--out``, written as it is done: a run stopped is 
 running it again (the games are dealt from their seeds; positions already written are
 skipped). The size (``--positions``) is fixed before the run; it ends there.
 
-``review`` judges the review again on the positions of a run, its hint and judge carried
-over as they are (for a change to the review alone: the positions are dealt again from
-their seeds, each verdict drawn from the seed its row had); resumed likewise.
+``again`` asks the hint and the review again on the positions of a run, its judge carried
+over as it is (for a change to the hint or the review alone: the positions are dealt again
+from their seeds, each drawing from the seeds its row had); resumed likewise.
 
 ``report`` prints, per game: the positions; where the judge's best stands above some other
 action by more than the tie margin, how often the hint's best is one the judge ties with
@@ -85,24 +85,24 @@ def judged(
     game: Any, state: Any, seat: int, played: str, seed: int, factor: float
 ) -> dict[str, Any]:
     view = state.view(seat)
+    judge = analyse(game, view, budget=LEVELS["expert"].scaled(factor), rng=random.Random(seed + 2))
+    return {**advised(game, view, played, seed), "judge": _summary(judge)}
+
+
+def advised(game: Any, view: Any, played: str, seed: int) -> dict[str, Any]:
+    """The hint's best and the review's verdict on ``played`` at a position whose row has
+    ``seed``."""
     began = time.perf_counter()
     hint = analyse(game, view, budget=HINT_BUDGET, rng=random.Random(seed))
     hint_seconds = time.perf_counter() - began
-    decided = reviewed(game, view, played, seed)
-    judge = analyse(game, view, budget=LEVELS["expert"].scaled(factor), rng=random.Random(seed + 2))
+    decided = judge_decision(game, view, played, 0, LEVELS["expert"], random.Random(seed + 1))
     return {
         "played": played,
         "hint_best": hint.best,
         "hint_seconds": round(hint_seconds, 3),
         "review_verdict": decided.verdict,
         "review_loss": decided.loss,
-        "judge": _summary(judge),
     }
-
-
-def reviewed(game: Any, view: Any, played: str, seed: int) -> Any:
-    """The review's verdict on ``played`` at a position whose row has ``seed``."""
-    return judge_decision(game, view, played, 0, LEVELS["expert"], random.Random(seed + 1))
 
 
 def _summary(analysis: Analysis) -> dict[str, Any]:
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> None:
             print(f"{args.game} {count}/{args.positions}", file=sys.stderr, flush=True)
 
 
-def review_again(args: argparse.Namespace) -> None:
+def again(args: argparse.Namespace) -> None:
     rows = [json.loads(line) for line in Path(args.source).read_text().splitlines()]
     wanted = {(row["game_number"], row["index"]): row for row in rows}
     out = Path(args.out)
@@ -164,8 +164,7 @@ def review_again(args: argparse.Namespace) -> None:
             if row is None or (number, index) in done:
                 continue
             assert row["played"] == played and row["seat"] == seat, (number, index)
-            decided = reviewed(game, state.view(seat), played, number * 1000 + index)
-            row = {**row, "review_verdict": decided.verdict, "review_loss": decided.loss}
+            row = {**row, **advised(game, state.view(seat), played, number * 1000 + index)}
             sink.write(json.dumps(row) + "\n")
             sink.flush()
             done.add((number, index))
@@ -243,16 +242,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     go.add_argument("--out", required=True)
     go.add_argument("--factor", type=float, default=20.0)
     go.add_argument("--first-game", type=int, default=1)
-    again = sub.add_parser("review")
-    again.add_argument("source")
-    again.add_argument("--out", required=True)
+    asked = sub.add_parser("again")
+    asked.add_argument("source")
+    asked.add_argument("--out", required=True)
     told = sub.add_parser("report")
     told.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
     if args.command == "run":
         run(args)
-    elif args.command == "review":
-        review_again(args)
+    elif args.command == "again":
+        again(args)
     else:
         report(args.files)
 

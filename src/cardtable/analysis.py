@@ -29,7 +29,10 @@ An action whose gap to the highest value is within its noise (two standard error
 within the unit's margin (:data:`MARGINS`, too small to matter at the table) is *as good*
 as the highest: a tie. A tie between cards goes to the card a good player keeps least
 (plain before trump, then the lowest rank: :func:`keep_order`), so that the hint never
-throws a high trump away for nothing. Nothing but the seat's own view goes in (SPEC §0.4).
+throws a high trump away for nothing; but a card given to the next player to beat
+(Kryt'-navalivat''s cover and lead, the descriptor's ``hint_given_to_beat``) does no
+other card's job, a higher one being harder to beat, and a tie among those goes to the
+highest value. Nothing but the seat's own view goes in (SPEC §0.4).
 """
 
 from __future__ import annotations
@@ -292,8 +295,11 @@ def decide(
         if a.value is not None and top.value - a.value <= max(margin, NOISE * a.error)
     ]
     best = top.action
-    if keep_order(view, top.action)[0]:  # a card: the tied card kept least, same verb
-        verb = top.action.partition(" ")[0]
+    verb = top.action.partition(" ")[0]
+    # A card: the tied card kept least, same verb; but a card given to be beaten is not
+    # one card doing another's job, and there the lowest was the judge's choice in fewer
+    # positions than the highest value (docs/hints.md).
+    if keep_order(view, top.action)[0] and verb not in descriptor(game_name).hint_given_to_beat:
         cards = [a for a in ties if a.partition(" ")[0] == verb and keep_order(view, a)[0]]
         best = min(cards, key=lambda a: keep_order(view, a))
     return Analysis(

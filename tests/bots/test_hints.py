@@ -397,6 +397,53 @@ def test_a_tie_goes_to_the_card_kept_least_and_noise_is_no_gap() -> None:
     assert unsure["reason"]["key"] == "hints.why.close"
 
 
+def test_a_tie_among_cards_given_to_be_beaten_goes_to_the_highest_value() -> None:
+    """KRYT-4.2 (a), KRYT-4.1: a cover or a lead gives the next player a card to beat, and a
+    higher one is harder to beat, so no card does another's job: a tie among covers or
+    leads goes to the highest value, where a tie among beats goes to the lowest card that
+    beats (KRYT-3.1)."""
+    cover = kryt_navalivat(
+        ["8H 9C 7D KD", "…"], pile="6S 10S", faceup="6C", stock="QS KS", turn="cover"
+    )
+    values = {"cover 7D": 0.50, "cover KD": 0.52, "cover 8H": 0.4, "cover 9C": 0.3}
+    assert sorted(cover["legal_actions"]) == sorted(values)
+    tied = decide(
+        "kryt-navalivat",
+        "not_fool",
+        cover,
+        [Appraisal(a, values[a], 0.0, 400) for a in cover["legal_actions"]],
+        1600,
+        0.1,
+        "search",
+    )
+    assert set(tied.ties) == {"cover 7D", "cover KD"} and tied.best == tied.top == "cover KD"
+    lead = kryt_navalivat(["8H 9C 7D KD", "…"], faceup="6C", stock="QS KS", turn="lead")
+    led = decide(
+        "kryt-navalivat",
+        "not_fool",
+        lead,
+        [Appraisal(a, 0.5 + 0.005 * i, 0.0, 400) for i, a in enumerate(lead["legal_actions"])],
+        1600,
+        0.1,
+        "search",
+    )
+    assert len(lead["legal_actions"]) == len(led.ties) == 4
+    assert led.best == led.top == lead["legal_actions"][-1]
+    beat = kryt_navalivat(["10H AH 7C", "…"], pile="8H", faceup="9C", stock="QS KS 6H")
+    beats = [a for a in beat["legal_actions"] if a.startswith("beat")]
+    assert sorted(beats) == ["beat 10H", "beat 7C", "beat AH"]  # clubs trumps
+    kept = decide(
+        "kryt-navalivat",
+        "not_fool",
+        beat,
+        [Appraisal(a, 0.5 if a == "beat AH" else 0.49, 0.0, 400) for a in beat["legal_actions"]],
+        1600,
+        0.1,
+        "search",
+    )
+    assert kept.top == "beat AH" and kept.best == "beat 10H"
+
+
 def test_an_action_searched_too_little_is_not_rated() -> None:
     """KRYT-7.2's chance from the search: an action visited fewer than MIN_VISITS times
     has no value and no gap, and cannot be the best."""

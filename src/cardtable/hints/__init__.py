@@ -6,12 +6,13 @@ The analysis (:mod:`cardtable.analysis`) values every legal action in the game's
 descriptor's ``hint_unit``): the seat's expected tricks this hand (Knockout Whist), its
 side's tricks over the quota this deal (Neuf, NEUF-5.2), or its chance of not being the fool
 (Kryt'-navalivat'), with each value's uncertainty, and names the best, ties going to the
-card a good player keeps least. :func:`advice` turns it into the ``hint`` message: each
-action's gap to the best, whether it ties with the best, and the reason: a locale key and
-its parameters (``hints.why.*`` in the page's locales), chosen by the game's rules of thumb
-(:mod:`.knockout_whist`, :mod:`.neuf`, :mod:`.kryt_navalivat`), which look only at the
-action and the public facts of the view and the seat's own hand: cards played this hand,
-the trick or the pile on the table, trumps.
+card a good player keeps least (among cards given to be beaten, the highest value).
+:func:`advice` turns it into the ``hint`` message: each action's gap to the best, whether
+it ties with the best, and the reason: a locale key and its parameters (``hints.why.*``
+in the page's locales), chosen by the game's rules of thumb (:mod:`.knockout_whist`,
+:mod:`.neuf`, :mod:`.kryt_navalivat`), which look only at the action and the public facts
+of the view and the seat's own hand: cards played this hand, the trick or the pile on the
+table, trumps.
 Nothing the seat may not see goes into a hint (SPEC §0.4, item 4).
 """
 

@@ -32,6 +32,7 @@ KNOCKOUT_WHIST = Descriptor(
     hints="cardtable.hints.knockout_whist",
     hint_unit="tricks",
     hint_judge="tricks",
+    hint_given_to_beat=(),
     terminal="cardtable.terminal.knockout_whist:KnockoutWhistScreen",
     tutorial="cardtable.tutorial.knockout_whist",
     arena_metric="win",
@@ -69,6 +70,7 @@ NEUF = Descriptor(
     # Valued by hard's search to the end of the deal: PIMC over the paranoid solver played
     # worse than hard (docs/hints.md).
     hint_judge=None,
+    hint_given_to_beat=(),
     terminal="cardtable.terminal.neuf:NeufScreen",
     tutorial="cardtable.tutorial.neuf",
     arena_metric="score",
@@ -102,6 +104,7 @@ KRYT_NAVALIVAT = Descriptor(
     hints="cardtable.hints.kryt_navalivat",
     hint_unit="not_fool",
     hint_judge=None,
+    hint_given_to_beat=("lead", "cover"),
     terminal="cardtable.terminal.kryt_navalivat:KrytNavalivatScreen",
     tutorial="cardtable.tutorial.kryt_navalivat",
     arena_metric="fool",

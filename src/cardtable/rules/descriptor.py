@@ -78,6 +78,11 @@ class Descriptor:
     hint_judge: str | None
     """The solver's model that values a hint's actions (PIMC); ``None``: ``hard``'s search
     values them (to the end of the deal where deals are scored alone, ``per_deal``)."""
+    hint_given_to_beat: tuple[str, ...]
+    """The verbs of the actions that give a card to the next player to beat (a lead and a
+    cover, KRYT-4.1, KRYT-4.2 (a)): no card does another's job there (a higher card is
+    harder to beat), so a tie among them goes to the analysis's highest value, not to the
+    card kept least."""
     terminal: str
     """The terminal's screen, ``"module:Class"``."""
     tutorial: str
