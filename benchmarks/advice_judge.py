@@ -55,30 +55,43 @@ HARD = "ismcts:iterations=50000"
 resumed run's positions, depend on the seeds alone."""
 
 
-def positions(game_name: str, first_game: int) -> Iterator[tuple[int, int, int, str, Any, str]]:
+def positions(
+    game_name: str, first_game: int, per_game: int | None = None
+) -> Iterator[tuple[int, int, int, str, Any, str]]:
     """(game number, action index, seat, seat's bot, state before, action played) at each
-    decision of seats 0 and 1 with a choice, game after game from ``first_game``."""
+    decision of seats 0 and 1 with a choice, game after game from ``first_game``; with
+    ``per_game``, at most that many of each game's, drawn at random from the game's number
+    (the same on a resumed run), in the order played."""
     number = first_game
     while True:
-        game = cardtable.make(game_name, players=PLAYERS[game_name])
-        state = game.new_state(seed=number)
-        weak = "random" if number % 2 == 0 else "easy"
-        names = [weak] + ["hard"] * (game.num_players - 1)
-        bots = [make_bot(weak, game_name)] + [
-            make_bot(HARD, game_name) for _ in range(game.num_players - 1)
-        ]
-        rng = random.Random(number)
-        index = 0
-        while not state.is_over:
-            seat = state.to_move
-            assert seat is not None
-            view = state.view(seat)
-            action = str(bots[seat].choose(view, state.legal_actions(), rng))
-            if seat in (0, 1) and len(view["legal_actions"]) > 1:
-                yield number, index, seat, names[seat], state.copy(), action
-            state.apply(action)
-            index += 1
+        found = list(_decisions(game_name, number))
+        if per_game is not None and len(found) > per_game:
+            drawn = random.Random(f"positions of game {number}").sample(range(len(found)), per_game)
+            found = [found[at] for at in sorted(drawn)]
+        yield from found
         number += 1
+
+
+def _decisions(game_name: str, number: int) -> Iterator[tuple[int, int, int, str, Any, str]]:
+    """Every decision :func:`positions` may take from game ``number``, in the order played."""
+    game = cardtable.make(game_name, players=PLAYERS[game_name])
+    state = game.new_state(seed=number)
+    weak = "random" if number % 2 == 0 else "easy"
+    names = [weak] + ["hard"] * (game.num_players - 1)
+    bots = [make_bot(weak, game_name)] + [
+        make_bot(HARD, game_name) for _ in range(game.num_players - 1)
+    ]
+    rng = random.Random(number)
+    index = 0
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        view = state.view(seat)
+        action = str(bots[seat].choose(view, state.legal_actions(), rng))
+        if seat in (0, 1) and len(view["legal_actions"]) > 1:
+            yield number, index, seat, names[seat], state.copy(), action
+        state.apply(action)
+        index += 1
 
 
 def judged(
@@ -126,7 +139,8 @@ def run(args: argparse.Namespace) -> None:
     game = cardtable.make(args.game, players=PLAYERS[args.game])
     count = len(done)
     with out.open("a") as sink:
-        for number, index, seat, bot, state, played in positions(args.game, args.first_game):
+        chosen = positions(args.game, args.first_game, args.per_game)
+        for number, index, seat, bot, state, played in chosen:
             if count >= args.positions:
                 break
             if (number, index) in done:
@@ -242,6 +256,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     go.add_argument("--out", required=True)
     go.add_argument("--factor", type=float, default=20.0)
     go.add_argument("--first-game", type=int, default=1)
+    go.add_argument("--per-game", type=int, default=None)
     asked = sub.add_parser("again")
     asked.add_argument("source")
     asked.add_argument("--out", required=True)

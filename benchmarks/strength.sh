@@ -33,6 +33,7 @@
 #   benchmarks/strength.sh 27 &   # queue 27: Neuf's hint-following player at hard's search
 #   WORKERS=2 benchmarks/strength.sh 28   # queue 28: Knockout Whist's hint-following player,
 #                                         #   4,000 deals
+#   benchmarks/strength.sh 29 &   # queue 29: queue 26 again, covers and leads tied to the highest
 #
 # The rule written down before any table started: play the games asked for, but stop after
 # the first whole deal (of at least 100) at which the first bot's 95% interval lies at least
@@ -346,5 +347,13 @@ case ${1:?queue 1 to 24} in
   follower=cardtable.bots.advice:HintFollower
   table knockout-whist-2-hints-hard-4000 knockout-whist -p 2 --bots "$follower,hard" \
     --games 8000 --duplicate --seed 4 --workers "${WORKERS:-1}"
+  ;;
+29)
+  # Queue 26 again with today's hint, whose tie among covers and leads (cards given to be
+  # beaten) now goes to the highest value, not the lowest card: the same deals (seed 2),
+  # size and rule, sized before it started, no stopping rule. About an hour on one core.
+  table kryt-navalivat-2-hints-2500-ismcts-5000-covers kryt-navalivat -p 2 \
+    --bots "hints:iterations=2500,ismcts:iterations=5000" \
+    --games 2000 --duplicate --seed 2 --workers "${WORKERS:-1}"
   ;;
 esac
