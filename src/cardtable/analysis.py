@@ -32,7 +32,8 @@ as the highest: a tie. A tie between cards goes to the card a good player keeps 
 throws a high trump away for nothing; but a card given to the next player to beat
 (Kryt'-navalivat''s cover and lead, the descriptor's ``hint_given_to_beat``) does no
 other card's job, a higher one being harder to beat, and a tie among those goes to the
-highest value. Nothing but the seat's own view goes in (SPEC §0.4).
+highest value (unless every action does about as well: then the card kept least).
+Nothing but the seat's own view goes in (SPEC §0.4).
 """
 
 from __future__ import annotations
@@ -298,8 +299,13 @@ def decide(
     verb = top.action.partition(" ")[0]
     # A card: the tied card kept least, same verb; but a card given to be beaten is not
     # one card doing another's job, and there the lowest was the judge's choice in fewer
-    # positions than the highest value (docs/hints.md).
-    if keep_order(view, top.action)[0] and verb not in descriptor(game_name).hint_given_to_beat:
+    # positions than the highest value (docs/hints.md), unless every action does about as
+    # well (within the margin), where nothing is told by the values and a good player
+    # gives the card kept least.
+    values = [a.value for a in rated if a.value is not None]
+    alike = len(rated) == len(appraisals) and max(values) - min(values) <= margin
+    given = verb in descriptor(game_name).hint_given_to_beat
+    if keep_order(view, top.action)[0] and (alike or not given):
         cards = [a for a in ties if a.partition(" ")[0] == verb and keep_order(view, a)[0]]
         best = min(cards, key=lambda a: keep_order(view, a))
     return Analysis(

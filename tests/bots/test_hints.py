@@ -401,7 +401,7 @@ def test_a_tie_among_cards_given_to_be_beaten_goes_to_the_highest_value() -> Non
     """KRYT-4.2 (a), KRYT-4.1: a cover or a lead gives the next player a card to beat, and a
     higher one is harder to beat, so no card does another's job: a tie among covers or
     leads goes to the highest value, where a tie among beats goes to the lowest card that
-    beats (KRYT-3.1)."""
+    beats (KRYT-3.1). Where every action does about as well, the card kept least."""
     cover = kryt_navalivat(
         ["8H 9C 7D KD", "…"], pile="6S 10S", faceup="6C", stock="QS KS", turn="cover"
     )
@@ -418,17 +418,19 @@ def test_a_tie_among_cards_given_to_be_beaten_goes_to_the_highest_value() -> Non
     )
     assert set(tied.ties) == {"cover 7D", "cover KD"} and tied.best == tied.top == "cover KD"
     lead = kryt_navalivat(["8H 9C 7D KD", "…"], faceup="6C", stock="QS KS", turn="lead")
-    led = decide(
-        "kryt-navalivat",
-        "not_fool",
-        lead,
-        [Appraisal(a, 0.5 + 0.005 * i, 0.0, 400) for i, a in enumerate(lead["legal_actions"])],
-        1600,
-        0.1,
-        "search",
-    )
-    assert len(lead["legal_actions"]) == len(led.ties) == 4
-    assert led.best == led.top == lead["legal_actions"][-1]
+    legal = lead["legal_actions"]
+    assert len(legal) == 4
+
+    def leads(step: float, error: float) -> Analysis:
+        appraisals = [Appraisal(a, 0.5 + step * i, error, 400) for i, a in enumerate(legal)]
+        return decide("kryt-navalivat", "not_fool", lead, appraisals, 1600, 0.1, "search")
+
+    # Tied by their noise (0.02 apart, errors of 0.05): the highest value.
+    led = leads(0.02, 0.05)
+    assert len(led.ties) == 4 and led.best == led.top == legal[-1]
+    # Every lead within the margin of every other: nothing is told, the card kept least.
+    alike = leads(0.005, 0.0)
+    assert len(alike.ties) == 4 and alike.best == "lead 7D" != alike.top
     beat = kryt_navalivat(["10H AH 7C", "…"], pile="8H", faceup="9C", stock="QS KS 6H")
     beats = [a for a in beat["legal_actions"] if a.startswith("beat")]
     assert sorted(beats) == ["beat 10H", "beat 7C", "beat AH"]  # clubs trumps
