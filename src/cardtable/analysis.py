@@ -59,6 +59,7 @@ __all__ = [
     "Analysis",
     "Appraisal",
     "Budget",
+    "alike",
     "analyse",
     "decide",
     "keep_order",
@@ -200,6 +201,11 @@ class Analysis:
         return len(self.actions) == 1
 
     @property
+    def alike(self) -> bool:
+        """Whether every action is rated and does about as well as every other."""
+        return alike(self.actions, MARGINS[self.unit])
+
+    @property
     def values(self) -> dict[str, float]:
         """The rated actions' values."""
         return {a.action: a.value for a in self.actions if a.value is not None}
@@ -302,16 +308,21 @@ def decide(
     # positions than the highest value (docs/hints.md), unless every action does about as
     # well (within the margin), where nothing is told by the values and a good player
     # gives the card kept least.
-    values = [a.value for a in rated if a.value is not None]
-    alike = len(rated) == len(appraisals) and max(values) - min(values) <= margin
     given = verb in descriptor(game_name).hint_given_to_beat
-    if keep_order(view, top.action)[0] and (alike or not given):
+    if keep_order(view, top.action)[0] and (alike(appraisals, margin) or not given):
         cards = [a for a in ties if a.partition(" ")[0] == verb and keep_order(view, a)[0]]
         best = min(cards, key=lambda a: keep_order(view, a))
     return Analysis(
         game_name, unit, int(view["seat"]), tuple(appraisals), best, top.action,
         tuple(ties), samples, seconds, method,
     )  # fmt: skip
+
+
+def alike(appraisals: Sequence[Appraisal], margin: float) -> bool:
+    """Whether every one of ``appraisals`` is rated and all lie within ``margin`` of each
+    other: any of the actions does about as well, and the values tell nothing."""
+    values = [a.value for a in appraisals if a.value is not None]
+    return len(values) == len(appraisals) and max(values) - min(values) <= margin
 
 
 def pool(looks: Sequence[Analysis], view: View) -> Analysis:

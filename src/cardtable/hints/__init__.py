@@ -51,10 +51,7 @@ def advice(view: View, analysis: Analysis) -> dict[str, Any]:
     rated = analysis.values
     if analysis.forced:
         why = forced()
-    elif (
-        len(rated) == len(legal)
-        and max(rated.values()) - min(rated.values()) <= MARGINS[analysis.unit]
-    ):
+    elif analysis.alike:
         why = any_action()
     elif not rated or len(analysis.ties) == len(legal):
         why = Reason("close")  # tied within the analysis's noise, not known to be equal
