@@ -4,7 +4,7 @@ the hint's own).
 
     .venv/bin/python benchmarks/advice_judge.py run knockout-whist --positions 300 --out J.jsonl
     .venv/bin/python benchmarks/advice_judge.py report J.jsonl [K.jsonl …]
-    .venv/bin/python benchmarks/advice_judge.py again J.jsonl --out K.jsonl [--hint-only]
+    .venv/bin/python benchmarks/advice_judge.py again J.jsonl --out K.jsonl [--only hint|review]
 
 ``run`` plays games in which seat 0 is ``random`` (even games) or ``easy`` (odd games) and
 the others ``hard``, and at every decision of seat 0 and of seat 1 (a ``hard`` seat) with
@@ -16,8 +16,8 @@ skipped). The size (``--positions``) is fixed before the run; it ends there.
 
 ``again`` asks the hint and the review again on the positions of a run, its judge carried
 over as it is (for a change to the hint or the review alone: the positions are dealt again
-from their seeds, each drawing from the seeds its row had), or with ``--hint-only`` the
-hint alone, the review carried over too; resumed likewise.
+from their seeds, each drawing from the seeds its row had), or with ``--only hint`` (or
+``review``) that alone, the other carried over too; resumed likewise.
 
 ``report`` prints, per game: the positions; where the judge's best stands above some other
 action by more than the tie margin, how often the hint's best is one the judge ties with
@@ -103,13 +103,16 @@ def judged(
     return {**advised(game, view, played, seed), "judge": _summary(judge)}
 
 
-def advised(game: Any, view: Any, played: str, seed: int, review: bool = True) -> dict[str, Any]:
-    """The hint's best and (with ``review``) the review's verdict on ``played`` at a
-    position whose row has ``seed``."""
-    began = time.perf_counter()
-    hint = analyse(game, view, budget=HINT_BUDGET, rng=random.Random(seed))
-    hint_seconds = time.perf_counter() - began
-    row = {"played": played, "hint_best": hint.best, "hint_seconds": round(hint_seconds, 3)}
+def advised(
+    game: Any, view: Any, played: str, seed: int, hint: bool = True, review: bool = True
+) -> dict[str, Any]:
+    """The hint's best (with ``hint``) and the review's verdict on ``played`` (with
+    ``review``) at a position whose row has ``seed``."""
+    row: dict[str, Any] = {"played": played}
+    if hint:
+        began = time.perf_counter()
+        best = analyse(game, view, budget=HINT_BUDGET, rng=random.Random(seed)).best
+        row |= {"hint_best": best, "hint_seconds": round(time.perf_counter() - began, 3)}
     if review:
         decided = judge_decision(game, view, played, 0, LEVELS["expert"], random.Random(seed + 1))
         row |= {"review_verdict": decided.verdict, "review_loss": decided.loss}
@@ -177,7 +180,8 @@ def again(args: argparse.Namespace) -> None:
                 continue
             assert row["played"] == played and row["seat"] == seat, (number, index)
             seed = number * 1000 + index
-            row |= advised(game, state.view(seat), played, seed, review=not args.hint_only)
+            asked = {"hint": args.only != "review", "review": args.only != "hint"}
+            row |= advised(game, state.view(seat), played, seed, **asked)
             sink.write(json.dumps(row) + "\n")
             sink.flush()
             done.add((number, index))
@@ -259,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     asked = sub.add_parser("again")
     asked.add_argument("source")
     asked.add_argument("--out", required=True)
-    asked.add_argument("--hint-only", action="store_true")
+    asked.add_argument("--only", choices=["hint", "review"], default=None)
     told = sub.add_parser("report")
     told.add_argument("files", nargs="+")
     args = parser.parse_args(argv)

@@ -308,17 +308,17 @@ def judge(
 ) -> Decision:
     """One decision judged from ``view`` alone: the seat's view when it chose ``chosen``,
     the ``index``-th action of the record. Glanced at with each of :data:`GLANCES` of
-    ``budget`` in turn; unless a glance found it surely fine, it is judged by two looks at
-    ``budget`` pooled (:func:`cardtable.analysis.pool`): the first is the table's hint (at
-    ``expert``, the hint's own budget, with a seed of its own drawn from ``rng`` as it
-    came), so that a fault is found by twice the budget the hint had, and a fault's
-    decision says what that hint said (:func:`with_hint`)."""
+    ``budget`` in turn; unless a glance found it surely fine, it is judged by looks at
+    ``budget``, pooled (:func:`_look`): the first is the table's hint (at ``expert``, the
+    hint's own budget, with a seed of its own drawn from ``rng`` as it came), so that a
+    move the hint chose is found at fault only by more than the hint's budget, and a
+    fault's decision says what that hint said (:func:`with_hint`)."""
     hint_rng = _seed_beside(rng)
     for share in GLANCES:
         glanced = _glance(game, view, chosen, index, budget, rng, share)
         if glanced is not None:
             return glanced
-    return _look_twice(game, view, chosen, index, budget, rng, hint_rng)
+    return _look(game, view, chosen, index, budget, rng, hint_rng)
 
 
 def _glance(
@@ -338,7 +338,7 @@ def _glance(
     return None
 
 
-def _look_twice(
+def _look(
     game: Game,
     view: View,
     chosen: str,
@@ -347,16 +347,55 @@ def _look_twice(
     rng: random.Random,
     hint_rng: random.Random,
 ) -> Decision:
-    """The two pooled looks of :func:`judge`, the hint's and another."""
-    # The two looks side by side: each is a call into the core that lets the other run
-    # (the GIL released), and each draws from its own generator, so the result is the
-    # same as one after the other.
-    with ThreadPoolExecutor(max_workers=1) as beside:
-        looking = beside.submit(analyse, game, view, budget=budget, rng=hint_rng)
-        again = analyse(game, view, budget=budget, rng=rng)
-        hinted = looking.result()
-    decision = decision_of(pool([hinted, again], view), view, chosen, index, game)
-    return with_hint(decision, hinted)
+    """The looks of :func:`judge` at a decision no glance settled, one after another, each
+    at ``budget``: the first is the hint's (drawing from ``hint_rng``); the others draw
+    from ``rng`` and are pooled with it (:func:`cardtable.analysis.pool`). The first alone
+    settles a decision it finds surely fine or at fault beyond its noise; otherwise the
+    looks go on while the verdict is unclear (:func:`unclear`), :data:`LOOKS` at most."""
+    hinted = analyse(game, view, budget=budget, rng=hint_rng)
+    looks = [hinted]
+    seen = hinted
+    while len(looks) < LOOKS:
+        if len(looks) == 1 and (
+            _surely_fine(seen, game, chosen) or _surely_at_fault(seen, game, chosen)
+        ):
+            break
+        if len(looks) > 1 and not unclear(seen, game, chosen):
+            break
+        looks.append(analyse(game, view, budget=budget, rng=random.Random(rng.getrandbits(64))))
+        seen = pool(looks, view)
+    return with_hint(decision_of(seen, view, chosen, index, game), hinted)
+
+
+LOOKS = 6
+"""The most looks a decision gets. Two looks of the hint's budget, pooled, disagree in
+Kryt'-navalivat''s middle game with big hands by more than a mistake costs: there a move
+the judge at ten times the budget finds 15 to 30 points of chance worse was called fine
+for want of more looks."""
+
+
+def unclear(analysis: Analysis, game: Game, chosen: str) -> bool:
+    """Whether ``chosen`` falls short of the highest value by an inaccuracy or more, but
+    within the analysis's noise: no fault is found, and none is ruled out."""
+    gap, noise = _shortfall(analysis, game, chosen)
+    return gap is not None and THRESHOLDS[analysis.unit][0] <= gap <= noise
+
+
+def _surely_at_fault(analysis: Analysis, game: Game, chosen: str) -> bool:
+    """Whether ``chosen`` falls short of the highest value by an inaccuracy or more, and
+    by more than the analysis's noise."""
+    gap, noise = _shortfall(analysis, game, chosen)
+    return gap is not None and gap >= THRESHOLDS[analysis.unit][0] and gap > noise
+
+
+def _shortfall(analysis: Analysis, game: Game, chosen: str) -> tuple[float | None, float]:
+    """How far ``chosen`` falls short of the highest value (None: either not rated), and
+    the noise of that gap."""
+    mine = analysis.appraisal(str(game.actions[game.number_of(chosen)]))
+    top = analysis.appraisal(analysis.top)
+    if mine.value is None or top.value is None:
+        return None, 0.0
+    return top.value - mine.value, NOISE * mine.error
 
 
 FLAGGED = ("inaccuracy", "mistake")
@@ -412,11 +451,8 @@ def decision_of(analysis: Analysis, view: View, chosen: str, index: int, game: G
 def _surely_fine(analysis: Analysis, game: Game, chosen: str) -> bool:
     """Whether ``chosen`` is short of the highest value by less than an inaccuracy even at
     the far end of the analysis's noise (the highest itself, surely)."""
-    mine = analysis.appraisal(str(game.actions[game.number_of(chosen)]))
-    top = analysis.appraisal(analysis.top)
-    if mine.value is None or top.value is None:
-        return False
-    return top.value - mine.value + NOISE * mine.error < THRESHOLDS[analysis.unit][0]
+    gap, noise = _shortfall(analysis, game, chosen)
+    return gap is not None and gap + noise < THRESHOLDS[analysis.unit][0]
 
 
 def _where(view: View) -> tuple[int | None, int | None]:
@@ -488,38 +524,53 @@ def review_views(
     rngs = [random.Random(decision_seed(rng_seed, index)) for index, _, _ in turns]
     hint_rngs = [_seed_beside(rng) for rng in rngs]
     # Every decision's first glance, two at a time (a glance is one search, on one core),
-    # then the next glance of those it did not find surely fine, then the two looks of
-    # those still open, one decision at a time (its two looks take both cores). Each
-    # decision draws from its own generator alone, in the order judge() draws, so the
-    # verdicts are those of judge() one decision after another.
+    # then the next glance of those it did not find surely fine, then the looks of those
+    # still open, two decisions at a time (each decision's looks one after another, each
+    # look deciding whether another is needed). Each decision draws from its own
+    # generator alone, in the order judge() draws, so the verdicts are those of judge()
+    # one decision after another.
     decided: list[Decision | None] = [None] * len(turns)
     with ThreadPoolExecutor(max_workers=CORES) as side_by_side:
-        for share in GLANCES:
-            glancing = {
-                at: side_by_side.submit(_glance, game, view, chosen, index, budget, rng, share)
-                for at, ((index, view, chosen), rng) in enumerate(zip(turns, rngs, strict=True))
+        for stage in [*GLANCES, None]:
+            open_ = {
+                at: side_by_side.submit(
+                    _judged_at, stage, game, view, chosen, index, budget, rng, hint_rng
+                )
+                for at, ((index, view, chosen), rng, hint_rng) in enumerate(
+                    zip(turns, rngs, hint_rngs, strict=True)
+                )
                 if decided[at] is None
             }
-            for at, future in glancing.items():
+            for at, future in open_.items():
                 decided[at] = future.result()
                 if decided[at] is not None and progress is not None:
                     count += 1
                     progress(count, total)
-    for at, ((index, view, chosen), rng) in enumerate(zip(turns, rngs, strict=True)):
-        decision = decided[at]
-        if decision is None:
-            decision = _look_twice(game, view, chosen, index, budget, rng, hint_rngs[at])
-            count += 1
-            if progress is not None:
-                progress(count, total)
-        done.decisions.append(decision)
+    done.decisions.extend(d for d in decided if d is not None)
     return done
 
 
+def _judged_at(
+    stage: float | None,
+    game: Game,
+    view: View,
+    chosen: str,
+    index: int,
+    budget: Budget,
+    rng: random.Random,
+    hint_rng: random.Random,
+) -> Decision | None:
+    """A stage of :func:`judge`: the glance at the share ``stage`` of ``budget`` (the
+    decision if it settles it), or with None the looks."""
+    if stage is None:
+        return _look(game, view, chosen, index, budget, rng, hint_rng)
+    return _glance(game, view, chosen, index, budget, rng, stage)
+
+
 CORES = 2
-"""The glances a review runs side by side: as many as a decision's two looks (on a machine
-of two cores, more would share them, and a search bounded by the clock would search
-less)."""
+"""The searches a review runs side by side, glances or decisions' looks: one a core (on a
+machine of two cores, more would share them, and a search bounded by the clock would
+search less)."""
 
 
 CHART_UNITS = {

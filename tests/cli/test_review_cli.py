@@ -38,7 +38,7 @@ def test_the_worst_decision_is_listed_first_with_json_and_chart(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     rows = ROW.findall(done.stdout)
-    assert rows == [("1", "inaccuracy"), ("5", "fine")], done.stdout
+    assert rows == [("1", "mistake"), ("5", "fine")], done.stdout
     assert "play 2S" in done.stdout.splitlines()[row_line(done.stdout, "1")]
     # The loss is in the game's unit, with the thresholds it was judged by.
     said = " ".join(done.stdout.split())
@@ -83,7 +83,7 @@ def test_without_matplotlib_the_review_is_printed_and_the_chart_explained(
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "the chart needs matplotlib: pip install 'cardtable[arena]'" in done.stdout
-    assert ROW.findall(done.stdout)[0] == ("1", "inaccuracy")
+    assert ROW.findall(done.stdout)[0] == ("1", "mistake")
     assert not chart.exists()
 
 
@@ -126,7 +126,7 @@ def test_a_fault_shows_what_the_hint_said_and_a_hinted_fault_is_noted(blunder: P
 
     done = review(Record.from_json(blunder.read_text(encoding="utf-8")), 0, level=FAST)
     fault = done.worst(1)[0]
-    assert fault.verdict == "inaccuracy" and fault.hint == "play 2S" and not fault.hint_agrees
+    assert fault.verdict == "mistake" and fault.hint == "play 2S" and not fault.hint_agrees
     hinted = replace(fault, hint=fault.chosen, hint_agrees=True)
     console = Console(width=160, record=True)
     console.print(_review_table([fault, hinted, *done.worst()[1:]]))

@@ -200,10 +200,52 @@ def test_each_glance_settles_decisions_the_one_before_it_could_not() -> None:
     assert set(settled_at) == set(range(len(GLANCES) + 1)), settled_at
 
 
+def test_a_decision_is_looked_at_until_its_verdict_is_clear_or_the_looks_run_out() -> None:
+    """A decision no glance settled is looked at once (the hint's look), and that look
+    alone settles it only where it finds the chosen action surely fine or at fault beyond
+    its noise; after two or more looks pooled, another is made only while the chosen
+    action falls short of the best by an inaccuracy or more but within the noise, up to
+    LOOKS. In a game of Kryt'-navalivat' decisions stop after one look, after two, and
+    after more."""
+    from cardtable.review import LOOKS, _surely_at_fault, _surely_fine, unclear
+
+    record = random_kryt()
+    game = cardtable.make(record.game, **record.options)
+    _, turns = moments(record, 0)
+    iterations, rounds = 300, 2  # bounded by iterations alone: every look searches as long
+    budget = budget_of(f"analysis:iterations={iterations},rounds={rounds},seconds=60")
+    looks_of = []
+    for index, state, chosen in turns[:80]:
+        view = state.view(0)
+        if view["stock"] == 0:
+            continue  # the exact endgame: proven actions take no visits
+        decision = judge(game, view, chosen, index, budget, random.Random(decision_seed(3, index)))
+        visits = sum(a.visits for a in decision.actions)
+        if visits < iterations * rounds:
+            continue  # settled by a glance
+        looks = visits // (iterations * rounds)
+        assert visits == looks * iterations * rounds and 1 <= looks <= LOOKS, (index, visits)
+        seen = decide(
+            game.name,
+            "not_fool",
+            view,
+            [Appraisal(a.action, a.value, a.error, a.visits) for a in decision.actions],
+            visits,
+            0.0,
+            "search",
+        )
+        if looks == 1:
+            assert _surely_fine(seen, game, chosen) or _surely_at_fault(seen, game, chosen)
+        elif looks < LOOKS:
+            assert not unclear(seen, game, chosen), index
+        looks_of.append(looks)
+    assert {1, 2} <= set(looks_of) and max(looks_of) > 2, looks_of
+
+
 def test_a_move_the_hint_suggested_found_at_fault_by_a_longer_look_says_so() -> None:
     """Looks of 200 iterations of the search (bounded by iterations, so each depends on its
     seed alone): the move the hint's look suggests, played, is in some positions found at
-    fault by the review's two looks pooled (the hint's and another), and then carries the
+    fault by the review's looks pooled (the hint's and others), and then carries the
     hint's word, that it was the hint's best."""
     record = random_kryt()
     game = cardtable.make(record.game, **record.options)

@@ -131,14 +131,14 @@ def _hint_cell(decision: Any) -> str:
 
 def hint_note(decisions: list[Any]) -> str | None:
     """The line under the table when the hint had suggested a move the review finds at
-    fault: the review's two looks pooled saw further than the hint's one."""
+    fault: the review's looks pooled (two or more) saw further than the hint's one."""
     agreed = sum(1 for d in decisions if d.hint_agrees)
     if not agreed:
         return None
     them = "it" if agreed == 1 else "them"
     return (
         f'The hint had suggested {agreed} of these moves (marked "as played"); the '
-        f"review's longer look, two looks of the hint's size pooled, finds {them} worse "
+        f"review's longer look, two or more looks of the hint's size pooled, finds {them} worse "
         "than the best."
     )
 
