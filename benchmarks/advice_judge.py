@@ -5,6 +5,7 @@ the hint's own).
     .venv/bin/python benchmarks/advice_judge.py run knockout-whist --positions 300 --out J.jsonl
     .venv/bin/python benchmarks/advice_judge.py report J.jsonl [K.jsonl …]
     .venv/bin/python benchmarks/advice_judge.py again J.jsonl --out K.jsonl [--only hint|review]
+    .venv/bin/python benchmarks/advice_judge.py second J.jsonl --factor 10 --out K.jsonl [--seat 0]
 
 ``run`` plays games in which seat 0 is ``random`` (even games) or ``easy`` (odd games) and
 the others ``hard``, and at every decision of seat 0 and of seat 1 (a ``hard`` seat) with
@@ -19,6 +20,15 @@ over as it is (for a change to the hint or the review alone: the positions are d
 from their seeds, each drawing from the seeds its row had), or with ``--only hint`` (or
 ``review``) that alone, the other carried over too; resumed likewise.
 
+``second`` asks a second judge (the same ``--factor``, from a seed of its own) at the
+positions of a run, written into each row beside the first (``judge2``); with ``--seat``
+only at that seat's positions (the weak seat's, for the review's recall), the other rows
+carried over as they are.
+Wherever a row has both, ``report`` reads the two judges pooled (:func:`judge_of`): the
+same analysis at twice the judge's budget. One judge at ten times a look's budget is not
+sure enough of itself to judge by: asked again from another seed, it found 6 of the 19
+mistakes the first had found in the weak seat's Kryt'-navalivat' decisions.
+
 ``report`` prints, per game: the positions; where the judge's best stands above some other
 action by more than the tie margin, how often the hint's best is one the judge ties with
 its best (agreement), and the mean value the judge says following the hint loses; the
@@ -32,11 +42,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import statistics
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -161,31 +172,92 @@ def run(args: argparse.Namespace) -> None:
 
 
 def again(args: argparse.Namespace) -> None:
-    rows = [json.loads(line) for line in Path(args.source).read_text().splitlines()]
+    asked = {"hint": args.only != "review", "review": args.only != "hint"}
+
+    def ask(game: Any, view: Any, played: str, seed: int) -> dict[str, Any]:
+        return advised(game, view, played, seed, **asked)
+
+    _rework(args.source, Path(args.out), ask)
+
+
+def second(args: argparse.Namespace) -> None:
+    budget = LEVELS["expert"].scaled(args.factor)
+
+    def judge_again(game: Any, view: Any, played: str, seed: int) -> dict[str, Any]:
+        return {"judge2": _summary(analyse(game, view, budget=budget, rng=random.Random(seed + 3)))}
+
+    def kept(row: dict[str, Any]) -> bool:
+        return args.seat is not None and row["seat"] != args.seat
+
+    _rework(args.source, Path(args.out), judge_again, kept)
+
+
+def _rework(
+    source: str,
+    out: Path,
+    work: Callable[[Any, Any, str, int], dict[str, Any]],
+    kept: Callable[[dict[str, Any]], bool] = lambda row: False,
+) -> None:
+    """Each row of the run ``source`` written to ``out`` with what ``work`` gives (from
+    the game, the seat's view, the action played and the row's seed) merged in, its
+    position dealt again from the game's seed; the rows ``kept`` says are carried over as
+    they are, first (no game need be dealt again for them). Rows already in ``out`` are
+    skipped: a run stopped resumes."""
+    rows = [json.loads(line) for line in Path(source).read_text().splitlines()]
     wanted = {(row["game_number"], row["index"]): row for row in rows}
-    out = Path(args.out)
     done = set()
     if out.exists():
         done = {(r["game_number"], r["index"]) for r in map(json.loads, out.open())}
     game_name = rows[0]["game"]
     game = cardtable.make(game_name, players=PLAYERS[game_name])
-    last = max(number for number, _ in wanted)
-    first = min(number for number, _ in wanted)
     with out.open("a") as sink:
+        for row in rows:
+            key = (row["game_number"], row["index"])
+            if key not in done and kept(row):
+                sink.write(json.dumps(row) + "\n")
+                done.add(key)
+        sink.flush()
+        last = max(number for number, _ in wanted)
+        first = min(number for number, _ in wanted)
         for number, index, seat, _, state, played in positions(game_name, first):
-            if number > last:
+            if number > last or len(done) == len(wanted):
                 break
             row = wanted.get((number, index))
             if row is None or (number, index) in done:
                 continue
             assert row["played"] == played and row["seat"] == seat, (number, index)
-            seed = number * 1000 + index
-            asked = {"hint": args.only != "review", "review": args.only != "hint"}
-            row |= advised(game, state.view(seat), played, seed, **asked)
+            row |= work(game, state.view(seat), played, number * 1000 + index)
             sink.write(json.dumps(row) + "\n")
             sink.flush()
             done.add((number, index))
             print(f"{game_name} {len(done)}/{len(wanted)}", file=sys.stderr, flush=True)
+
+
+def judge_of(row: dict[str, Any]) -> dict[str, Any]:
+    """The row's judge: its first, or where it has a second (``judge2``) the two pooled as
+    :func:`cardtable.analysis.pool` pools looks (both at one budget: each action's value
+    their mean, its error theirs combined), the ties again within the unit's margin or
+    the noise."""
+    first, other = row["judge"], row.get("judge2")
+    if other is None:
+        return dict(first)
+    values: dict[str, float | None] = {}
+    errors: dict[str, float] = {}
+    for action in first["values"]:
+        parts = [
+            (v, judge["errors"].get(action, 0.0))
+            for judge in (first, other)
+            if (v := judge["values"].get(action)) is not None
+        ]
+        values[action] = sum(v for v, _ in parts) / len(parts) if parts else None
+        errors[action] = math.sqrt(sum(e * e for _, e in parts)) / len(parts) if parts else 0.0
+    rated = {a: v for a, v in values.items() if v is not None}
+    margin = MARGINS[descriptor(row["game"]).hint_unit]
+    ties = []
+    if rated:
+        top = max(rated.values())
+        ties = [a for a, v in rated.items() if top - v <= max(margin, NOISE * errors[a])]
+    return {"values": values, "errors": errors, "ties": ties}
 
 
 def report(files: Sequence[str]) -> None:
@@ -198,18 +270,25 @@ def report(files: Sequence[str]) -> None:
         telling, agree, lost = 0, 0, []
         recall_of, recalled, alarms_of, alarms = 0, 0, 0, 0
         faults_of, faulted = 0, 0
+        # The hint is measured by the second judge too only where every position has one:
+        # a second judge asked where the first found a fault would tell on the hint only
+        # where they disagree.
+        everywhere = all("judge2" in r for r in mine)
         for r in mine:
-            judge = r["judge"]
+            judge = judge_of(r)
             values = {a: v for a, v in judge["values"].items() if v is not None}
             if not values:
                 continue
-            top = max(values.values())
-            hint_value = values.get(r["hint_best"])
+            hinting = judge if everywhere else r["judge"]
+            hinted = {a: v for a, v in hinting["values"].items() if v is not None}
+            top = max(hinted.values())
+            hint_value = hinted.get(r["hint_best"])
             if hint_value is not None:
                 lost.append(top - hint_value)
-            if top - min(values.values()) > margin:
+            if top - min(hinted.values()) > margin:
                 telling += 1
-                agree += r["hint_best"] in judge["ties"]
+                agree += r["hint_best"] in hinting["ties"]
+            top = max(values.values())
             played = values.get(r["played"])
             if played is None:
                 continue
@@ -227,7 +306,10 @@ def report(files: Sequence[str]) -> None:
                 alarms_of += 1
                 alarms += r["review_verdict"] == "mistake"
         seconds = [r["hint_seconds"] for r in mine]
+        twice = sum("judge2" in r for r in mine)
         print(f"{game_name}: {len(mine)} positions ({unit}; margin {margin})")
+        if twice:
+            print(f"  judged twice, the judges pooled: {twice}")
         if telling:
             print(f"  hint agrees with the judge: {agree}/{telling} = {agree / telling:.1%}")
         if lost:
@@ -264,6 +346,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     asked.add_argument("source")
     asked.add_argument("--out", required=True)
     asked.add_argument("--only", choices=["hint", "review"], default=None)
+    twice = sub.add_parser("second")
+    twice.add_argument("source")
+    twice.add_argument("--out", required=True)
+    twice.add_argument("--factor", type=float, required=True)
+    twice.add_argument("--seat", type=int, default=None)
     told = sub.add_parser("report")
     told.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
@@ -271,6 +358,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         run(args)
     elif args.command == "again":
         again(args)
+    elif args.command == "second":
+        second(args)
     else:
         report(args.files)
 
