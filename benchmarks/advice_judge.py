@@ -26,8 +26,9 @@ only at that seat's positions (the weak seat's, for the review's recall), the ot
 carried over as they are.
 Wherever a row has both, ``report`` reads the two judges pooled (:func:`judge_of`): the
 same analysis at twice the judge's budget. One judge at ten times a look's budget is not
-sure enough of itself to judge by: asked again from another seed, it found 6 of the 19
-mistakes the first had found in the weak seat's Kryt'-navalivat' decisions.
+sure enough of itself to judge by: asked again from another seed, at the weak seat's
+Kryt'-navalivat' decisions of games 1 and 2, it found 5 of the 19 mistakes the first had
+found, and 17 others.
 
 ``report`` prints, per game: the positions; where the judge's best stands above some other
 action by more than the tie margin, how often the hint's best is one the judge ties with
@@ -110,8 +111,14 @@ def judged(
     game: Any, state: Any, seat: int, played: str, seed: int, factor: float
 ) -> dict[str, Any]:
     view = state.view(seat)
-    judge = analyse(game, view, budget=LEVELS["expert"].scaled(factor), rng=random.Random(seed + 2))
-    return {**advised(game, view, played, seed), "judge": _summary(judge)}
+    return {**advised(game, view, played, seed), "judge": _judge(game, view, factor, seed + 2)}
+
+
+def _judge(game: Any, view: Any, factor: float, seed: int) -> dict[str, Any]:
+    """The judge's summary of ``view``'s position: the analysis at ``factor`` times a
+    review look's budget, from ``seed``."""
+    budget = LEVELS["expert"].scaled(factor)
+    return _summary(analyse(game, view, budget=budget, rng=random.Random(seed)))
 
 
 def advised(
@@ -181,10 +188,8 @@ def again(args: argparse.Namespace) -> None:
 
 
 def second(args: argparse.Namespace) -> None:
-    budget = LEVELS["expert"].scaled(args.factor)
-
     def judge_again(game: Any, view: Any, played: str, seed: int) -> dict[str, Any]:
-        return {"judge2": _summary(analyse(game, view, budget=budget, rng=random.Random(seed + 3)))}
+        return {"judge2": _judge(game, view, args.factor, seed + 3)}
 
     def kept(row: dict[str, Any]) -> bool:
         return args.seat is not None and row["seat"] != args.seat
