@@ -219,7 +219,7 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
         # The view's facts as numbers, and the legal actions (the agent's own knowledge: its
         # view lists them) as numbers, spare formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
-        observation = observations.of_facts(state.facts(seat))
+        observation = observations.of_state(state, seat)
         self._mask = observations.mask_of(legal)
         return observation, {"action_mask": self._mask}
 

@@ -110,7 +110,8 @@ import numpy as np
 import numpy.typing as npt
 
 from cardtable.cards import Card
-from cardtable.core import Game, View
+from cardtable.core import Game, State, View
+from cardtable.engines import CoreBacked
 from cardtable.errors import InvalidActionError
 from cardtable.rules.catalog import DESCRIPTORS
 from cardtable.rules.knockout_whist.state import Facts as KnockoutWhistFacts
@@ -570,6 +571,14 @@ class _Encoder:
         for entry, size in zip(rel["hand_sizes"][me], hand_sizes, strict=True):
             out[entry] = size / 36
         return out
+
+    def of_state(self, state: State, seat: int) -> Vector:
+        """``seat``'s observation of ``state``: written by the compiled core where the
+        state lives there (the same bytes as the encoder's, tests/core/test_core_observation.py),
+        so that observing reads nothing of the Python rules; else encoded from its facts."""
+        if isinstance(state, CoreBacked):
+            return state.observation(seat)
+        return self.of_facts(state.facts(seat))
 
     def mask(self, view: View) -> Mask:
         self._observer(view)

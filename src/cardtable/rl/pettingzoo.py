@@ -208,7 +208,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's own na
         # view lists them) as numbers, spare formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
         return {
-            "observation": observations.of_facts(state.facts(seat)),
+            "observation": observations.of_state(state, seat),
             "action_mask": observations.mask_of(legal),
         }
 
