@@ -112,6 +112,9 @@ class _State:
         """``step``, answering instead the state as it was before the action when the
         action drew a chance event (a deal or a reshuffle)."""
     def position(self) -> str: ...
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (a spectator's view for ``None``): a dict equal to the
+        Python engine's ``state.view(seat)``; ``ValueError`` for a seat not of the game."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation: the float32 vector of ``cardtable.rl.observation``
         (``encode(game, state.view(seat))``); ``ValueError`` for a seat not of the game."""

@@ -432,6 +432,12 @@ class State(ABC):
         """Options, chance events and every action so far."""
 
     @abstractmethod
+    def chances(self) -> tuple[list[list[int]], list[list[int]]]:
+        """The decks and reshuffles of :meth:`record` as card indices (those drawn, then
+        those stacked to come), without the record's actions: what a table asks after
+        every step, to publish the chance events the step drew."""
+
+    @abstractmethod
     def position(self) -> str:
         """One line of text holding the whole state; see the game's docs page."""
 

@@ -8,11 +8,12 @@ into the core, and the public protocol is unchanged (:class:`cardtable.core.Stat
 
 A core-backed state keeps of its own only what a position does not hold: how the game began
 (its seed, first dealer, stacked decks and reshuffles, or its start position), its history,
-and its chance events once they are asked for. Everything else a caller reads (a view,
-facts, the result, a refusal's reason, a game's own fields such as ``hands``) is read from
-a *reference*: the Python state rebuilt from the core's position when first read, then
-kept in step by the Python engine (each step plays there too) until a step draws a chance
-event in the core. A game's own fields are read-only on a core-backed state.
+and its chance events once they are asked for. The core writes each seat's view and
+observation. Everything else a caller reads (facts, the result, a refusal's reason, the
+chances drawn, a game's own fields such as ``hands``) is read from a *reference*: the
+Python state rebuilt from the core's position when first read, then kept in step by the
+Python engine (each step plays there too) until a step draws a chance event in the core.
+A game's own fields are read-only on a core-backed state.
 
 Chance has one authority at a time. A state that deals from its seed and stacked decks
 lets the core deal; the decks it dealt are worked out again by the Python engine only when
@@ -333,10 +334,12 @@ class CoreBacked(State):
         by the core."""
         return self.core.observation(seat)
 
-    # Read from the reference ------------------------------------------------------------------
-
     def view(self, seat: int | None) -> View:
-        return self.reference.view(seat)
+        """What ``seat`` may know, written by the core (equal to the reference's view, which
+        is neither built nor stepped for it: tests/core/test_core_views.py)."""
+        return self.core.view(seat)
+
+    # Read from the reference ------------------------------------------------------------------
 
     def facts(self, seat: int) -> tuple[Any, ...]:
         return self.reference.facts(seat)
@@ -351,6 +354,10 @@ class CoreBacked(State):
     def record(self) -> Record:
         self._sync()
         return self.reference.record()
+
+    def chances(self) -> tuple[list[list[int]], list[list[int]]]:
+        self._sync()
+        return self.reference.chances()
 
     def resample_hidden(self, seat: int | None, rng: random.Random) -> Self:
         return self.adopting(self.reference.resample_hidden(seat, rng))

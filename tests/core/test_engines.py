@@ -57,6 +57,29 @@ def assert_same(core: State, python: State) -> None:
         assert core.view(seat) == python.view(seat)
 
 
+def record_chances(state: State) -> tuple[list[list[int]], list[list[int]]]:
+    """The decks and reshuffles of ``state``'s record, as card indices."""
+    record = state.record()
+    index = {card_text(i): i for i in range(52)}
+    return (
+        [[index[c] for c in deck] for deck in record.decks],
+        [[index[c] for c in cards] for cards in record.reshuffles],
+    )
+
+
+@pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
+def test_the_chances_are_the_records_at_every_step(name: str, options: dict[str, Any]) -> None:
+    """``chances()``, the decks and reshuffles a table publishes after each step, are the
+    record's on either engine (a deal of Neuf or Knockout Whist adds a deck)."""
+    for game in both(name, options):
+        state = game.new_state(seed=8)
+        rng = random.Random(8)
+        while not state.is_over:
+            assert state.chances() == record_chances(state)
+            state.apply_id(rng.choice(state.legal_action_ids()))
+        assert state.chances() == record_chances(state) and state.chances()[0]
+
+
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=IDS)
 def test_a_core_game_is_the_reference_game_step_for_step(
     name: str, options: dict[str, Any]
@@ -167,7 +190,10 @@ def test_a_tables_own_decks_are_dealt_and_recorded_as_the_reference_deals_them()
                 their_twin.apply_id(number)
                 assert twin.view(None) == their_twin.view(None)
             assert core.position() == python.position()
+        # A table publishes what each step drew from the chances alone, not the record.
+        assert core.chances() == python.chances() == record_chances(python)
     assert asked["core"] == asked["python"] and asked["core"][0] == "hand 2"
+    assert len(core.chances()[0]) > 1  # the table's decks, hand after hand
     assert core.record().to_dict() == python.record().to_dict()
     # Nothing of the seed was dealt after the first hand: the record is the table's decks.
     assert cardtable.replay(core.record()).position() == python.position()

@@ -83,7 +83,7 @@ fn neuf_budgets_are_spent_and_shared_between_threads() {
     for seed in 0..3 {
         let state: Neuf = decision(&options, seed);
         let seat = state.to_move().unwrap();
-        let knowledge = Neuf::knowledge(&options, &state.view(seat)).unwrap();
+        let knowledge = Neuf::knowledge(&options, &state.view(Some(seat))).unwrap();
         check_budgets::<Neuf>(&knowledge, state.legal_mask());
     }
 }

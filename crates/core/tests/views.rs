@@ -4,7 +4,7 @@
 
 use cardtable_core::game::{new_game, Game, OptionValue};
 use cardtable_core::views::{self, Fields};
-use cardtable_core::{knockout_whist, kryt_navalivat, neuf, KrytNavalivat, Neuf};
+use cardtable_core::{knockout_whist, kryt_navalivat, neuf, KnockoutWhist, KrytNavalivat, Neuf};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -30,12 +30,16 @@ fn check_struct<V: DeserializeOwned>(view: &Value) {
 
 #[test]
 fn each_games_view_struct_reads_its_views_and_refuses_others() {
-    // Knockout Whist's views are Python's alone: tests/rules/test_view_schema.py reads them.
     assert!(refusal::<knockout_whist::View>(&Value::Null).contains("invalid type: null"));
     let three = [("players".to_string(), OptionValue::Int(3))];
+    let whist = KnockoutWhist::options(&three).unwrap();
+    let whist_state: KnockoutWhist = new_game(&whist, 5);
+    check_struct::<knockout_whist::View>(&whist_state.view(Some(0)));
+    check_struct::<knockout_whist::View>(&whist_state.view(None));
     let neuf = Neuf::options(&three).unwrap();
     let neuf_state: Neuf = new_game(&neuf, 5);
-    check_struct::<neuf::View>(&neuf_state.view(0));
+    check_struct::<neuf::View>(&neuf_state.view(Some(0)));
+    check_struct::<neuf::View>(&neuf_state.view(None));
     let kryt = KrytNavalivat::options(&three).unwrap();
     let kryt_state: KrytNavalivat = new_game(&kryt, 5);
     check_struct::<kryt_navalivat::View>(&kryt_state.view(Some(0)));

@@ -6,6 +6,7 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
+use pythonize::pythonize;
 use rand::SeedableRng;
 
 use cardtable_core::game::{self, actions_of, Game, PlayoutRng};
@@ -157,6 +158,20 @@ macro_rules! bind_state {
                 let mut view = observation_buffer(out, size)?;
                 self.inner.observe(seat, view.as_slice_mut()?);
                 Ok(())
+            }
+
+            /// What `seat` may know (a spectator's view for `None`), as a dict equal to the
+            /// Python engine's `state.view(seat)`; a `ValueError` for a seat the game has not.
+            fn view<'py>(
+                &self,
+                py: Python<'py>,
+                seat: Option<isize>,
+            ) -> PyResult<Bound<'py, PyAny>> {
+                let seat = match seat {
+                    None => None,
+                    Some(seat) => Some(observer_seat(seat, self.inner.players())?),
+                };
+                Ok(pythonize(py, &self.inner.view(seat))?)
             }
 
             /// The position text, byte for byte as the Python engine writes it.

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from cardtable.cards import card_text
 from cardtable.chance import Shuffler
 from cardtable.core import Result, State
 from cardtable.fairness import commitment_of, fair_shuffle
@@ -97,9 +98,10 @@ def publish(
 ) -> list[DealRow]:
     """Publish what the last step drew and finished: reveals of the hand that ended,
     commitments of the decks and reshuffles drawn, and the result of a finished game."""
-    record = run.state.record()
-    drawn = [("deck", cards) for cards in record.decks[_count(run, "deck") :]]
-    drawn += [("reshuffle", cards) for cards in record.reshuffles[_count(run, "re") :]]
+    # The chances alone, not the whole record: a record's actions grow with the game.
+    decks, reshuffles = run.state.chances()
+    drawn = [("deck", list(map(card_text, deck))) for deck in decks[_count(run, "deck") :]]
+    drawn += [("reshuffle", list(map(card_text, r))) for r in reshuffles[_count(run, "re") :]]
     hand = _count(run, "deck")
     rows: list[DealRow] = []
     if any(kind == "deck" for kind, _ in drawn) or run.state.is_over:

@@ -289,7 +289,7 @@ pub(super) fn read(options: &Options, value: &Value) -> Result<Knowledge, Positi
     // catches a view whose parts disagree (scores against the ledger, the hand against the
     // legal actions, a trick winner, an option of another table) once, here.
     let sample = sample(&knowledge, &mut PlayoutRng::seed_from_u64(0));
-    if sample.view(seat as usize) != *value {
+    if sample.view(Some(seat as usize)) != *value {
         return Err(fail("the view is not one that a neuf state shows"));
     }
     Ok(knowledge)
@@ -618,9 +618,10 @@ fn cards_view(set: CardSet) -> Value {
 }
 
 impl Neuf {
-    /// `state.view(seat)` (NEUF-9): the public facts, plus the seat's own hand and the
-    /// hands it has held; equal, as JSON, to the Python engine's.
-    pub fn view(&self, seat: usize) -> Value {
+    /// `state.view(seat)` (NEUF-9): the public facts, plus a seat's own hand, the hands it
+    /// has held and its legal actions (a spectator's view, for `None`, has none of them);
+    /// equal, as JSON, to the Python engine's.
+    pub fn view(&self, seat: Option<usize>) -> Value {
         let n = self.players();
         let sheet = &self.sheet;
         let tricks_of = |plays: &super::Plays, trump: Trump| {
@@ -714,20 +715,22 @@ impl Neuf {
         view.insert("tricks".into(), tricks_of(&self.plays, self.trump));
         view.insert("previous_deal".into(), previous);
         view.insert("winners".into(), json!(self.winning_seats()));
-        view.insert("hand".into(), cards_view(self.hands[seat]));
-        if n == 3 {
-            let held: Vec<Value> = self.held_hands(seat).into_iter().map(cards_view).collect();
-            view.insert("held".into(), Value::Array(held));
+        if let Some(seat) = seat {
+            view.insert("hand".into(), cards_view(self.hands[seat]));
+            if n == 3 {
+                let held: Vec<Value> = self.held_hands(seat).into_iter().map(cards_view).collect();
+                view.insert("held".into(), Value::Array(held));
+            }
+            let legal = if self.to_move() == Some(seat) {
+                actions_of(self.legal_mask())
+                    .into_iter()
+                    .map(|a| Value::String(Neuf::action_text(a)))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            view.insert("legal_actions".into(), Value::Array(legal));
         }
-        let legal = if self.to_move() == Some(seat) {
-            actions_of(self.legal_mask())
-                .into_iter()
-                .map(|a| Value::String(Neuf::action_text(a)))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        view.insert("legal_actions".into(), Value::Array(legal));
         Value::Object(view)
     }
 

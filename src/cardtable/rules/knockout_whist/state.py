@@ -626,16 +626,21 @@ class KnockoutWhistState(State):
         }
 
     def record(self) -> Record:
+        decks, reshuffles = self.chances()
         return Record(
             game=self.game.name,
             options=self.game.options | {"dealer": self.first_dealer},
             seed=self.seed,
             actions=[str(self.game.actions[i]) for i in self.history],
-            decks=[[card_text(c) for c in d] for d in self.used_decks + self.stacked_decks],
-            reshuffles=[
-                [card_text(c) for c in r] for r in self.used_reshuffles + self.stacked_reshuffles
-            ],
+            decks=[[card_text(c) for c in d] for d in decks],
+            reshuffles=[[card_text(c) for c in r] for r in reshuffles],
             start=self.start,
+        )
+
+    def chances(self) -> tuple[list[list[int]], list[list[int]]]:
+        return (
+            [[*d] for d in self.used_decks + self.stacked_decks],
+            [[*r] for r in self.used_reshuffles + self.stacked_reshuffles],
         )
 
     def position(self) -> str:

@@ -488,10 +488,13 @@ class KrytNavalivatState(State):
             options=self.game.options | {"dealer": self.dealer},
             seed=self.seed,
             actions=[str(ACTIONS[i]) for i in self.history],
-            decks=[] if self.deck is None else [[card_text(c) for c in self.deck]],
+            decks=[[card_text(c) for c in d] for d in self.chances()[0]],
             reshuffles=[],
             start=self.start,
         )
+
+    def chances(self) -> tuple[list[list[int]], list[list[int]]]:
+        return ([] if self.deck is None else [[*self.deck]]), []
 
     def position(self) -> str:
         return self.game.position_of(self)

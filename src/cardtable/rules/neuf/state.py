@@ -499,10 +499,13 @@ class NeufState(State):
             options=self.game.options | {"dealer": self.ledger.first_dealer},
             seed=self.seed,
             actions=[str(ACTIONS[i]) for i in self.history],
-            decks=[[card_text(c) for c in d] for d in self.used_decks + self.stacked_decks],
+            decks=[[card_text(c) for c in d] for d in self.chances()[0]],
             reshuffles=[],
             start=self.start,
         )
+
+    def chances(self) -> tuple[list[list[int]], list[list[int]]]:
+        return [[*d] for d in self.used_decks + self.stacked_decks], []
 
     def position(self) -> str:
         return self.game.position_of(self)
