@@ -36,7 +36,10 @@ def first_difference(expected: dict[str, Any], got: dict[str, Any]) -> str:
     """The keys whose values differ (or that one view lacks), with both values."""
     keys = sorted(set(expected) | set(got))
     differ = [
-        k for k in keys if as_json(expected.get(k, "<absent>")) != as_json(got.get(k, "<absent>"))
+        k
+        for k in keys
+        if as_json(expected.get(k, "<absent>")) != as_json(got.get(k, "<absent>"))
+        or expected.get(k) != got.get(k)
     ]
     return "; ".join(
         f"{k}: {expected.get(k, '<absent>')!r} != {got.get(k, '<absent>')!r}" for k in differ[:4]
@@ -46,9 +49,11 @@ def first_difference(expected: dict[str, Any], got: dict[str, Any]) -> str:
 def assert_same_views(state: Any, twin: Any, seats: int, where: str) -> None:
     for seat in [None, *range(seats)]:
         expected, got = state.view(seat), twin.view(seat)
-        assert as_json(got) == as_json(expected), (
+        # As JSON, so that true is not 1; as Python, so that a tuple is not a list.
+        assert as_json(got) == as_json(expected) and got == expected, (
             f"{where}, seat {seat}: {first_difference(expected, got)}"
         )
+        assert list(got) == list(expected), f"{where}, seat {seat}: the keys' order"
 
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=[f"{n}-{o}" for n, o in VARIANTS])
@@ -107,7 +112,8 @@ def test_a_seat_not_of_the_game_is_refused(seat: int) -> None:
 
 def test_the_comparison_catches_a_changed_field() -> None:
     """The helper the equality test uses fails on a view with one nested value changed,
-    naming the field, and on a boolean written as a number."""
+    naming the field, on a boolean written as a number, and on a list written as a
+    tuple."""
     state = cardtable.make("knockout-whist", engine="python", players=3).new_state(seed=1)
 
     class Changed:
@@ -125,6 +131,10 @@ def test_the_comparison_catches_a_changed_field() -> None:
     def dog_used(view: dict[str, Any]) -> None:
         view["dog_used"] = int(view["dog_used"])
 
-    for change, field in [(hand_sizes, "hand_sizes"), (dog_used, "dog_used")]:
+    def trick(view: dict[str, Any]) -> None:
+        view["cuts"] = [[tuple(play) for play in cut] for cut in view["cuts"]] or [(0, "2C")]
+
+    changes = [(hand_sizes, "hand_sizes"), (dog_used, "dog_used"), (trick, "cuts")]
+    for change, field in changes:
         with pytest.raises(AssertionError, match=f"seat None: {field}"):
             assert_same_views(state, Changed(change), 3, "changed")

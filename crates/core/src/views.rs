@@ -21,8 +21,31 @@ use serde::de::{
     DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess,
     Visitor,
 };
-use serde::{forward_to_deserialize_any, Deserialize};
+use serde::ser::SerializeSeq;
+use serde::{forward_to_deserialize_any, Deserialize, Serialize, Serializer};
 use serde_json::Value;
+
+/// Two values a view writes as a list of two (a play `[seat, "7D"]`, an exchange
+/// `[seat, "keep"]`), as the Python engine writes them: written as a sequence, so that it
+/// becomes a Python list, where a Rust tuple would become a tuple. Read as a pair.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair<A, B>(pub A, pub B);
+
+impl<A: Serialize, B: Serialize> Serialize for Pair<A, B> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(2))?;
+        seq.serialize_element(&self.0)?;
+        seq.serialize_element(&self.1)?;
+        seq.end()
+    }
+}
+
+impl<'de, A: Deserialize<'de>, B: Deserialize<'de>> Deserialize<'de> for Pair<A, B> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (a, b) = <(A, B)>::deserialize(deserializer)?;
+        Ok(Pair(a, b))
+    }
+}
 
 /// A view read into its struct; the error names the path to what is wrong
 /// (`tricks[2].plays[0]: invalid type: ...`, `missing field `dealer``).

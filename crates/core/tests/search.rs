@@ -13,6 +13,11 @@ use cardtable_core::search::{
 use cardtable_core::{KrytNavalivat, Neuf};
 use rand::SeedableRng;
 
+/// A view the core wrote, as JSON.
+fn written<T: serde::Serialize>(view: &T) -> serde_json::Value {
+    serde_json::to_value(view).expect("a view is JSON")
+}
+
 fn settings(iterations: u64, rollout: Rollout, threads: usize) -> Settings {
     Settings {
         budget: Budget {
@@ -83,7 +88,7 @@ fn neuf_budgets_are_spent_and_shared_between_threads() {
     for seed in 0..3 {
         let state: Neuf = decision(&options, seed);
         let seat = state.to_move().unwrap();
-        let knowledge = Neuf::knowledge(&options, &state.view(Some(seat))).unwrap();
+        let knowledge = Neuf::knowledge(&options, &written(&state.view(Some(seat)))).unwrap();
         check_budgets::<Neuf>(&knowledge, state.legal_mask());
     }
 }
@@ -94,7 +99,8 @@ fn kryt_navalivat_budgets_are_spent_and_shared_between_threads() {
     for seed in 0..3 {
         let state: KrytNavalivat = decision(&options, seed);
         let seat = state.to_move().unwrap();
-        let knowledge = KrytNavalivat::knowledge(&options, &state.view(Some(seat))).unwrap();
+        let knowledge =
+            KrytNavalivat::knowledge(&options, &written(&state.view(Some(seat)))).unwrap();
         check_budgets::<KrytNavalivat>(&knowledge, state.legal_mask());
     }
 }
@@ -104,7 +110,7 @@ fn bad_settings_and_other_turns_are_refused() {
     let options = KrytNavalivat::options(&players(3)).unwrap();
     let state: KrytNavalivat = decision(&options, 1);
     let seat = state.to_move().unwrap();
-    let knowledge = KrytNavalivat::knowledge(&options, &state.view(Some(seat))).unwrap();
+    let knowledge = KrytNavalivat::knowledge(&options, &written(&state.view(Some(seat)))).unwrap();
     let mut rng = PlayoutRng::seed_from_u64(0);
     let no_thread = settings(10, Rollout::Guided, 0);
     assert!(matches!(
@@ -118,7 +124,7 @@ fn bad_settings_and_other_turns_are_refused() {
         Err(SearchError::Settings(why)) if why.contains("budget")
     ));
     let other = (seat + 1) % 3;
-    let theirs = KrytNavalivat::knowledge(&options, &state.view(Some(other))).unwrap();
+    let theirs = KrytNavalivat::knowledge(&options, &written(&state.view(Some(other)))).unwrap();
     assert!(matches!(
         search::<KrytNavalivat>(&theirs, &mut rng, &settings(10, Rollout::Guided, 1)),
         Err(SearchError::NotTheTurn(_))
@@ -133,7 +139,8 @@ fn seeing_search_plays_the_true_deal_alone() {
     for seed in 0..4 {
         let state: KrytNavalivat = decision(&options, seed);
         let seat = state.to_move().unwrap();
-        let knowledge = KrytNavalivat::knowledge(&options, &state.view(Some(seat))).unwrap();
+        let knowledge =
+            KrytNavalivat::knowledge(&options, &written(&state.view(Some(seat)))).unwrap();
         // Two deals the seat cannot tell apart, from what it knows.
         let deals: Vec<KrytNavalivat> = (0..2)
             .map(|i| KrytNavalivat::sample(&knowledge, &mut PlayoutRng::seed_from_u64(90 + i)))

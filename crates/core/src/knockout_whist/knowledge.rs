@@ -27,7 +27,7 @@ use serde_json::Value;
 use crate::cards::{bit, cards, parse_card, suit, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::game::{PlayoutRng, MAX_PLAYERS};
 use crate::notation::PositionError;
-use crate::views;
+use crate::views::{self, Pair};
 
 use super::options::{Options, NAME};
 use super::plays::{Play, Rounds, KNOCKED};
@@ -201,7 +201,7 @@ fn suit_of(text: &str) -> Result<u8, PositionError> {
 fn plays_of(plays: &[PlayView], n: usize) -> Result<Plays, PositionError> {
     plays
         .iter()
-        .map(|(seat, card)| {
+        .map(|Pair(seat, card)| {
             let seat = small(*seat, "a play's seat", n as i64 - 1)?;
             let card = if card == "knock" {
                 KNOCKED
@@ -300,7 +300,7 @@ fn read(options: &Options, value: &Value) -> Result<Knowledge, PositionError> {
     if view.eliminated.len() > state.eliminated.len() {
         return shape("more seats went out than there are");
     }
-    for (i, &(s, h)) in view.eliminated.iter().enumerate() {
+    for (i, &Pair(s, h)) in view.eliminated.iter().enumerate() {
         state.eliminated[i] = (
             small(s, "an eliminated seat", n as i64 - 1)?,
             small(h, "an elimination's hand", 255)?,

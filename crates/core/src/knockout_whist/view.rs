@@ -7,22 +7,21 @@
 //! Python's `cardtable.rules.knockout_whist.view.KnockoutWhistView` describes the same
 //! fields (tests/rules/test_view_schema.py holds the two equal).
 
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
 
 use super::plays::{Group, Play};
 use super::state::{takes_over, KnockoutWhist, Status, HANDS, NONE};
 use crate::cards::{card_text, cards};
 use crate::game::{actions_of, Game};
-use crate::views::{absent_or, nullable};
+use crate::views::{absent_or, nullable, Pair};
 
 /// A play as the view writes it: `[seat, "7D"]`, or `[seat, "knock"]` (KOW-6.3).
-pub(super) type PlayView = (i64, String);
+pub(super) type PlayView = Pair<i64, String>;
 
 /// A seat's (or a spectator's) view of a Knockout Whist game.
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct View {
     pub(super) game: String,
@@ -53,20 +52,28 @@ pub struct View {
     #[serde(deserialize_with = "nullable")]
     pub(super) previous_hand: Option<PreviousHand>,
     /// `[seat, hand]` for each seat knocked out, in order.
-    pub(super) eliminated: Vec<(i64, i64)>,
+    pub(super) eliminated: Vec<Pair<i64, i64>>,
     #[serde(deserialize_with = "nullable")]
     pub(super) winner: Option<i64>,
     /// A seat's own hand; a spectator's view has none.
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) hand: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) legal_actions: Option<Vec<String>>,
 }
 
 /// The rules being played (`game.rules`).
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Rules {
     pub(super) players: i64,
@@ -75,7 +82,7 @@ pub(super) struct Rules {
 /// A trick played out.
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Trick {
     pub(super) plays: Vec<PlayView>,
@@ -86,7 +93,7 @@ pub(super) struct Trick {
 /// The hand before this one, shown to everyone.
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PreviousHand {
     pub(super) hand_number: i64,
@@ -99,9 +106,9 @@ pub(super) struct PreviousHand {
 
 const SUIT_LETTERS: [&str; 4] = ["C", "D", "H", "S"];
 
-fn play_view(play: Play) -> Value {
+fn play_view(play: Play) -> PlayView {
     let card = play.card().map_or_else(|| "knock".to_string(), card_text);
-    json!([play.seat, card])
+    Pair(i64::from(play.seat), card)
 }
 
 /// The seat whose card takes a trick (KOW-4.3); a knock takes nothing; `-1` for a trick of
@@ -125,96 +132,108 @@ fn winner_of(group: Group<'_>, trump: u8) -> i64 {
     }
 }
 
-fn trick_view(group: Group<'_>, trump: u8) -> Value {
-    json!({
-        "plays": group.plays().map(play_view).collect::<Vec<_>>(),
-        "winner": winner_of(group, trump),
-    })
+fn trick_view(group: Group<'_>, trump: u8) -> Trick {
+    Trick {
+        plays: group.plays().map(play_view).collect(),
+        winner: Some(winner_of(group, trump)),
+    }
 }
 
-fn nullable_seat(seat: u8) -> Value {
-    if seat == NONE {
-        Value::Null
-    } else {
-        json!(seat)
-    }
+fn seat_of(seat: u8) -> Option<i64> {
+    (seat != NONE).then_some(i64::from(seat))
+}
+
+fn suit_of(suit: u8) -> Option<String> {
+    SUIT_LETTERS
+        .get(usize::from(suit))
+        .map(|s| (*s).to_string())
+}
+
+fn counts(values: impl Iterator<Item = u32>) -> Vec<i64> {
+    values.map(i64::from).collect()
 }
 
 impl KnockoutWhist {
     /// KOW-9: what `seat` sees (a spectator's view for `None`), as
     /// `KnockoutWhistState.view` writes it: the public facts, and a seat's own hand and
     /// legal actions.
-    pub fn view(&self, seat: Option<usize>) -> Value {
+    pub fn view(&self, seat: Option<usize>) -> View {
         let n = self.n();
-        let status_name = |s: &Status| match s {
-            Status::Active => "active",
-            Status::Dog => "dog",
-            Status::Out => "out",
-        };
-        let suit = |s: u8| SUIT_LETTERS.get(usize::from(s)).copied();
-        let previous = (self.previous_trump != NONE).then(|| {
-            let tricks: Vec<Group<'_>> = self.previous.groups().collect();
-            let mut won = vec![0u32; n];
-            for &group in &tricks {
-                if let Ok(s) = usize::try_from(winner_of(group, self.previous_trump)) {
+        let previous_hand = (self.previous_trump != NONE).then(|| {
+            let tricks: Vec<Trick> = self
+                .previous
+                .groups()
+                .map(|g| trick_view(g, self.previous_trump))
+                .collect();
+            let mut won = vec![0; n];
+            for trick in &tricks {
+                if let Some(Ok(s)) = trick.winner.map(usize::try_from) {
                     won[s] += 1;
                 }
             }
-            json!({
-                "hand_number": self.hand_no - 1,
-                "trump": suit(self.previous_trump),
-                "tricks": tricks.iter().map(|&g| trick_view(g, self.previous_trump)).collect::<Vec<_>>(),
-                "tricks_won": won,
-            })
+            PreviousHand {
+                hand_number: i64::from(self.hand_no) - 1,
+                trump: suit_of(self.previous_trump).unwrap_or_default(),
+                tricks,
+                tricks_won: won,
+            }
         });
-        let mut view = json!({
-            "game": Self::NAME,
-            "options": {"players": n},
-            "seat": seat,
-            "players": n,
-            "hand_number": self.hand_no,
-            "hand_size": HANDS + 1 - self.hand_no,
-            "dealer": self.dealer,
-            "phase": self.phase.text(),
-            "to_move": self.to_move(),
-            "statuses": self.status[..n].iter().map(status_name).collect::<Vec<_>>(),
-            "dog_used": self.dog_used,
-            "hand_sizes": self.hands[..n].iter().map(|h| h.count_ones()).collect::<Vec<_>>(),
-            "tricks_won": &self.tricks_won[..n],
-            "trump": suit(self.trump),
-            "turned": (self.turned != NONE).then(|| card_text(self.turned)),
-            "cuts": self
+        let status_name = |s: &Status| match s {
+            Status::Active => "active".to_string(),
+            Status::Dog => "dog".to_string(),
+            Status::Out => "out".to_string(),
+        };
+        let (hand, legal_actions) = match seat {
+            None => (None, None),
+            Some(seat) => {
+                let legal = if Some(seat) == self.to_move() {
+                    actions_of(self.legal_mask())
+                } else {
+                    Vec::new()
+                };
+                (
+                    Some(cards(self.hands[seat]).map(card_text).collect()),
+                    Some(legal.into_iter().map(Self::action_text).collect()),
+                )
+            }
+        };
+        View {
+            game: Self::NAME.to_string(),
+            options: Rules { players: n as i64 },
+            seat: seat.map(|s| s as i64),
+            players: n as i64,
+            hand_number: i64::from(self.hand_no),
+            hand_size: i64::from(HANDS + 1 - self.hand_no),
+            dealer: i64::from(self.dealer),
+            phase: self.phase.text().to_string(),
+            to_move: self.to_move().map(|s| s as i64),
+            statuses: self.status[..n].iter().map(status_name).collect(),
+            dog_used: self.dog_used,
+            hand_sizes: counts(self.hands[..n].iter().map(|h| h.count_ones())),
+            tricks_won: counts(self.tricks_won[..n].iter().copied()),
+            trump: suit_of(self.trump),
+            turned: (self.turned != NONE).then(|| card_text(self.turned)),
+            cuts: self
                 .cuts
                 .groups()
-                .map(|g| g.plays().map(play_view).collect::<Vec<_>>())
-                .collect::<Vec<_>>(),
-            "chooser": nullable_seat(self.chooser),
-            "trick": self.trick().map(play_view).collect::<Vec<_>>(),
-            "tricks": self
+                .map(|g| g.plays().map(play_view).collect())
+                .collect(),
+            chooser: seat_of(self.chooser),
+            trick: self.trick().map(play_view).collect(),
+            tricks: self
                 .plays
                 .groups_before(self.trick_start)
                 .map(|g| trick_view(g, self.trump))
-                .collect::<Vec<_>>(),
-            "previous_hand": previous,
-            "eliminated": self.eliminated().iter().map(|&(s, h)| json!([s, h])).collect::<Vec<_>>(),
-            "winner": self.winner(),
-        });
-        if let (Some(seat), Value::Object(map)) = (seat, &mut view) {
-            let hand: Vec<Value> = cards(self.hands[seat])
-                .map(|c| card_text(c).into())
-                .collect();
-            map.insert("hand".into(), Value::Array(hand));
-            let legal = if Some(seat) == self.to_move() {
-                actions_of(self.legal_mask())
-            } else {
-                Vec::new()
-            };
-            let legal: Vec<Value> = legal
-                .into_iter()
-                .map(|a| Self::action_text(a).into())
-                .collect();
-            map.insert("legal_actions".into(), Value::Array(legal));
+                .collect(),
+            previous_hand,
+            eliminated: self
+                .eliminated()
+                .iter()
+                .map(|&(s, h)| Pair(i64::from(s), i64::from(h)))
+                .collect(),
+            winner: self.winner().map(|s| s as i64),
+            hand,
+            legal_actions,
         }
-        view
     }
 }

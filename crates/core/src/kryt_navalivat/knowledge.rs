@@ -18,10 +18,10 @@ use crate::chance::Seed;
 use crate::game::{actions_of, Game, PlayoutRng};
 use crate::notation::PositionError;
 use rand::{Rng, RngCore, SeedableRng};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::sync::OnceLock;
 
-use super::view::View;
+use super::view::{Rules, View};
 use crate::views;
 
 /// A seat's view's keys in the order `KrytNavalivatState.view` writes them (the view struct's, as
@@ -120,12 +120,8 @@ fn mask(list: &[Card], what: &str) -> Result<CardSet, PositionError> {
     Ok(set)
 }
 
-fn texts(list: impl IntoIterator<Item = Card>) -> Value {
-    Value::Array(
-        list.into_iter()
-            .map(|c| Value::from(card_text(c)))
-            .collect(),
-    )
+fn texts(list: impl IntoIterator<Item = Card>) -> Vec<String> {
+    list.into_iter().map(card_text).collect()
 }
 
 fn mode_name(mode: TrumpMode) -> &'static str {
@@ -138,56 +134,60 @@ fn mode_name(mode: TrumpMode) -> &'static str {
 impl KrytNavalivat {
     /// KRYT-9: what `seat` sees (everybody's view for `None`), as `KrytNavalivatState.view` writes
     /// it: the public facts, and a seat's own hand and legal actions.
-    pub fn view(&self, seat: Option<usize>) -> Value {
+    pub fn view(&self, seat: Option<usize>) -> View {
         let n = self.players as usize;
         let trump_mode = if self.permanent() {
             TrumpMode::Permanent
         } else {
             TrumpMode::Turned
         };
-        let letter = |suit: u8| Value::from(SUIT_LETTERS[suit as usize].to_string());
-        let seat_value = |s: u8| {
-            if s == NONE {
-                Value::Null
-            } else {
-                Value::from(s)
+        let letter = |suit: u8| SUIT_LETTERS[suit as usize].to_string();
+        let (hand, legal_actions) = match seat {
+            None => (None, None),
+            Some(seat) => {
+                let legal = if Some(seat) == self.to_move() {
+                    actions_of(self.legal_mask())
+                } else {
+                    Vec::new()
+                };
+                (
+                    Some(texts(cards(self.hands[seat]))),
+                    Some(legal.into_iter().map(Self::action_text).collect()),
+                )
             }
         };
-        let mut view = json!({
-            "game": Self::NAME,
-            "options": {"players": n, "trump_mode": mode_name(trump_mode)},
-            "seat": seat,
-            "players": n,
-            "dealer": self.dealer,
-            "trump_mode": mode_name(trump_mode),
-            "trump": letter(self.trump),
-            "anti_trump": if self.permanent() { letter(self.anti) } else { Value::Null },
-            "trump_card": self.faceup().map(card_text),
-            "stock": self.stock_count(),
-            "hand_sizes": self.hands[..n].iter().map(|h| h.count_ones()).collect::<Vec<_>>(),
-            "known": self.known[..n].iter().map(|&k| texts(cards(k))).collect::<Vec<_>>(),
-            "out": (0..n).filter(|&s| self.is_out(s)).collect::<Vec<_>>(),
-            "pile": texts(self.pile().iter().copied()),
-            "would_take": texts(self.would_take().iter().copied()),
-            "mode": self.mode.name(),
-            "to_move": seat_value(self.to_move),
-            "loser": self.loser(),
-            "draw": self.drawn(),
-        });
-        if let (Some(seat), Value::Object(map)) = (seat, &mut view) {
-            map.insert("hand".into(), texts(cards(self.hands[seat])));
-            let legal = if Some(seat) == self.to_move() {
-                actions_of(self.legal_mask())
-            } else {
-                Vec::new()
-            };
-            let legal: Vec<Value> = legal
-                .into_iter()
-                .map(|a| Self::action_text(a).into())
-                .collect();
-            map.insert("legal_actions".into(), Value::Array(legal));
+        View {
+            game: Self::NAME.to_string(),
+            options: Rules {
+                players: n as i64,
+                trump_mode: mode_name(trump_mode).to_string(),
+            },
+            seat: seat.map(|s| s as i64),
+            players: n as i64,
+            dealer: i64::from(self.dealer),
+            trump_mode: mode_name(trump_mode).to_string(),
+            trump: letter(self.trump),
+            anti_trump: self.permanent().then(|| letter(self.anti)),
+            trump_card: self.faceup().map(card_text),
+            stock: self.stock_count() as i64,
+            hand_sizes: self.hands[..n]
+                .iter()
+                .map(|h| i64::from(h.count_ones()))
+                .collect(),
+            known: self.known[..n].iter().map(|&k| texts(cards(k))).collect(),
+            out: (0..n)
+                .filter(|&s| self.is_out(s))
+                .map(|s| s as i64)
+                .collect(),
+            pile: texts(self.pile().iter().copied()),
+            would_take: texts(self.would_take().iter().copied()),
+            mode: self.mode.name().to_string(),
+            to_move: (self.to_move != NONE).then_some(i64::from(self.to_move)),
+            loser: self.loser().map(|s| s as i64),
+            draw: self.drawn(),
+            hand,
+            legal_actions,
         }
-        view
     }
 }
 
@@ -226,7 +226,8 @@ impl Knowledge {
         // the result against the cards) and the view itself, field by field.
         let first = knowledge.sample(&mut PlayoutRng::seed_from_u64(0));
         position::parse(options, &first.position())?;
-        let built = first.view(Some(seat));
+        let built = serde_json::to_value(first.view(Some(seat)))
+            .map_err(|why| fail(format!("the view could not be written: {why}")))?;
         for key in view_keys() {
             let value = &built[key];
             let given = map.get(key).unwrap_or(&Value::Null);

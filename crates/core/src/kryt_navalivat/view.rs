@@ -6,7 +6,7 @@
 //! Python's `cardtable.rules.kryt_navalivat.view.KrytNavalivatView` describes the same
 //! fields (tests/rules/test_view_schema.py holds the two equal).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::views::{absent_or, nullable};
 
@@ -14,7 +14,7 @@ use crate::views::{absent_or, nullable};
 /// order the view writes them, the order the reader compares them in.
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct View {
     pub(super) game: String,
@@ -45,16 +45,24 @@ pub struct View {
     pub(super) loser: Option<i64>,
     pub(super) draw: bool,
     /// A seat's own hand; a spectator's view has none.
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) hand: Option<Vec<String>>,
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) legal_actions: Option<Vec<String>>,
 }
 
 /// The rules being played (`game.rules`).
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Rules {
     pub(super) players: i64,

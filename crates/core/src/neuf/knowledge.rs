@@ -17,18 +17,17 @@
 use std::collections::HashMap;
 
 use rand::{Rng, SeedableRng};
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use super::ledger::quota;
 use super::rules::SPARE;
 use super::tricks::{trick_winner, winning_place};
+use super::view::{LedgerRow, PlayView, PreviousDeal, Rules, Trick, View};
 use super::{Neuf, Options, Phase, Previous, Trump};
 use crate::cards::{bit, card_text, cards, parse_card, Card, CardSet, FULL_PACK, SUIT_MASKS};
 use crate::game::{actions_of, Game, PlayoutRng};
 use crate::notation::{push_cards, PositionError};
-use crate::views;
-
-use super::view::{PlayView, Trick, View};
+use crate::views::{self, Pair};
 
 const TRUMP_NAMES: [&str; 5] = ["C", "D", "H", "S", "NT"];
 /// The places unseen cards go: at most three seats and the spare, or four seats.
@@ -104,7 +103,7 @@ fn mask(list: &[String]) -> Result<CardSet, PositionError> {
 
 fn plays(list: &[PlayView], players: u8) -> Result<Vec<(u8, Card)>, PositionError> {
     list.iter()
-        .map(|(seat, text)| {
+        .map(|Pair(seat, text)| {
             let seat = u8::try_from(*seat)
                 .ok()
                 .filter(|&s| s < players)
@@ -289,7 +288,11 @@ pub(super) fn read(options: &Options, value: &Value) -> Result<Knowledge, Positi
     // catches a view whose parts disagree (scores against the ledger, the hand against the
     // legal actions, a trick winner, an option of another table) once, here.
     let sample = sample(&knowledge, &mut PlayoutRng::seed_from_u64(0));
-    if sample.view(Some(seat as usize)) != *value {
+    if serde_json::to_value(sample.view(Some(seat as usize)))
+        .ok()
+        .as_ref()
+        != Some(value)
+    {
         return Err(fail("the view is not one that a neuf state shows"));
     }
     Ok(knowledge)
@@ -327,7 +330,7 @@ fn read_view(options: &Options, view: &View, seat: u8) -> Result<Knowledge, Posi
         other => return Err(fail(format!("no phase '{other}' in neuf"))),
     };
     let mut exchanges: Vec<(u8, bool)> = Vec::new();
-    for &(s, ref choice) in &view.exchanges {
+    for &Pair(s, ref choice) in &view.exchanges {
         let exchanged = match choice.as_str() {
             "exchange" => true,
             "keep" => false,
@@ -605,38 +608,38 @@ pub(super) fn sample(knowledge: &Knowledge, rng: &mut PlayoutRng) -> Neuf {
 
 // The view ------------------------------------------------------------------------------------
 
-fn plays_view(plays: impl Iterator<Item = (u8, Card)>) -> Value {
-    Value::Array(
-        plays
-            .map(|(s, c)| json!([s, card_text(c)]))
-            .collect::<Vec<_>>(),
-    )
+fn plays_view(plays: impl Iterator<Item = (u8, Card)>) -> Vec<PlayView> {
+    plays
+        .map(|(s, c)| Pair(i64::from(s), card_text(c)))
+        .collect()
 }
 
-fn cards_view(set: CardSet) -> Value {
-    Value::Array(cards(set).map(|c| Value::String(card_text(c))).collect())
+fn cards_view(set: CardSet) -> Vec<String> {
+    cards(set).map(card_text).collect()
+}
+
+fn seats(seats: impl IntoIterator<Item = usize>) -> Vec<i64> {
+    seats.into_iter().map(|s| s as i64).collect()
 }
 
 impl Neuf {
     /// `state.view(seat)` (NEUF-9): the public facts, plus a seat's own hand, the hands it
     /// has held and its legal actions (a spectator's view, for `None`, has none of them);
     /// equal, as JSON, to the Python engine's.
-    pub fn view(&self, seat: Option<usize>) -> Value {
+    pub fn view(&self, seat: Option<usize>) -> View {
         let n = self.players();
         let sheet = &self.sheet;
-        let tricks_of = |plays: &super::Plays, trump: Trump| {
-            Value::Array(
-                (0..plays.done())
-                    .map(|t| {
-                        let cards = plays.trick_cards(t, n as u8);
-                        let leader = plays.leader(t);
-                        json!({
-                            "plays": plays_view(super::Plays::seated(cards, leader, n as u8)),
-                            "winner": trick_winner(cards, leader, n as u8, trump),
-                        })
-                    })
-                    .collect(),
-            )
+        let tricks_of = |plays: &super::Plays, trump: Trump| -> Vec<Trick> {
+            (0..plays.done())
+                .map(|t| {
+                    let cards = plays.trick_cards(t, n as u8);
+                    let leader = plays.leader(t);
+                    Trick {
+                        plays: plays_view(super::Plays::seated(cards, leader, n as u8)),
+                        winner: Some(i64::from(trick_winner(cards, leader, n as u8, trump))),
+                    }
+                })
+                .collect()
         };
         let mut ledger = Vec::new();
         let mut scores = [super::START_SCORE; 3];
@@ -645,93 +648,102 @@ impl Neuf {
             for (side, &t) in row.iter().enumerate() {
                 scores[side] -= i16::from(t) - need;
             }
-            let sides = &scores[..row.len()];
-            ledger.push(json!({
-                "deal": r + 1,
-                "trump": TRUMP_NAMES[sheet.trump_of(r + 1) as usize],
-                "dealer": sheet.dealer_of(r + 1),
-                "tricks": row,
-                "scores": sides,
-                "total": sides.iter().map(|&s| i64::from(s)).sum::<i64>(),
-            }));
+            let sides: Vec<i64> = scores[..row.len()].iter().map(|&s| i64::from(s)).collect();
+            ledger.push(LedgerRow {
+                deal: r as i64 + 1,
+                trump: TRUMP_NAMES[sheet.trump_of(r + 1) as usize].to_string(),
+                dealer: i64::from(sheet.dealer_of(r + 1)),
+                tricks: row.iter().map(|&t| i64::from(t)).collect(),
+                total: sides.iter().sum(),
+                scores: sides,
+            });
         }
-        let previous = match &self.previous {
-            Previous::None => Value::Null,
+        let spare_of = |spare: CardSet| (n == 3).then(|| cards_view(spare));
+        let previous_deal = match &self.previous {
+            Previous::None => None,
             Previous::Deal {
                 trump,
                 plays,
                 spare,
-            } => json!({
-                "tricks": tricks_of(plays, *trump),
-                "spare": if n == 3 { cards_view(*spare) } else { Value::Null },
+            } => Some(PreviousDeal {
+                tricks: tricks_of(plays, *trump),
+                spare: spare_of(*spare),
             }),
-            Previous::Given(given) => json!({
-                "tricks": given.tricks.iter().map(|trick| {
-                    let cards: Vec<Card> = trick.iter().map(|&(_, c)| c).collect();
-                    json!({
-                        "plays": plays_view(trick.iter().copied()),
-                        "winner": trick.get(winning_place(&cards, given.trump)).map(|p| p.0),
+            Previous::Given(given) => Some(PreviousDeal {
+                tricks: given
+                    .tricks
+                    .iter()
+                    .map(|trick| {
+                        let cards: Vec<Card> = trick.iter().map(|&(_, c)| c).collect();
+                        Trick {
+                            plays: plays_view(trick.iter().copied()),
+                            winner: trick
+                                .get(winning_place(&cards, given.trump))
+                                .map(|p| i64::from(p.0)),
+                        }
                     })
-                }).collect::<Vec<_>>(),
-                "spare": if n == 3 { cards_view(given.spare) } else { Value::Null },
+                    .collect(),
+                spare: spare_of(given.spare),
             }),
         };
-        let mut view = Map::new();
-        view.insert("game".into(), json!("neuf"));
-        view.insert(
-            "options".into(),
-            json!({
-                "players": n,
-                "trump_sequence": super::SEQUENCE_NAMES[sheet.sequence() as usize],
-                "dealer_exchanges_first": self.dealer_first,
-                "tie_avoidance": self.tie_avoidance,
-            }),
-        );
-        view.insert("seat".into(), json!(seat));
-        view.insert("players".into(), json!(n));
-        view.insert("deal_number".into(), json!(self.deal_number()));
-        view.insert("dealer".into(), json!(self.dealer()));
-        view.insert("trump".into(), json!(TRUMP_NAMES[self.trump as usize]));
-        view.insert(
-            "trump_sequence".into(),
-            json!(super::SEQUENCE_NAMES[sheet.sequence() as usize]),
-        );
-        view.insert("phase".into(), json!(self.phase.name()));
-        view.insert("to_move".into(), json!(self.to_move()));
-        view.insert("exchange_order".into(), json!(self.deciding_order()));
-        let exchanges: Vec<Value> = self
-            .decisions()
-            .into_iter()
-            .map(|(s, e)| json!([s, if e { "exchange" } else { "keep" }]))
-            .collect();
-        view.insert("exchanges".into(), Value::Array(exchanges));
-        view.insert("quota".into(), json!(quota(n as u8)));
-        view.insert("scores".into(), json!(self.scores()));
-        view.insert("ledger".into(), Value::Array(ledger));
-        let sizes: Vec<u32> = self.hands[..n].iter().map(|h| h.count_ones()).collect();
-        view.insert("hand_sizes".into(), json!(sizes));
-        view.insert("tricks_won".into(), json!(self.tricks_won()));
-        view.insert("trick".into(), plays_view(self.current_trick().into_iter()));
-        view.insert("tricks".into(), tricks_of(&self.plays, self.trump));
-        view.insert("previous_deal".into(), previous);
-        view.insert("winners".into(), json!(self.winning_seats()));
-        if let Some(seat) = seat {
-            view.insert("hand".into(), cards_view(self.hands[seat]));
-            if n == 3 {
-                let held: Vec<Value> = self.held_hands(seat).into_iter().map(cards_view).collect();
-                view.insert("held".into(), Value::Array(held));
+        let sequence = super::SEQUENCE_NAMES[sheet.sequence() as usize].to_string();
+        let (hand, held, legal_actions) = match seat {
+            None => (None, None, None),
+            Some(seat) => {
+                let held = (n == 3).then(|| {
+                    let held = self.held_hands(seat);
+                    held.into_iter().map(cards_view).collect()
+                });
+                let legal = if self.to_move() == Some(seat) {
+                    actions_of(self.legal_mask())
+                } else {
+                    Vec::new()
+                };
+                (
+                    Some(cards_view(self.hands[seat])),
+                    held,
+                    Some(legal.into_iter().map(Neuf::action_text).collect()),
+                )
             }
-            let legal = if self.to_move() == Some(seat) {
-                actions_of(self.legal_mask())
-                    .into_iter()
-                    .map(|a| Value::String(Neuf::action_text(a)))
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            view.insert("legal_actions".into(), Value::Array(legal));
+        };
+        View {
+            game: Self::NAME.to_string(),
+            options: Rules {
+                players: n as i64,
+                trump_sequence: sequence.clone(),
+                dealer_exchanges_first: self.dealer_first,
+                tie_avoidance: self.tie_avoidance,
+            },
+            seat: seat.map(|s| s as i64),
+            players: n as i64,
+            deal_number: self.deal_number() as i64,
+            dealer: self.dealer() as i64,
+            trump: TRUMP_NAMES[self.trump as usize].to_string(),
+            trump_sequence: sequence,
+            phase: self.phase.name().to_string(),
+            to_move: self.to_move().map(|s| s as i64),
+            exchange_order: seats(self.deciding_order()),
+            exchanges: self
+                .decisions()
+                .into_iter()
+                .map(|(s, e)| Pair(s as i64, if e { "exchange" } else { "keep" }.to_string()))
+                .collect(),
+            quota: i64::from(quota(n as u8)),
+            scores: self.scores().into_iter().map(i64::from).collect(),
+            ledger,
+            hand_sizes: self.hands[..n]
+                .iter()
+                .map(|h| i64::from(h.count_ones()))
+                .collect(),
+            tricks_won: self.tricks_won().iter().map(|&t| i64::from(t)).collect(),
+            trick: plays_view(self.current_trick().into_iter()),
+            tricks: tricks_of(&self.plays, self.trump),
+            previous_deal,
+            winners: seats(self.winning_seats()),
+            hand,
+            held,
+            legal_actions,
         }
-        Value::Object(view)
     }
 
     /// Every 13-card hand `seat` has held this deal, in order (NEUF-9).

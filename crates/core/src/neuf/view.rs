@@ -7,17 +7,17 @@
 //! Python's `cardtable.rules.neuf.view.NeufView` describes the same fields
 //! (tests/rules/test_view_schema.py holds the two equal).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
-use crate::views::{absent_or, nullable};
+use crate::views::{absent_or, nullable, Pair};
 
 /// A play as the view writes it: `[seat, "7D"]`.
-pub(super) type PlayView = (i64, String);
+pub(super) type PlayView = Pair<i64, String>;
 
 /// A seat's (or a spectator's) view of a Neuf game.
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct View {
     pub(super) game: String,
@@ -34,7 +34,7 @@ pub struct View {
     pub(super) to_move: Option<i64>,
     pub(super) exchange_order: Vec<i64>,
     /// `[seat, "exchange" | "keep"]` for each decision of the exchange (NEUF-3).
-    pub(super) exchanges: Vec<(i64, String)>,
+    pub(super) exchanges: Vec<Pair<i64, String>>,
     pub(super) quota: i64,
     pub(super) scores: Vec<i64>,
     pub(super) ledger: Vec<LedgerRow>,
@@ -46,19 +46,31 @@ pub struct View {
     pub(super) previous_deal: Option<PreviousDeal>,
     pub(super) winners: Vec<i64>,
     /// A seat's own hand; a spectator's view has none.
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) hand: Option<Vec<String>>,
     /// Every 13-card hand the seat has held this deal (the 3-player game's alone).
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) held: Option<Vec<Vec<String>>>,
-    #[serde(default, deserialize_with = "absent_or")]
+    #[serde(
+        default,
+        deserialize_with = "absent_or",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub(super) legal_actions: Option<Vec<String>>,
 }
 
 /// The rules being played (`game.rules`).
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Rules {
     pub(super) players: i64,
@@ -70,7 +82,7 @@ pub(super) struct Rules {
 /// A row of the score sheet: one deal's tricks and the scores after it (NEUF-5).
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct LedgerRow {
     pub(super) deal: i64,
@@ -84,7 +96,7 @@ pub(super) struct LedgerRow {
 /// A trick played out.
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct Trick {
     pub(super) plays: Vec<PlayView>,
@@ -96,7 +108,7 @@ pub(super) struct Trick {
 /// players).
 // Some fields are read for their shape alone: the reader names them all, uses some.
 #[allow(dead_code)]
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct PreviousDeal {
     pub(super) tricks: Vec<Trick>,
