@@ -137,17 +137,6 @@ class Run:
     state: State
     chances: list[Chance] = field(default_factory=list)
     server_seed: str | None = None
-    views: dict[int | None, View] = field(default_factory=dict, compare=False, repr=False)
-    """Each seat's view once written: a run's state is not played on once the run is
-    made (a step makes the next run from a copy), and after a step the table reads the
-    same views several times (the trick taken, each window's events, the bots)."""
-
-    def view(self, seat: int | None) -> View:
-        """``seat``'s view of the game (shared: read it, don't change it)."""
-        view = self.views.get(seat)
-        if view is None:
-            view = self.views[seat] = self.state.view(seat)
-        return view
 
 
 @dataclass(slots=True)
@@ -455,7 +444,7 @@ class Table:
         return [*self.tally, {"game": self.run.number, **published(result)}]
 
     def view(self, seat: int | None) -> View:
-        return self.run.view(seat)
+        return self.state.view(seat)
 
     def deals(self) -> list[dict[str, Any]]:
         """The current game's commitments, with the cards and salt of those revealed."""
@@ -549,13 +538,13 @@ class Table:
             "action": str(action),
             "by": by,
         }
-        after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
         # The trick it completed, if any, and who took it: a page rebuilding its log from the
         # events alone needs it for the tricks its view no longer holds (earlier hands).
-        won = trick_taken(self.game_name, run.view(None), after.view(None))
+        won = trick_taken(self.game_name, run.state.view(None), state.view(None))
         if won is not None:
             event["won"] = won
         events: list[dict[str, Any]] = [event]
+        after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
         deals = publish(self.id, after, events, self.client_seeds)
         return Change(self._numbered(events), deals, after)
 
