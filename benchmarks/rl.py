@@ -18,8 +18,8 @@ the actions played in it (every seat's). The loops:
     ratios use: ``state.view(seat)`` for the seat to act (what it may know), its legal
     action numbers (the mask), the choice, and ``apply_id``.
 ``pettingzoo``
-    ``cardtable.rl.pettingzoo.raw_env``: ``agent_iter``, ``last()`` (the seat's facts
-    encoded as a float32 vector and an int8 mask), a choice among the mask's legal numbers
+    ``cardtable.rl.pettingzoo.raw_env``: ``agent_iter``, ``last()`` (the seat's
+    observation, a float32 vector the core writes, and an int8 mask), a choice among the mask's legal numbers
     (read with ``mask.nonzero()[0]``: ``np.flatnonzero``, a Python wrapper over the same,
     would add about 2 µs a decision, a seventh of a Kryt'-navalivat' baseline decision),
     ``step``.
