@@ -27,6 +27,7 @@ from cardtable import compiled
 from cardtable.core import Game, State
 from cardtable.differential import VARIANTS
 from cardtable.rl.observation import encode, encode_facts, layout
+from twin_games import twin_steps
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the core is not built")
 
@@ -74,25 +75,11 @@ def test_core_observations_equal_the_python_encoder(name: str, options: dict[str
     assert twin_game.observation_shape == (layout(game).size,)
     buffer = np.empty(twin_game.observation_shape, dtype=np.float32)
     steps = 0
-    for seed in range(GAMES_PER_VARIANT):
-        state = game.new_state(seed=seed)
-        twin = twin_game.new_state(seed)
-        rng = random.Random(seed)
-        step = 0
-        while True:
-            where = f"{name} {options} seed {seed} step {step}"
-            _check_step(game, state, twin, buffer, where)
-            if step % FROM_POSITION_EVERY == 0:
-                from_position = compiled.core_state(state)
-                assert from_position is not None
-                _check_step(game, state, from_position, buffer, where + " (from its position)")
-            if state.is_over:
-                break
-            action = rng.choice(state.legal_action_ids())
-            state.apply_id(action)
-            twin.apply(action)
-            step += 1
-        steps += step
+    for where, _game, state, twin in twin_steps(
+        name, options, GAMES_PER_VARIANT, FROM_POSITION_EVERY
+    ):
+        _check_step(game, state, twin, buffer, where)
+        steps += 1
     assert steps > GAMES_PER_VARIANT * 10
 
 

@@ -21,11 +21,11 @@ import cardtable
 from cardtable import compiled
 from cardtable.differential import VARIANTS
 from cardtable.engines import CoreBacked
+from twin_games import twin_steps
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the core is not built")
 
 GAMES_PER_VARIANT = 4
-FROM_POSITION_EVERY = 3
 
 
 def as_json(view: object) -> str:
@@ -58,29 +58,10 @@ def assert_same_views(state: Any, twin: Any, seats: int, where: str) -> None:
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=[f"{n}-{o}" for n, o in VARIANTS])
 def test_core_views_equal_the_python_engines(name: str, options: dict[str, Any]) -> None:
-    game = cardtable.make(name, engine="python", **options)
-    twin_game = compiled.core_game(game, always=True)
-    assert twin_game is not None
     steps = 0
-    for seed in range(GAMES_PER_VARIANT):
-        state = game.new_state(seed=seed)
-        twin = twin_game.new_state(seed)
-        rng = random.Random(seed)
-        step = 0
-        while True:
-            where = f"{name} {options} seed {seed} step {step}"
-            assert_same_views(state, twin, game.num_players, where)
-            if step % FROM_POSITION_EVERY == 0:
-                from_position = compiled.core_state(state)
-                assert from_position is not None
-                assert_same_views(state, from_position, game.num_players, where + " (position)")
-            if state.is_over:
-                break
-            action = rng.choice(state.legal_action_ids())
-            state.apply_id(action)
-            twin.apply(action)
-            step += 1
-        steps += step
+    for where, game, state, twin in twin_steps(name, options, GAMES_PER_VARIANT, 3):
+        assert_same_views(state, twin, game.num_players, where)
+        steps += 1
     assert steps > GAMES_PER_VARIANT * 10
 
 

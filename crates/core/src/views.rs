@@ -25,6 +25,30 @@ use serde::ser::SerializeSeq;
 use serde::{forward_to_deserialize_any, Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
+use crate::cards::{card_text, cards, CardSet};
+use crate::game::{actions_of, Game};
+
+/// A seat's own hand and legal actions as its view writes them (`None`, a spectator's
+/// view: neither): the cards' texts, and the actions' texts while it is to move, else none.
+pub(crate) fn own_part<G: Game>(
+    state: &G,
+    seat: Option<usize>,
+    hand: impl Fn(usize) -> CardSet,
+) -> (Option<Vec<String>>, Option<Vec<String>>) {
+    let Some(seat) = seat else {
+        return (None, None);
+    };
+    let legal = if state.to_move() == Some(seat) {
+        actions_of(state.legal_mask())
+    } else {
+        Vec::new()
+    };
+    (
+        Some(cards(hand(seat)).map(card_text).collect()),
+        Some(legal.into_iter().map(G::action_text).collect()),
+    )
+}
+
 /// Two values a view writes as a list of two (a play `[seat, "7D"]`, an exchange
 /// `[seat, "keep"]`), as the Python engine writes them: written as a sequence, so that it
 /// becomes a Python list, where a Rust tuple would become a tuple. Read as a pair.

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 
 use super::plays::{Group, Play};
 use super::state::{takes_over, KnockoutWhist, Status, HANDS, NONE};
-use crate::cards::{card_text, cards};
-use crate::game::{actions_of, Game};
-use crate::views::{absent_or, nullable, Pair};
+use crate::cards::card_text;
+use crate::game::Game;
+use crate::views::{absent_or, nullable, own_part, Pair};
 
 /// A play as the view writes it: `[seat, "7D"]`, or `[seat, "knock"]` (KOW-6.3).
 pub(super) type PlayView = Pair<i64, String>;
@@ -183,20 +183,7 @@ impl KnockoutWhist {
             Status::Dog => "dog".to_string(),
             Status::Out => "out".to_string(),
         };
-        let (hand, legal_actions) = match seat {
-            None => (None, None),
-            Some(seat) => {
-                let legal = if Some(seat) == self.to_move() {
-                    actions_of(self.legal_mask())
-                } else {
-                    Vec::new()
-                };
-                (
-                    Some(cards(self.hands[seat]).map(card_text).collect()),
-                    Some(legal.into_iter().map(Self::action_text).collect()),
-                )
-            }
-        };
+        let (hand, legal_actions) = own_part(self, seat, |s| self.hands[s]);
         View {
             game: Self::NAME.to_string(),
             options: Rules { players: n as i64 },

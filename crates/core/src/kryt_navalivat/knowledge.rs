@@ -15,7 +15,7 @@ use super::beating::{NO_SUIT, PACK_36, PACK_36_SET, PERMANENT_ANTI, PERMANENT_TR
 use super::{position, KrytNavalivat, Mode, Options, TrumpMode, MAX_SEATS, NONE};
 use crate::cards::{bit, card_text, cards, parse_card, Card, CardSet, SUIT_LETTERS};
 use crate::chance::Seed;
-use crate::game::{actions_of, Game, PlayoutRng};
+use crate::game::{Game, PlayoutRng};
 use crate::notation::PositionError;
 use rand::{Rng, RngCore, SeedableRng};
 use serde_json::Value;
@@ -142,20 +142,7 @@ impl KrytNavalivat {
             TrumpMode::Turned
         };
         let letter = |suit: u8| SUIT_LETTERS[suit as usize].to_string();
-        let (hand, legal_actions) = match seat {
-            None => (None, None),
-            Some(seat) => {
-                let legal = if Some(seat) == self.to_move() {
-                    actions_of(self.legal_mask())
-                } else {
-                    Vec::new()
-                };
-                (
-                    Some(texts(cards(self.hands[seat]))),
-                    Some(legal.into_iter().map(Self::action_text).collect()),
-                )
-            }
-        };
+        let (hand, legal_actions) = views::own_part(self, seat, |s| self.hands[s]);
         View {
             game: Self::NAME.to_string(),
             options: Rules {

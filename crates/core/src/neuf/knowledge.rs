@@ -25,7 +25,7 @@ use super::tricks::{trick_winner, winning_place};
 use super::view::{LedgerRow, PlayView, PreviousDeal, Rules, Trick, View};
 use super::{Neuf, Options, Phase, Previous, Trump};
 use crate::cards::{bit, card_text, cards, parse_card, Card, CardSet, FULL_PACK, SUIT_MASKS};
-use crate::game::{actions_of, Game, PlayoutRng};
+use crate::game::{Game, PlayoutRng};
 use crate::notation::{push_cards, PositionError};
 use crate::views::{self, Pair};
 
@@ -687,25 +687,11 @@ impl Neuf {
             }),
         };
         let sequence = super::SEQUENCE_NAMES[sheet.sequence() as usize].to_string();
-        let (hand, held, legal_actions) = match seat {
-            None => (None, None, None),
-            Some(seat) => {
-                let held = (n == 3).then(|| {
-                    let held = self.held_hands(seat);
-                    held.into_iter().map(cards_view).collect()
-                });
-                let legal = if self.to_move() == Some(seat) {
-                    actions_of(self.legal_mask())
-                } else {
-                    Vec::new()
-                };
-                (
-                    Some(cards_view(self.hands[seat])),
-                    held,
-                    Some(legal.into_iter().map(Neuf::action_text).collect()),
-                )
-            }
-        };
+        let (hand, legal_actions) = views::own_part(self, seat, |s| self.hands[s]);
+        let held = seat.filter(|_| n == 3).map(|seat| {
+            let held = self.held_hands(seat);
+            held.into_iter().map(cards_view).collect()
+        });
         View {
             game: Self::NAME.to_string(),
             options: Rules {
