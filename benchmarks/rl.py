@@ -19,10 +19,10 @@ the actions played in it (every seat's). The loops:
     action numbers (the mask), the choice, and ``apply_id``.
 ``pettingzoo``
     ``cardtable.rl.pettingzoo.raw_env``: ``agent_iter``, ``last()`` (the seat's
-    observation, a float32 vector the core writes, and an int8 mask), a choice among the mask's legal numbers
-    (read with ``mask.nonzero()[0]``: ``np.flatnonzero``, a Python wrapper over the same,
-    would add about 2 µs a decision, a seventh of a Kryt'-navalivat' baseline decision),
-    ``step``.
+    observation, a float32 vector the core writes, and an int8 mask), a choice among the
+    mask's legal numbers (read with ``mask.nonzero()[0]``: ``np.flatnonzero``, a Python
+    wrapper over the same, would add about 2 µs a decision, a seventh of a
+    Kryt'-navalivat' baseline decision), ``step``.
 ``pettingzoo_wrapped``
     the same through ``cardtable.rl.pettingzoo.env``, with PettingZoo's own wrappers
     (illegal-move, bounds and call-order checks) around it, as its classic games are made.
