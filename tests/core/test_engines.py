@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import cardtable
-from cardtable.cards import card_text
+from cardtable.cards import card_text, parse_cards
 from cardtable.chance import shuffled
 from cardtable.core import State
 from cardtable.engines import CoreBacked, engine_of
@@ -60,10 +60,9 @@ def assert_same(core: State, python: State) -> None:
 def record_chances(state: State) -> tuple[list[list[int]], list[list[int]]]:
     """The decks and reshuffles of ``state``'s record, as card indices."""
     record = state.record()
-    index = {card_text(i): i for i in range(52)}
     return (
-        [[index[c] for c in deck] for deck in record.decks],
-        [[index[c] for c in cards] for cards in record.reshuffles],
+        [[card.index for card in parse_cards(deck)] for deck in record.decks],
+        [[card.index for card in parse_cards(cards)] for cards in record.reshuffles],
     )
 
 

@@ -49,6 +49,11 @@ pub(crate) fn own_part<G: Game>(
     )
 }
 
+/// Each seat's count of cards in hand, as every game's view writes `hand_sizes`.
+pub(crate) fn hand_sizes(hands: &[CardSet]) -> Vec<i64> {
+    hands.iter().map(|h| i64::from(h.count_ones())).collect()
+}
+
 /// Two values a view writes as a list of two (a play `[seat, "7D"]`, an exchange
 /// `[seat, "keep"]`), as the Python engine writes them: written as a sequence, so that it
 /// becomes a Python list, where a Rust tuple would become a tuple. Read as a pair.

@@ -216,8 +216,9 @@ class CardtableEnv(gymnasium.Env[Observation, np.int64]):
     def _observe(self, state: State) -> tuple[Observation, dict[str, Any]]:
         seat = self.seat
         observations = self._encoder
-        # The view's facts as numbers, and the legal actions (the agent's own knowledge: its
-        # view lists them) as numbers, spare formatting and parsing card and action texts.
+        # The seat's observation vector (the core's, on the default engine), and the legal
+        # actions (the agent's own knowledge: its view lists them) as numbers, spare
+        # formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
         observation = observations.of_state(state, seat)
         self._mask = observations.mask_of(legal)

@@ -204,8 +204,9 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801  (PettingZoo's own na
             raise RuntimeError("reset() must be called before step(), observe() or render()")
         seat = self._seats[agent]
         observations = self._encoder
-        # The view's facts as numbers, and the legal actions (the mover's own knowledge: its
-        # view lists them) as numbers, spare formatting and parsing card and action texts.
+        # The seat's observation vector (the core's, on the default engine), and the legal
+        # actions (the mover's own knowledge: its view lists them) as numbers, spare
+        # formatting and parsing card and action texts.
         legal = state.legal_action_ids() if state.to_move == seat else []
         return {
             "observation": observations.of_state(state, seat),

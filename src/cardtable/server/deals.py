@@ -100,9 +100,9 @@ def publish(
     commitments of the decks and reshuffles drawn, and the result of a finished game."""
     # The chances alone, not the whole record: a record's actions grow with the game.
     decks, reshuffles = run.state.chances()
-    drawn = [("deck", list(map(card_text, deck))) for deck in decks[_count(run, "deck") :]]
-    drawn += [("reshuffle", list(map(card_text, r))) for r in reshuffles[_count(run, "re") :]]
     hand = _count(run, "deck")
+    drawn = [("deck", list(map(card_text, deck))) for deck in decks[hand:]]
+    drawn += [("reshuffle", list(map(card_text, r))) for r in reshuffles[_count(run, "re") :]]
     rows: list[DealRow] = []
     if any(kind == "deck" for kind, _ in drawn) or run.state.is_over:
         _reveal(run, events)

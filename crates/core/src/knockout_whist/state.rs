@@ -67,6 +67,15 @@ pub enum Status {
 }
 
 impl Status {
+    /// The name a view writes (`KnockoutWhistState.view`'s `statuses`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Dog => "dog",
+            Status::Out => "out",
+        }
+    }
+
     pub const fn letter(self) -> char {
         match self {
             Status::Active => 'A',

@@ -10,10 +10,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::plays::{Group, Play};
-use super::state::{takes_over, KnockoutWhist, Status, HANDS, NONE};
-use crate::cards::card_text;
+use super::state::{KnockoutWhist, HANDS, NONE};
+use crate::cards::{card_text, trick_winner, Card, SUIT_LETTERS};
 use crate::game::Game;
-use crate::views::{absent_or, nullable, own_part, Pair};
+use crate::views::{absent_or, hand_sizes, nullable, own_part, Pair};
 
 /// A play as the view writes it: `[seat, "7D"]`, or `[seat, "knock"]` (KOW-6.3).
 pub(super) type PlayView = Pair<i64, String>;
@@ -104,38 +104,19 @@ pub(super) struct PreviousHand {
 
 // The view written -------------------------------------------------------------------------
 
-const SUIT_LETTERS: [&str; 4] = ["C", "D", "H", "S"];
-
 fn play_view(play: Play) -> PlayView {
     let card = play.card().map_or_else(|| "knock".to_string(), card_text);
     Pair(i64::from(play.seat), card)
 }
 
-/// The seat whose card takes a trick (KOW-4.3); a knock takes nothing; `-1` for a trick of
-/// knocks alone, as Python's `trick_winner` answers.
-fn winner_of(group: Group<'_>, trump: u8) -> i64 {
-    let nobody = Play {
-        seat: NONE,
-        card: NONE,
-    };
-    let best = group.plays().fold(nobody, |best, play| {
-        if takes_over(play, best, trump) {
-            play
-        } else {
-            best
-        }
-    });
-    if best.card == NONE {
-        -1
-    } else {
-        i64::from(best.seat)
-    }
-}
-
+/// A trick played out with its winner (KOW-4.3, `cards::trick_winner`: a knock takes
+/// nothing); `-1` for a trick of knocks alone, as Python's `trick_winner` answers.
 fn trick_view(group: Group<'_>, trump: u8) -> Trick {
+    let plays: Vec<(u8, Option<Card>)> = group.plays().map(|p| (p.seat, p.card())).collect();
+    let trump = (trump != NONE).then_some(trump);
     Trick {
         plays: group.plays().map(play_view).collect(),
-        winner: Some(winner_of(group, trump)),
+        winner: Some(trick_winner(&plays, trump).map_or(-1, i64::from)),
     }
 }
 
@@ -144,13 +125,7 @@ fn seat_of(seat: u8) -> Option<i64> {
 }
 
 fn suit_of(suit: u8) -> Option<String> {
-    SUIT_LETTERS
-        .get(usize::from(suit))
-        .map(|s| (*s).to_string())
-}
-
-fn counts(values: impl Iterator<Item = u32>) -> Vec<i64> {
-    values.map(i64::from).collect()
+    SUIT_LETTERS.get(usize::from(suit)).map(char::to_string)
 }
 
 impl KnockoutWhist {
@@ -178,11 +153,6 @@ impl KnockoutWhist {
                 tricks_won: won,
             }
         });
-        let status_name = |s: &Status| match s {
-            Status::Active => "active".to_string(),
-            Status::Dog => "dog".to_string(),
-            Status::Out => "out".to_string(),
-        };
         let (hand, legal_actions) = own_part(self, seat, |s| self.hands[s]);
         View {
             game: Self::NAME.to_string(),
@@ -194,10 +164,13 @@ impl KnockoutWhist {
             dealer: i64::from(self.dealer),
             phase: self.phase.text().to_string(),
             to_move: self.to_move().map(|s| s as i64),
-            statuses: self.status[..n].iter().map(status_name).collect(),
+            statuses: self.status[..n]
+                .iter()
+                .map(|s| s.name().to_string())
+                .collect(),
             dog_used: self.dog_used,
-            hand_sizes: counts(self.hands[..n].iter().map(|h| h.count_ones())),
-            tricks_won: counts(self.tricks_won[..n].iter().copied()),
+            hand_sizes: hand_sizes(&self.hands[..n]),
+            tricks_won: self.tricks_won[..n].iter().map(|&t| i64::from(t)).collect(),
             trump: suit_of(self.trump),
             turned: (self.turned != NONE).then(|| card_text(self.turned)),
             cuts: self

@@ -157,10 +157,7 @@ impl KrytNavalivat {
             anti_trump: self.permanent().then(|| letter(self.anti)),
             trump_card: self.faceup().map(card_text),
             stock: self.stock_count() as i64,
-            hand_sizes: self.hands[..n]
-                .iter()
-                .map(|h| i64::from(h.count_ones()))
-                .collect(),
+            hand_sizes: views::hand_sizes(&self.hands[..n]),
             known: self.known[..n].iter().map(|&k| texts(cards(k))).collect(),
             out: (0..n)
                 .filter(|&s| self.is_out(s))

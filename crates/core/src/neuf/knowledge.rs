@@ -717,10 +717,7 @@ impl Neuf {
             quota: i64::from(quota(n as u8)),
             scores: self.scores().into_iter().map(i64::from).collect(),
             ledger,
-            hand_sizes: self.hands[..n]
-                .iter()
-                .map(|h| i64::from(h.count_ones()))
-                .collect(),
+            hand_sizes: views::hand_sizes(&self.hands[..n]),
             tricks_won: self.tricks_won().iter().map(|&t| i64::from(t)).collect(),
             trick: plays_view(self.current_trick().into_iter()),
             tricks: tricks_of(&self.plays, self.trump),
