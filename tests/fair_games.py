@@ -3,7 +3,7 @@
 A game here is a real ``cardtable.server.table.Table`` with a secret, played to its end by
 random legal moves, with pages that join it (each human seat's, giving its own seed, and a
 spectator's), some at the start and some part-way, as browsers do. Each page's stream is the
-messages the hub would send it (``Table.snapshot`` and ``Table.event_messages``), and the
+messages the hub would send it (``Table.snapshot`` and ``Table.event_texts``), and the
 game's record is the one its replay serves, with its ``fair`` block. The page's fairness
 check (``web/fairwatch.js``) reads the streams, ``cardtable verify`` reads the record.
 
@@ -162,7 +162,7 @@ def play_fair_game(
     def deliver(events: list[dict[str, Any]]) -> None:
         for page in pages:
             if page.joined:
-                page.texts.extend(json.dumps(m) for m in table.event_messages(events, page.seat))
+                page.texts.extend(table.event_texts(events, page.seat))
 
     actions = 0
     swapped = False

@@ -64,7 +64,8 @@ class _Public:
     """The native base of a core-backed state class (``cardtable.engines``): the core state,
     the history, the seat to move, and the protocol's hot calls. ``apply`` plays the game's
     own action object for the seat to move here and hands anything else to the subclass's
-    ``_apply_checked``; ``apply_id`` hands a state whose chance Python draws to its
+    ``_apply_checked``; ``apply_id`` hands a state whose chance the reference draws, and a
+    step that needs a deck the stacks of a state dealt from stacks lack, to its
     ``_step_drawing``."""
 
     core: Any
@@ -73,6 +74,7 @@ class _Public:
     to_move: int | None
     _reference: Any
     _synced: bool
+    _stacked: bool
     def __new__(cls, game: Any, core: Any) -> Self: ...
     @property
     def is_over(self) -> bool: ...
@@ -111,10 +113,22 @@ class _State:
     def step_drawing(self, action: int) -> int | Self | None:
         """``step``, answering instead the state as it was before the action when the
         action drew a chance event (a deal or a reshuffle)."""
+    def step_stacked(self, action: int) -> tuple[str, int] | None:
+        """``apply`` dealing from stacked chance events alone; when the action would draw
+        one the stacks lack, the state is left as it was and the answer names it:
+        ``("deck", n)`` (the game's deck ``n`` from 0, hand ``n + 1``) or
+        ``("reshuffle", k)``."""
+    def stack_deck(self, deck: Sequence[int]) -> None:
+        """Stacks ``deck`` beneath the decks still stacked; ``ValueError`` for a deck that
+        is not the game's pack or in a game that deals once."""
+    def chances_drawn(self) -> tuple[int, int]:
+        """The decks dealt and the reshuffles drawn so far, from the game's start."""
     def position(self) -> str: ...
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may know (a spectator's view for ``None``): a dict equal to the
         Python engine's ``state.view(seat)``; ``ValueError`` for a seat not of the game."""
+    def view_text(self, seat: int | None) -> str:
+        """``view(seat)`` as compact JSON text, with no dict between."""
     def observation(self, seat: int) -> npt.NDArray[np.float32]:
         """``seat``'s observation: the float32 vector of ``cardtable.rl.observation``
         (``encode(game, state.view(seat))``); ``ValueError`` for a seat not of the game."""

@@ -407,6 +407,11 @@ class State(ABC):
     def view(self, seat: int | None) -> View:
         """What ``seat`` may know; ``None`` gives the spectator's view."""
 
+    def view_text(self, seat: int | None) -> str:
+        """:meth:`view` as compact JSON text (what a table sends a page; the compiled core
+        writes it with no dict between)."""
+        return json.dumps(self.view(seat), separators=(",", ":"))
+
     @abstractmethod
     def facts(self, seat: int) -> tuple[Any, ...]:
         """The facts of ``view(seat)`` as numbers (a game's own named tuple: card sets as

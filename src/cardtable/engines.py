@@ -17,10 +17,14 @@ A game's own fields are read-only on a core-backed state.
 
 Chance has one authority at a time. A state that deals from its seed and stacked decks
 lets the core deal; the decks it dealt are worked out again by the Python engine only when
-a record asks for them (replaying the history once). A state whose decks come from
-somewhere else (a ``shuffler``: the web table's fair deals) or whose reshuffles were
-recorded deals each chance event in the Python engine: the core hands back the state as it
-was before the step, the reference plays the step, and the core takes over its position.
+a record asks for them (replaying the history). A state whose decks come from somewhere
+else (a ``shuffler``: the web table's fair deals) lets the core deal too, from stacked
+decks alone: a step that would deal a deck the stacks lack is left undone, the shuffler
+draws that deck, which is stacked, and the step is played again; the decks drawn so are
+the state's chances, with no second engine. Only a reshuffle drawn from a shuffler (a
+Knockout Whist cut that runs the remainder out, KOW-5.3) and a game whose reshuffles
+were recorded are dealt in the Python engine: the reference plays the step, and the core
+takes over its position.
 """
 
 from __future__ import annotations
@@ -100,7 +104,8 @@ class CoreBacked(State):
     # Kept by the native base.
     core: CoreState
     _reference: State | None
-    _synced: bool
+    _synced: bool  # the reference is kept in step and draws the chance events
+    _stacked: bool  # the core deals from stacks alone, which the shuffler fills
     # Kept by each state.
     start: str | None
     _origin: _Origin | None
@@ -158,6 +163,7 @@ class CoreBacked(State):
                 value = getattr(reference, name)
                 setattr(self, name, [*value] if isinstance(value, list) else value)
         self._synced = True
+        self._stacked = False
         self._reference = reference
 
     @classmethod
@@ -185,7 +191,7 @@ class CoreBacked(State):
                 continue
             # Chance events are unset until the state keeps them (_sync): the position's
             # own defaults stand in for reading.
-            value = getattr(self, name, _UNSET)
+            value = self.__dict__.get(name, _UNSET)
             if value is not _UNSET:
                 setattr(ref, name, [*value] if isinstance(value, list) else value)
         if self._shuffler is not None:
@@ -193,11 +199,17 @@ class CoreBacked(State):
         return ref
 
     def _sync(self) -> None:
-        """Make this state keep its chance events: replay its history in the reference once
-        (checking that both engines reach the same position); from now on the reference
-        draws every chance event."""
+        """Make this state keep its chance events: replay its history in the reference once;
+        from now on the reference draws every chance event."""
         if self._synced:
             return
+        self._adopt(self._replayed())
+        if self._shuffler is not None:
+            self.reference.shuffler = self._shuffler
+
+    def _replayed(self) -> State:
+        """The reference state of this game, replayed from how it began, checked to reach
+        the core's position."""
         origin = self._origin
         assert origin is not None  # a state from a position or a reference starts synced
         ref = _reference_game_call(
@@ -215,9 +227,29 @@ class CoreBacked(State):
             raise EngineMismatchError(
                 f"the compiled core reached {mine!r} where the Python engine reached {theirs!r}"
             )
-        self._adopt(ref)
-        if self._shuffler is not None:
-            ref.shuffler = self._shuffler
+        return ref
+
+    def _stacked_chances(self) -> tuple[list[list[int]], list[list[int]]] | None:
+        """:meth:`chances` when every chance event drawn so far was stacked (given as the
+        game began or drawn from the shuffler since): the stacks, used and to come. None
+        when the seed dealt some."""
+        origin = self._origin
+        if origin is None or self._synced:
+            return None
+        decks, reshuffles = self.core.chances_drawn()
+        if decks > len(origin.decks) or reshuffles > len(origin.reshuffles):
+            return None
+        return [[*d] for d in origin.decks], [[*r] for r in origin.reshuffles]
+
+    if not TYPE_CHECKING:  # (typed, it would make every name an attribute to mypy)
+
+        def __getattr__(self, name: str) -> Any:
+            # Only for what is not set: a chance field (``used_decks``, …) of a state that
+            # does not keep its chance events is read from the reference, replayed once.
+            if name in type(self)._chance_names():
+                self._sync()
+                return self.__dict__[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # Chance from elsewhere -------------------------------------------------------------------
 
@@ -228,8 +260,12 @@ class CoreBacked(State):
     @shuffler.setter
     def shuffler(self, shuffler: Shuffler | None) -> None:
         self._shuffler = shuffler
-        if shuffler is not None:
-            self._sync()
+        if not self._synced:
+            if shuffler is not None and self._stacked_chances() is None:
+                # Some chance was the seed's: the reference, replayed, knows what it drew.
+                self._sync()
+            else:
+                self._stacked = shuffler is not None
         if self._reference is not None:
             self._reference.shuffler = shuffler
 
@@ -261,9 +297,63 @@ class CoreBacked(State):
         return game.actions[number]
 
     def _step_drawing(self, number: int) -> None:
-        """A step of a state that keeps its chance events: one the step draws (the core
-        answers its state before the step) is drawn by the reference, from the shuffler,
-        the recorded reshuffles or the seed, and recorded."""
+        """A step the native base hands over: of a state whose reference draws its chance
+        events, or of a state dealt from stacks that needs a deck (or reshuffle) they lack."""
+        if self._synced:
+            self._step_in_reference(number)
+        else:
+            self._step_shuffled(number)
+
+    def _step_shuffled(self, number: int) -> None:
+        """A step of a state dealt from stacks that needs a deck they lack (the native base
+        plays the others): each deck the stacks lack is drawn from the shuffler first."""
+        core = self.core
+        while (missing := core.step_stacked(number)) is not None:
+            kind, index = missing
+            origin = self._origin
+            shuffler = self._shuffler
+            assert origin is not None and shuffler is not None  # else the core would deal
+            if kind != "deck":
+                self._step_reshuffled(number)
+                return
+            deck = shuffler(f"hand {index + 1}", list(self.game.pack))
+            core.stack_deck(deck)
+            assert len(origin.decks) == index  # the stacks held every deck dealt so far
+            self._origin = _Origin(
+                origin.seed, origin.dealer, [*origin.decks, deck], origin.reshuffles
+            )
+        self.history.append(number)
+        self.to_move = core.to_move
+        self._reference = None  # the step dealt: rebuilt from the position when next read
+
+    def _step_reshuffled(self, number: int) -> None:
+        """A step that draws a reshuffle from the shuffler: the reference plays it from
+        this position, the core takes over the position it reaches, and the chance events
+        it drew join the stacked ones."""
+        origin = self._origin
+        assert origin is not None
+        drawn, reshuffled = self.core.chances_drawn()
+        ref = _reference_game_call(self.game, "state_from_position", self.core.position())
+        ref.shuffler = self._shuffler
+        ref.apply_id(number)
+        # From a position, the reference's chances are the decks it stacks (the state's
+        # from the one it deals next) and what this step drew.
+        decks, reshuffles = ref.chances()
+        self._origin = _Origin(
+            origin.seed,
+            origin.dealer,
+            [*origin.decks[:drawn], *decks],
+            [*origin.reshuffles[:reshuffled], *reshuffles],
+        )
+        self.core = _core_game(self.game).state_from_position(ref.position())
+        self.history.append(number)
+        self.to_move = self.core.to_move
+        self._reference = None
+
+    def _step_in_reference(self, number: int) -> None:
+        """A step of a state whose reference keeps its chance events: one the step draws
+        (the core answers its state before the step) is drawn by the reference, from the
+        shuffler, the recorded reshuffles or the seed, and recorded."""
         ref = self._reference
         after = self.core.step_drawing(number)
         if after is None or isinstance(after, int):
@@ -283,7 +373,9 @@ class CoreBacked(State):
         self.to_move = self.core.to_move
 
     def playout(self, rng: random.Random) -> None:
-        if self._synced and (self._shuffler is not None or self._pending_chance()):
+        if (self._synced or self._stacked) and (
+            self._shuffler is not None or self._pending_chance()
+        ):
             self.playout_python(rng)
             return
         actions = self.core.playout(rng.getrandbits(64))
@@ -294,7 +386,7 @@ class CoreBacked(State):
     def _pending_chance(self) -> bool:
         """Whether chance events stacked in this state are still to be dealt, which a
         native playout would deal without recording."""
-        return bool(getattr(self, "stacked_reshuffles", None)) or bool(
+        return bool(self.__dict__.get("stacked_reshuffles")) or bool(
             getattr(self.reference, "stacked_decks", None)
         )
 
@@ -303,11 +395,11 @@ class CoreBacked(State):
         other.history = self.history[:]
         other.start = self.start
         for name in self._chance_names():
-            value = getattr(self, name, _UNSET)
+            value = self.__dict__.get(name, _UNSET)
             if value is not _UNSET:
                 setattr(other, name, [*value] if isinstance(value, list) else value)
-        other._origin = self._origin
-        other._synced = self._synced
+        other._origin = self._origin  # never changed in place: a new one when chance is drawn
+        other._synced = self._synced  # a copy has no shuffler until one is set
         if self._synced and self._reference is not None:
             # A copy that keeps its chance steps its reference too (_step_drawing).
             other._reference = self._reference.copy()
@@ -339,6 +431,9 @@ class CoreBacked(State):
         is neither built nor stepped for it: tests/core/test_core_views.py)."""
         return self.core.view(seat)
 
+    def view_text(self, seat: int | None) -> str:
+        return self.core.view_text(seat)
+
     # Read from the reference ------------------------------------------------------------------
 
     def facts(self, seat: int) -> tuple[Any, ...]:
@@ -352,10 +447,15 @@ class CoreBacked(State):
         return self.reference.refusal(number)
 
     def record(self) -> Record:
-        self._sync()
+        if not self._synced:
+            # Replayed aside: the state goes on without a second engine stepped beside it.
+            return self._replayed().record()
         return self.reference.record()
 
     def chances(self) -> tuple[list[list[int]], list[list[int]]]:
+        stacked = self._stacked_chances()
+        if stacked is not None:
+            return stacked
         self._sync()
         return self.reference.chances()
 

@@ -54,6 +54,9 @@ def assert_same_views(state: Any, twin: Any, seats: int, where: str) -> None:
             f"{where}, seat {seat}: {first_difference(expected, got)}"
         )
         assert list(got) == list(expected), f"{where}, seat {seat}: the keys' order"
+        # The text a table sends: the same view, in the same order, with no spaces.
+        text = twin.view_text(seat)
+        assert json.loads(text) == expected and text == json.dumps(got, separators=(",", ":"))
 
 
 @pytest.mark.parametrize(("name", "options"), VARIANTS, ids=[f"{n}-{o}" for n, o in VARIANTS])
@@ -88,6 +91,8 @@ def test_a_seat_not_of_the_game_is_refused(seat: int) -> None:
     before = state.position()
     with pytest.raises(ValueError, match=f"seat {seat} is not a seat of this 3-player game"):
         state.view(seat)
+    with pytest.raises(ValueError, match=f"seat {seat} is not a seat of this 3-player game"):
+        state.view_text(seat)
     assert state.position() == before
 
 

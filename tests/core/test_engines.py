@@ -154,48 +154,105 @@ def test_the_hot_calls_are_the_native_bases_and_hand_the_rest_to_python(
     assert played is core_game.actions[state.history[-1]] and str(played) == text
 
 
-def test_a_tables_own_decks_are_dealt_and_recorded_as_the_reference_deals_them() -> None:
-    """The web table's fair deals: every deck and cut reshuffle comes from the shuffler,
-    labelled as the reference labels them, and the record holds them (KOW-5.3 cuts)."""
-    core_game, python_game = both("knockout-whist", {"players": 7, "dealer": 0})
+def table_shuffler(asked: list[str], seed: int) -> Any:
+    """A table's source of decks, as the web table's fair deals: every deck and reshuffle
+    labelled as the rules label it, the labels asked kept in ``asked``."""
+
+    def shuffle(label: str, cards: list[int]) -> list[int]:
+        asked.append(label)
+        return shuffled(seed, f"table {label}", cards)
+
+    return shuffle
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [("knockout-whist", {"players": 7, "dealer": 0}), ("neuf", {"players": 3, "dealer": 0})],
+    ids=["knockout-whist-7", "neuf-3"],
+)
+def test_a_tables_own_decks_are_dealt_by_the_core_as_the_reference_deals_them(
+    name: str, options: dict[str, Any]
+) -> None:
+    """The web table's fair deals: every deck comes from the shuffler, labelled as the
+    reference labels it (KOW-2.3, NEUF-2.3), and the record holds them. The core deals
+    them from its stacks: no reference is built or stepped beside it."""
+    core_game, python_game = both(name, options)
     asked: dict[str, list[str]] = {"core": [], "python": []}
-
-    def shuffler(engine: str) -> Any:
-        def shuffle(label: str, cards: list[int]) -> list[int]:
-            asked[engine].append(label)
-            return shuffled(99, f"table {label}", cards)
-
-        return shuffle
-
     first = [card_text(c) for c in shuffled(99, "table hand 1", list(core_game.pack))]
     core, python = (
         core_game.new_state(seed=5, decks=[first]),
         python_game.new_state(seed=5, decks=[first]),
     )
-    core.shuffler, python.shuffler = shuffler("core"), shuffler("python")
+    assert isinstance(core, CoreBacked)
+    core.shuffler = table_shuffler(asked["core"], 99)
+    python.shuffler = table_shuffler(asked["python"], 99)
     rng = random.Random(3)
     while not python.is_over:
         action = rng.choice(python.legal_actions())
         core.apply(action)
         python.apply(action)
         assert core.position() == python.position()
-        # Every view read after every step: the kept reference is stepped beside the core.
-        for seat in [None, *range(7)]:
+        for seat in [None, *range(core_game.num_players)]:
             assert core.view(seat) == python.view(seat)
         if len(python.history) % 10 == 0:
+            # A copy, given the shuffler again, deals on as the table's state does.
             twin, their_twin = core.copy(), python.copy()
+            twin.shuffler = table_shuffler([], 7)
+            their_twin.shuffler = table_shuffler([], 7)
             for number in twin.legal_action_ids()[:1]:
                 twin.apply_id(number)
                 their_twin.apply_id(number)
                 assert twin.view(None) == their_twin.view(None)
+                assert twin.chances() == their_twin.chances()
             assert core.position() == python.position()
         # A table publishes what each step drew from the chances alone, not the record.
         assert core.chances() == python.chances() == record_chances(python)
+        assert core._reference is None  # one engine: the core's
     assert asked["core"] == asked["python"] and asked["core"][0] == "hand 2"
     assert len(core.chances()[0]) > 1  # the table's decks, hand after hand
+    assert core.result == python.result
     assert core.record().to_dict() == python.record().to_dict()
     # Nothing of the seed was dealt after the first hand: the record is the table's decks.
     assert cardtable.replay(core.record()).position() == python.position()
+
+
+def test_a_reshuffle_from_a_tables_shuffler_is_the_references() -> None:
+    """KOW-5.3: a cut that runs the remainder out reshuffles the set-aside cut cards under
+    it; at a table, that reshuffle comes from the shuffler too. The first of the seeds
+    whose random playout reshuffles is played again with the table's decks as the seed
+    dealt them, on both engines."""
+    core_game, python_game = both("knockout-whist", {"players": 7, "dealer": 0})
+    seed = next(s for s in range(50_000) if _reshuffles(core_game.new_state(seed=s), s))
+    actions = core_game.new_state(seed=seed).core.playout(seed)  # type: ignore[attr-defined]
+
+    def as_the_seed(asked: list[str]) -> Any:
+        def shuffle(label: str, cards: list[int]) -> list[int]:
+            asked.append(label)
+            kind, number = label.split()
+            return shuffled(
+                seed, f"deck {int(number) - 1}" if kind == "hand" else f"cut {number}", cards
+            )
+
+        return shuffle
+
+    asked: dict[str, list[str]] = {"core": [], "python": []}
+    first = [card_text(c) for c in shuffled(seed, "deck 0", list(core_game.pack))]
+    core = core_game.new_state(seed=1, decks=[first])
+    python = python_game.new_state(seed=1, decks=[first])
+    core.shuffler, python.shuffler = as_the_seed(asked["core"]), as_the_seed(asked["python"])
+    for number in actions:
+        core.apply_id(number)
+        python.apply_id(number)
+        assert core.position() == python.position()
+        assert core.chances() == python.chances()
+    assert "reshuffle 0" in asked["core"] and asked["core"] == asked["python"]
+    assert core.is_over and core.record().to_dict() == python.record().to_dict()
+
+
+def _reshuffles(state: State, seed: int) -> bool:
+    core = state.core.copy()  # type: ignore[attr-defined]
+    core.playout(seed)
+    return bool(core.chances_drawn()[1])
 
 
 def test_a_game_field_reads_the_reference_and_cannot_be_written() -> None:

@@ -4,7 +4,7 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 
-use crate::cards::{bit, card_text, cards, CardSet};
+use crate::cards::{bit, card_text, cards, Card, CardSet};
 use crate::chance::{draw, Seed};
 use crate::notation::PositionError;
 
@@ -152,11 +152,34 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn returns(&self) -> Option<Returns>;
 
     /// How many chance events (decks dealt, cards reshuffled) the game has drawn so far: a
-    /// step that changes it drew one, which the Python side may have to draw itself (a
-    /// web table's fair deals) and records.
+    /// step that changes it drew one, which the Python side records.
     #[inline]
     fn chance_drawn(&self) -> u64 {
-        0
+        let (decks, reshuffles) = self.chances_drawn();
+        decks + reshuffles
+    }
+
+    /// The decks dealt and the reshuffles drawn so far, each counted from the game's start.
+    #[inline]
+    fn chances_drawn(&self) -> (u64, u64) {
+        (0, 0)
+    }
+
+    /// The stacked decks and reshuffles still to be used before the seed deals.
+    #[inline]
+    fn chances_stacked(&self) -> (usize, usize) {
+        (0, 0)
+    }
+
+    /// Stacks one more deck beneath those still stacked, checked as `begin` checks a
+    /// stacked deck: the deck a step that deals will use when none is stacked before it
+    /// (a web table's fair deals, drawn from elsewhere than the seed).
+    fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
+        let _ = deck;
+        Err(OptionError(format!(
+            "{} deals once, as the game begins: no deck can be stacked later",
+            Self::NAME
+        )))
     }
 
     /// One uniformly random legal action. Games override it when they can draw without

@@ -5,9 +5,10 @@
 //! Python class derives from it, beside the game's Python state class, and keeps the rest.
 //!
 //! Only the plain case runs here: an action from the game's own table, played by the seat to
-//! move (or by no seat named), on a state whose chance the core deals. Anything else (a
-//! refused action, an action given as text or number, another seat, a state whose chance
-//! events the Python side draws) goes to the Python class's `_apply_checked` or
+//! move (or by no seat named), on a state whose chance the core deals, from its seed or
+//! from stacked decks alone. Anything else (a refused action, an action given as text or
+//! number, another seat, a step that needs a deck the stacks lack, a state whose chance
+//! events the reference draws) goes to the Python class's `_apply_checked` or
 //! `_step_drawing`, which answer it in the reference's words.
 
 use pyo3::prelude::*;
@@ -35,9 +36,14 @@ macro_rules! bind_public {
             /// The Python engine's equal state, cached until the next step.
             #[pyo3(get, set, name = "_reference")]
             reference: Option<PyObject>,
-            /// Whether the Python side draws this state's chance events.
+            /// Whether the reference draws this state's chance events: every step goes to
+            /// the Python class's `_step_drawing`.
             #[pyo3(get, set, name = "_synced")]
             synced: bool,
+            /// Whether the core deals only from stacked decks (a shuffler supplies them):
+            /// a step that needs one the stacks lack goes to `_step_drawing`.
+            #[pyo3(get, set, name = "_stacked")]
+            stacked: bool,
             /// The game's `actions` and `numbers_by_id`, read once.
             actions: Py<PyTuple>,
             numbers: Py<PyDict>,
@@ -58,6 +64,7 @@ macro_rules! bind_public {
                     to_move,
                     reference: None,
                     synced: false,
+                    stacked: false,
                     actions: actions.unbind(),
                     numbers: numbers.unbind(),
                 })
@@ -83,11 +90,19 @@ macro_rules! bind_public {
             /// Applies a legal action by number, unchecked by the protocol (the core still
             /// refuses an illegal one and changes nothing).
             fn apply_id(slf: &Bound<'_, Self>, number: usize) -> PyResult<()> {
-                if slf.borrow().synced {
-                    slf.call_method1("_step_drawing", (number,))?;
+                let (synced, stacked) = {
+                    let this = slf.borrow();
+                    (this.synced, this.stacked)
+                };
+                if !synced && !stacked {
+                    return slf.borrow_mut().step(slf.py(), number);
+                }
+                // Dealt from stacks, a step that needs no deck they lack is played here.
+                if !synced && slf.borrow_mut().try_step(slf.py(), number)? {
                     return Ok(());
                 }
-                slf.borrow_mut().step(slf.py(), number)
+                slf.call_method1("_step_drawing", (number,))?;
+                Ok(())
             }
 
             /// The protocol's `apply`: the plain case here, the rest in Python.
@@ -146,7 +161,8 @@ macro_rules! bind_public {
                 self.core.borrow_mut(py).apply(py, number)
             }
 
-            /// Applies action `number` when it is legal (`false`, nothing changed, when not).
+            /// Applies action `number` when it is legal and, on a state dealt from stacks
+            /// alone, needs nothing they lack (`false`, nothing changed, when not).
             fn try_step(&mut self, py: Python<'_>, number: usize) -> PyResult<bool> {
                 let (to_move, drew) = {
                     let mut core = self.core.borrow_mut(py);
@@ -154,7 +170,13 @@ macro_rules! bind_public {
                         return Ok(false);
                     }
                     let drawn = core.inner.chance_drawn();
-                    core.inner.apply(number);
+                    if self.stacked {
+                        if core.apply_stacked(number).is_some() {
+                            return Ok(false);
+                        }
+                    } else {
+                        core.inner.apply(number);
+                    }
                     (core.inner.to_move(), core.inner.chance_drawn() != drawn)
                 };
                 self.stepped(py, number, to_move, drew)?;

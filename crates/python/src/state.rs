@@ -105,6 +105,36 @@ macro_rules! bind_state {
                 Ok(self.inner.to_move().into_pyobject(py)?.into_any().unbind())
             }
 
+            /// `step` for a state whose decks come from elsewhere than its seed (a web
+            /// table's fair deals): the step deals only from stacked chance events. When it
+            /// would draw one the stacks do not hold, the state is left as it was and the
+            /// answer names it: `("deck", n)` for the game's deck `n` (from 0), dealt as
+            /// hand `n + 1`, or `("reshuffle", k)`; stack it (`stack_deck`) and step again.
+            fn step_stacked(
+                &mut self,
+                py: Python<'_>,
+                action: usize,
+            ) -> PyResult<Option<(&'static str, u64)>> {
+                if !self.is_legal(action) {
+                    self.apply(py, action)?; // refused: it says why
+                }
+                Ok(self.apply_stacked(action))
+            }
+
+            /// Stacks `deck` (card indices, the first dealt first) beneath the decks still
+            /// stacked, for the next step that deals; a `ValueError` for a deck that is not
+            /// the game's pack, or in a game that deals once.
+            fn stack_deck(&mut self, deck: Vec<u8>) -> PyResult<()> {
+                self.inner
+                    .stack_deck(deck)
+                    .map_err(|e| PyValueError::new_err(e.0))
+            }
+
+            /// The decks dealt and the reshuffles drawn so far, from the game's start.
+            fn chances_drawn(&self) -> (u64, u64) {
+                self.inner.chances_drawn()
+            }
+
             /// The legal actions as the game's own objects, `table[a]` for each legal `a`
             /// ascending (`table`: the Python game's `actions`): the public
             /// `legal_actions()` in one call.
@@ -172,6 +202,17 @@ macro_rules! bind_state {
                     Some(seat) => Some(observer_seat(seat, self.inner.players())?),
                 };
                 Ok(pythonize(py, &self.inner.view(seat))?)
+            }
+
+            /// `view(seat)` as compact JSON text, written from the view struct with no dict
+            /// between: what a table sends a page.
+            fn view_text(&self, seat: Option<isize>) -> PyResult<String> {
+                let seat = match seat {
+                    None => None,
+                    Some(seat) => Some(observer_seat(seat, self.inner.players())?),
+                };
+                serde_json::to_string(&self.inner.view(seat))
+                    .map_err(|e| PyValueError::new_err(e.to_string()))
             }
 
             /// The position text, byte for byte as the Python engine writes it.
@@ -256,6 +297,30 @@ macro_rules! bind_state {
 
             fn __repr__(&self) -> String {
                 format!("<cardtable._core.{} {}>", $statename, self.inner.position())
+            }
+        }
+
+        impl $pystate {
+            /// Applies a legal `action` dealing only from stacked chance events, or leaves
+            /// the state as it was and names the first one the stacks lack (`step_stacked`).
+            pub(crate) fn apply_stacked(&mut self, action: usize) -> Option<(&'static str, u64)> {
+                let (decks, reshuffles) = self.inner.chances_drawn();
+                let (stacked_decks, stacked_reshuffles) = self.inner.chances_stacked();
+                // Whether the step deals is known only once it is played: kept to undo it.
+                let before = self.inner.clone();
+                self.inner.apply(action);
+                let (decks_now, reshuffles_now) = self.inner.chances_drawn();
+                let missing = if decks_now - decks > stacked_decks as u64 {
+                    Some(("deck", decks + stacked_decks as u64))
+                } else if reshuffles_now - reshuffles > stacked_reshuffles as u64 {
+                    Some(("reshuffle", reshuffles + stacked_reshuffles as u64))
+                } else {
+                    None
+                };
+                if missing.is_some() {
+                    self.inner = before;
+                }
+                missing
             }
         }
     };

@@ -15,7 +15,7 @@ from cardtable.server.draining import Draining
 from cardtable.server.memory import Memory
 from cardtable.server.metrics import Metrics
 from cardtable.server.sockets import Connection
-from cardtable.server.table import HUMAN, Change, Seat, Table, TableError
+from cardtable.server.table import HUMAN, Change, Seat, Table, TableError, compact
 
 __all__ = ["Seats", "seated"]
 
@@ -167,18 +167,19 @@ class Seats:
         self.poke(table)
 
     def announce(self, table: Table, change: Change) -> None:
-        # Each seat's messages are encoded once, however many windows show that seat.
+        # Each seat's messages are encoded once, however many windows show that seat, and
+        # the table's description once for all of them.
         encoded: dict[int | None, list[str]] = {}
+        described: str | None = None
         for connection in self.memory.connections.get(table.id, ()):
             if not connection.joined:
                 continue
             seat = connection.seat
             texts = encoded.get(seat)
             if texts is None:
-                texts = encoded[seat] = [
-                    json.dumps(message, separators=(",", ":"))
-                    for message in table.event_messages(change.events, seat)
-                ]
+                if described is None:
+                    described = compact(table.describe())
+                texts = encoded[seat] = table.event_texts(change.events, seat, described)
             for text in texts:
                 connection.send_text(text)
             for note in table.notes(seat):

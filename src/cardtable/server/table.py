@@ -12,6 +12,7 @@ revealed when its hand is over (``deals.py``).
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 import unicodedata
 from dataclasses import dataclass, field
@@ -72,6 +73,11 @@ class TableError(CardtableError):
         if self.reason is not None:
             sent |= {"reason": self.reason, "details": self.details}
         return sent
+
+
+def compact(value: Any) -> str:
+    """``value`` as the JSON text a page is sent: no spaces, as the engine writes views."""
+    return json.dumps(value, separators=(",", ":"))
 
 
 def token_hash(token: str) -> str:
@@ -456,15 +462,19 @@ class Table:
             shown.append(item)
         return shown
 
-    def event_messages(
-        self, events: list[dict[str, Any]], seat: int | None
-    ) -> list[dict[str, Any]]:
-        """What a page at ``seat`` (None: a spectator) is sent for a change's events: each
-        event with the seat's view after the whole change (docs/server.md, ``event``)."""
-        view = self.view(seat)
-        described = self.describe()
+    def event_texts(
+        self, events: list[dict[str, Any]], seat: int | None, described: str | None = None
+    ) -> list[str]:
+        """What a page at ``seat`` (None: a spectator) is sent for a change's events, as
+        JSON text: each event with the seat's view after the whole change and the table
+        (docs/server.md, ``event``). The view is written once, by the engine, and the
+        table's description (``described``, the same for every seat) may be given."""
+        view = self.state.view_text(seat)
+        if described is None:
+            described = compact(self.describe())
         return [
-            {"type": "event", "seq": item["seq"], "event": item, "view": view, "table": described}
+            f'{{"type":"event","seq":{item["seq"]:d},"event":{compact(item)},'
+            f'"view":{view},"table":{described}}}'
             for item in events
         ]
 

@@ -128,8 +128,16 @@ impl Game for KnockoutWhist {
     }
 
     #[inline]
-    fn chance_drawn(&self) -> u64 {
-        self.decks_drawn + self.reshuffles_drawn
+    fn chances_drawn(&self) -> (u64, u64) {
+        (self.decks_drawn, self.reshuffles_drawn)
+    }
+
+    fn chances_stacked(&self) -> (usize, usize) {
+        KnockoutWhist::chances_stacked(self)
+    }
+
+    fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
+        KnockoutWhist::stack_deck(self, deck)
     }
 
     #[inline]

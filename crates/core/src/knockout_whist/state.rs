@@ -261,6 +261,37 @@ impl KnockoutWhist {
             .then(|| Arc::new(StackedChance { decks, reshuffles }));
     }
 
+    /// The stacked decks and recorded reshuffles not yet used.
+    pub(super) fn chances_stacked(&self) -> (usize, usize) {
+        match &self.stacked {
+            Some(s) => (
+                s.decks
+                    .len()
+                    .saturating_sub(self.stacked_decks_used as usize),
+                s.reshuffles
+                    .len()
+                    .saturating_sub(self.stacked_reshuffles_used as usize),
+            ),
+            None => (0, 0),
+        }
+    }
+
+    /// Stacks `deck` beneath the decks still stacked (`Game::stack_deck`). The stacks are
+    /// shared between clones, so the unused ones are copied into new ones.
+    pub(super) fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
+        check_deck(&deck, self.stacked_decks().len(), FULL_PACK)?;
+        let mut decks = self.stacked_decks().to_vec();
+        decks.push(deck);
+        let reshuffles = match &self.stacked {
+            Some(s) => s.reshuffles
+                [(self.stacked_reshuffles_used as usize).min(s.reshuffles.len())..]
+                .to_vec(),
+            None => Vec::new(),
+        };
+        self.set_stacked(decks, reshuffles);
+        Ok(())
+    }
+
     /// The stacked decks not yet dealt.
     pub(super) fn stacked_decks(&self) -> &[Vec<Card>] {
         match &self.stacked {

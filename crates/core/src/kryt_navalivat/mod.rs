@@ -271,6 +271,12 @@ impl Game for KrytNavalivat {
         self.random_legal(rng)
     }
 
+    /// The one deck, dealt as the game begins (KRYT-2).
+    #[inline]
+    fn chances_drawn(&self) -> (u64, u64) {
+        (1, 0)
+    }
+
     fn returns(&self) -> Option<Returns> {
         if self.mode != Mode::Over {
             return None;

@@ -304,8 +304,20 @@ impl Game for Neuf {
     }
 
     #[inline]
-    fn chance_drawn(&self) -> u64 {
-        u64::from(self.decks_drawn)
+    fn chances_drawn(&self) -> (u64, u64) {
+        (u64::from(self.decks_drawn), 0)
+    }
+
+    fn chances_stacked(&self) -> (usize, usize) {
+        let left = self
+            .stacked
+            .as_ref()
+            .map_or(0, |decks| decks.len() - self.stacked_next as usize);
+        (left, 0)
+    }
+
+    fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
+        self.stack_deck(deck)
     }
 
     #[inline]

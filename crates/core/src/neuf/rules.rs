@@ -184,6 +184,21 @@ impl Neuf {
 
     /// Moves past the stacked deck just dealt, if there was one; the stack is let go once
     /// its last deck is dealt.
+    /// Stacks `deck` beneath the decks still stacked (`Game::stack_deck`); the stacks are
+    /// shared between clones, so the unused ones are copied into new ones.
+    pub(super) fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
+        let left = match &self.stacked {
+            Some(decks) => &decks[self.stacked_next as usize..],
+            None => &[],
+        };
+        check_deck(&deck, left.len(), FULL_PACK)?;
+        let mut decks = left.to_vec();
+        decks.push(deck);
+        self.stacked = Some(decks.into());
+        self.stacked_next = 0;
+        Ok(())
+    }
+
     fn take_stacked_deck(&mut self) {
         if let Some(decks) = &self.stacked {
             self.stacked_next += 1;
