@@ -518,7 +518,7 @@ def tampered(game: FairGame, kind: str) -> FairGame | None:
     if not TAMPERS[kind](forged):
         return None
     for page in forged.pages:
-        page.texts = [json.dumps(m) for m in page.stream]
+        page.texts = [json.dumps(m, separators=(",", ":")) for m in page.stream]
     return forged
 
 
@@ -633,7 +633,7 @@ def judged_forged(
     except CardtableError:
         pass
     for before, page, verdict in zip(honest.pages, forged.pages, verdicts, strict=True):
-        shown = before.texts != page.texts
+        shown = before.stream != page.stream  # what it was sent, however it was encoded
         if shown and not refused(verdict):
             wrong.append(f"{kind}: page of seat {page.seat} shown it called it fair: {verdict}")
         if not shown and not passed(verdict):

@@ -121,6 +121,14 @@ class _State:
     def stack_deck(self, deck: Sequence[int]) -> None:
         """Stacks ``deck`` beneath the decks still stacked; ``ValueError`` for a deck that
         is not the game's pack or in a game that deals once."""
+    def tricks_taken(self) -> tuple[int, int | None]:
+        """Tricks finished since this state was made (across the hands) and the seat that
+        took the last (``None`` before the first, or for a trick no one takes)."""
+    def set_tricks_taken(self, count: int, taker: int | None) -> None:
+        """Sets what ``tricks_taken`` answers (for a state rebuilt from a position)."""
+    def stack_reshuffle(self, order: Sequence[int]) -> None:
+        """Stacks a reshuffle's order beneath those still stacked; ``ValueError`` in a game
+        that never reshuffles."""
     def chances_drawn(self) -> tuple[int, int]:
         """The decks dealt and the reshuffles drawn so far, from the game's start."""
     def position(self) -> str: ...

@@ -412,6 +412,13 @@ class State(ABC):
         writes it with no dict between)."""
         return json.dumps(self.view(seat), separators=(",", ":"))
 
+    def trick_taken(self, before: State) -> int | None:
+        """The seat that took the trick the step from ``before`` (this state one action
+        earlier) finished, or None if it finished none; -1 for a trick no one takes. Who
+        took a trick is public: every card of it was played face up. None in a game not
+        played in tricks."""
+        return None
+
     @abstractmethod
     def facts(self, seat: int) -> tuple[Any, ...]:
         """The facts of ``view(seat)`` as numbers (a game's own named tuple: card sets as

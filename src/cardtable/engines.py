@@ -305,50 +305,41 @@ class CoreBacked(State):
             self._step_shuffled(number)
 
     def _step_shuffled(self, number: int) -> None:
-        """A step of a state dealt from stacks that needs a deck they lack (the native base
-        plays the others): each deck the stacks lack is drawn from the shuffler first."""
+        """A step of a state dealt from stacks that needs a chance event they lack (the
+        native base plays the others): each is drawn from the shuffler and stacked, and
+        the core plays the step."""
         core = self.core
         while (missing := core.step_stacked(number)) is not None:
             kind, index = missing
             origin = self._origin
             shuffler = self._shuffler
             assert origin is not None and shuffler is not None  # else the core would deal
-            if kind != "deck":
-                self._step_reshuffled(number)
-                return
-            deck = shuffler(f"hand {index + 1}", list(self.game.pack))
-            core.stack_deck(deck)
-            assert len(origin.decks) == index  # the stacks held every deck dealt so far
-            self._origin = _Origin(
-                origin.seed, origin.dealer, [*origin.decks, deck], origin.reshuffles
-            )
+            decks, reshuffles = origin.decks, origin.reshuffles
+            if kind == "deck":
+                assert len(decks) == index  # the stacks held every deck dealt so far
+                deck = shuffler(f"hand {index + 1}", list(self.game.pack))
+                core.stack_deck(deck)
+                decks = [*decks, deck]
+            else:
+                assert len(reshuffles) == index
+                order = self._reshuffle_drawn(number)
+                core.stack_reshuffle(order)
+                reshuffles = [*reshuffles, order]
+            self._origin = _Origin(origin.seed, origin.dealer, decks, reshuffles)
         self.history.append(number)
         self.to_move = core.to_move
         self._reference = None  # the step dealt: rebuilt from the position when next read
 
-    def _step_reshuffled(self, number: int) -> None:
-        """A step that draws a reshuffle from the shuffler: the reference plays it from
-        this position, the core takes over the position it reaches, and the chance events
-        it drew join the stacked ones."""
-        origin = self._origin
-        assert origin is not None
-        drawn, reshuffled = self.core.chances_drawn()
+    def _reshuffle_drawn(self, number: int) -> list[int]:
+        """The order of the reshuffle step ``number`` draws (a Knockout Whist cut that runs
+        the remainder out, KOW-5.3), drawn from the shuffler: which cards it shuffles, and
+        so what the shuffler is asked, is the reference's to say, stepped from this
+        position (every deck the step deals is stacked by now)."""
         ref = _reference_game_call(self.game, "state_from_position", self.core.position())
         ref.shuffler = self._shuffler
         ref.apply_id(number)
-        # From a position, the reference's chances are the decks it stacks (the state's
-        # from the one it deals next) and what this step drew.
-        decks, reshuffles = ref.chances()
-        self._origin = _Origin(
-            origin.seed,
-            origin.dealer,
-            [*origin.decks[:drawn], *decks],
-            [*origin.reshuffles[:reshuffled], *reshuffles],
-        )
-        self.core = _core_game(self.game).state_from_position(ref.position())
-        self.history.append(number)
-        self.to_move = self.core.to_move
-        self._reference = None
+        # From a position, the reference's reshuffles are those this step drew.
+        return ref.chances()[1][0]
 
     def _step_in_reference(self, number: int) -> None:
         """A step of a state whose reference keeps its chance events: one the step draws
@@ -367,10 +358,17 @@ class CoreBacked(State):
             return
         if ref is None:
             ref = self._rebuilt(after)
+        before = ref.copy()
         ref.apply_id(number)
         self._adopt(ref)
         self.core = _core_game(self.game).state_from_position(ref.position())
         self.to_move = self.core.to_move
+        # A position does not hold the tricks taken: they go on from the state before.
+        count, taker = after.tricks_taken()
+        won = ref.trick_taken(before)
+        if won is not None:
+            count, taker = count + 1, (None if won < 0 else won)
+        self.core.set_tricks_taken(count, taker)
 
     def playout(self, rng: random.Random) -> None:
         if (self._synced or self._stacked) and (
@@ -433,6 +431,15 @@ class CoreBacked(State):
 
     def view_text(self, seat: int | None) -> str:
         return self.core.view_text(seat)
+
+    def trick_taken(self, before: State) -> int | None:
+        """Counted by the core as it plays (its trick count moved), with no view written."""
+        if not isinstance(before, CoreBacked):
+            return super().trick_taken(before)
+        count, taker = self.core.tricks_taken()
+        if count == before.core.tricks_taken()[0]:
+            return None
+        return -1 if taker is None else taker
 
     # Read from the reference ------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ import pytest
 import cardtable
 from cardtable.cards import card_text, parse_cards
 from cardtable.chance import shuffled
-from cardtable.core import State
+from cardtable.core import Record, State
 from cardtable.engines import CoreBacked, engine_of
 from cardtable.errors import (
     CardtableError,
@@ -93,7 +93,10 @@ def test_a_core_game_is_the_reference_game_step_for_step(
         while not python.is_over:
             assert_same(core, python)
             action = rng.choice(python.legal_actions())
+            before, their_before = core.copy(), python.copy()
             assert core.apply(action) == python.apply(action)
+            # What the step did: who took the trick it finished (KOW-4.3, NEUF-4.3).
+            assert core.trick_taken(before) == python.trick_taken(their_before)
         assert_same(core, python)
         assert core.result == python.result
         assert core.record().to_dict() == python.record().to_dict()
@@ -154,6 +157,36 @@ def test_the_hot_calls_are_the_native_bases_and_hand_the_rest_to_python(
     assert played is core_game.actions[state.history[-1]] and str(played) == text
 
 
+def test_an_actions_own_text_is_played_by_the_native_base(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a page sends (an action's own text, ``play 7D``) is read and played in the core,
+    with no Python frame; another spelling, and a refused action, are the Python side's."""
+    core_game, python_game = both("knockout-whist", {"players": 3})
+    state, python = core_game.new_state(seed=4), python_game.new_state(seed=4)
+    handed: list[object] = []
+    original = CoreBacked._apply_checked
+
+    def counted(self: CoreBacked, action: Any, seat: int | None) -> Any:
+        handed.append(action)
+        return original(self, action, seat)
+
+    monkeypatch.setattr(CoreBacked, "_apply_checked", counted)
+    for _ in range(6):
+        text = str(python.legal_actions()[-1])
+        assert state.apply(text) is core_game.actions[core_game.number_of(text)]
+        python.apply(text)
+    assert handed == [] and state.position() == python.position()
+    spelled = str(python.legal_actions()[0]).upper().replace("10", "T")
+    state.apply(spelled)
+    python.apply(spelled)
+    assert handed == [spelled] and state.position() == python.position()
+    refused = next(a for a in core_game.actions if not state.is_legal(core_game.number_of(a)))
+    with pytest.raises(IllegalActionError) as ours:
+        state.apply(str(refused))
+    with pytest.raises(IllegalActionError) as theirs:
+        python.apply(str(refused))
+    assert str(ours.value) == str(theirs.value) and handed[-1] == str(refused)
+
+
 def table_shuffler(asked: list[str], seed: int) -> Any:
     """A table's source of decks, as the web table's fair deals: every deck and reshuffle
     labelled as the rules label it, the labels asked kept in ``asked``."""
@@ -187,11 +220,16 @@ def test_a_tables_own_decks_are_dealt_by_the_core_as_the_reference_deals_them(
     core.shuffler = table_shuffler(asked["core"], 99)
     python.shuffler = table_shuffler(asked["python"], 99)
     rng = random.Random(3)
+    taken = 0
     while not python.is_over:
         action = rng.choice(python.legal_actions())
+        before, their_before = core.copy(), python.copy()
         core.apply(action)
         python.apply(action)
         assert core.position() == python.position()
+        won = core.trick_taken(before)
+        assert won == python.trick_taken(their_before)
+        taken += won is not None
         for seat in [None, *range(core_game.num_players)]:
             assert core.view(seat) == python.view(seat)
         if len(python.history) % 10 == 0:
@@ -210,6 +248,7 @@ def test_a_tables_own_decks_are_dealt_by_the_core_as_the_reference_deals_them(
         assert core._reference is None  # one engine: the core's
     assert asked["core"] == asked["python"] and asked["core"][0] == "hand 2"
     assert len(core.chances()[0]) > 1  # the table's decks, hand after hand
+    assert taken > 13  # tricks taken across the hands, the last of each hand's included
     assert core.result == python.result
     assert core.record().to_dict() == python.record().to_dict()
     # Nothing of the seed was dealt after the first hand: the record is the table's decks.
@@ -241,12 +280,26 @@ def test_a_reshuffle_from_a_tables_shuffler_is_the_references() -> None:
     python = python_game.new_state(seed=1, decks=[first])
     core.shuffler, python.shuffler = as_the_seed(asked["core"]), as_the_seed(asked["python"])
     for number in actions:
+        before, their_before = core.copy(), python.copy()
         core.apply_id(number)
         python.apply_id(number)
         assert core.position() == python.position()
         assert core.chances() == python.chances()
+        assert core.trick_taken(before) == python.trick_taken(their_before)
     assert "reshuffle 0" in asked["core"] and asked["core"] == asked["python"]
     assert core.is_over and core.record().to_dict() == python.record().to_dict()
+    # Replayed from its record, whose reshuffles the reference deals and checks, the game
+    # still tells who took each trick, the hand's last trick before a reshuffle included.
+    record = python.record()
+    dealt = Record(record.game, record.options, record.seed, [], record.decks, record.reshuffles)
+    core, python = core_game.replay(dealt), python_game.replay(dealt)
+    assert isinstance(core, CoreBacked) and core._synced
+    for text in record.actions:
+        before, their_before = core.copy(), python.copy()
+        core.apply(text)
+        python.apply(text)
+        assert core.trick_taken(before) == python.trick_taken(their_before)
+    assert core.position() == python.position()
 
 
 def _reshuffles(state: State, seed: int) -> bool:

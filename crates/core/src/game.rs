@@ -165,6 +165,21 @@ pub trait Game: Clone + Send + Sync + 'static {
         (0, 0)
     }
 
+    /// How many tricks were finished since this state was made, counting on across the
+    /// hands, and the seat that took the last of them (`None` before the first, or for a
+    /// trick no one takes): a step that changes the count finished a trick. Zero for a
+    /// game not played in tricks.
+    #[inline]
+    fn tricks_taken(&self) -> (u32, Option<usize>) {
+        (0, None)
+    }
+
+    /// Sets what [`Game::tricks_taken`] answers: for a state rebuilt from a position,
+    /// which does not hold it, to go on from the state it replaces.
+    fn set_tricks_taken(&mut self, count: u32, taker: Option<usize>) {
+        let _ = (count, taker);
+    }
+
     /// The stacked decks and reshuffles still to be used before the seed deals.
     #[inline]
     fn chances_stacked(&self) -> (usize, usize) {
@@ -174,6 +189,14 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Stacks one more deck beneath those still stacked, checked as `begin` checks a
     /// stacked deck: the deck a step that deals will use when none is stacked before it
     /// (a web table's fair deals, drawn from elsewhere than the seed).
+    /// Stacks one more reshuffle beneath those still stacked, for a game that reshuffles
+    /// (the order the cards are shuffled into; the step that draws it checks they are
+    /// the cards it reshuffles).
+    fn stack_reshuffle(&mut self, order: Vec<Card>) -> Result<(), OptionError> {
+        let _ = order;
+        Err(OptionError(format!("{} never reshuffles", Self::NAME)))
+    }
+
     fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
         let _ = deck;
         Err(OptionError(format!(

@@ -4,15 +4,15 @@
 //! `legal_action_ids`, `is_legal`, `is_over`) in one call each, with no Python frame. A
 //! Python class derives from it, beside the game's Python state class, and keeps the rest.
 //!
-//! Only the plain case runs here: an action from the game's own table, played by the seat to
-//! move (or by no seat named), on a state whose chance the core deals, from its seed or
+//! Only the plain case runs here: an action from the game's own table, or written as its
+//! own text (`play 7D`, what a page sends), played by the seat to move (or by no seat named), on a state whose chance the core deals, from its seed or
 //! from stacked decks alone. Anything else (a refused action, an action given as text or
 //! number, another seat, a step that needs a deck the stacks lack, a state whose chance
 //! events the reference draws) goes to the Python class's `_apply_checked` or
 //! `_step_drawing`, which answer it in the reference's words.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyTuple, PyType};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
 use cardtable_core::game::{actions_of, Game};
 
@@ -117,7 +117,8 @@ macro_rules! bind_public {
                     let mut this = slf.borrow_mut();
                     if let Some(number) = this.plain(action, seat)? {
                         if this.try_step(py, number)? {
-                            return Ok(action.clone().unbind());
+                            // The game's own object (the one given, when one was).
+                            return Ok(this.actions.bind(py).get_item(number)?.unbind());
                         }
                     }
                 }
@@ -126,8 +127,8 @@ macro_rules! bind_public {
         }
 
         impl $public {
-            /// The number of `action` when it may be the plain case: the game's own object,
-            /// for the seat to move, on a state whose chance the core deals.
+            /// The number of `action` when it may be the plain case: the game's own object or
+            /// its exact text, for the seat to move, on a state whose chance the core deals.
             fn plain(
                 &self,
                 action: &Bound<'_, PyAny>,
@@ -146,10 +147,13 @@ macro_rules! bind_public {
                     }
                 }
                 // The table's objects are keyed by identity (`Game.numbers_by_id`).
-                let Some(found) = self.numbers.bind(py).get_item(action.as_ptr() as usize)? else {
-                    return Ok(None);
-                };
-                Ok(Some(found.extract()?))
+                if let Some(found) = self.numbers.bind(py).get_item(action.as_ptr() as usize)? {
+                    return Ok(Some(found.extract()?));
+                }
+                match action.downcast::<PyString>() {
+                    Ok(text) => Ok($pystate::number_of_text(text.to_str()?)),
+                    Err(_) => Ok(None),
+                }
             }
 
             /// Applies action `number`; an illegal one raises `IllegalActionError`.

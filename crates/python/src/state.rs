@@ -130,6 +130,27 @@ macro_rules! bind_state {
                     .map_err(|e| PyValueError::new_err(e.0))
             }
 
+            /// How many tricks were finished since this state was made (counting on across
+            /// the hands) and the seat that took the last (`None` before the first, or for a
+            /// trick no one takes): a step that changes the count finished a trick.
+            fn tricks_taken(&self) -> (u32, Option<usize>) {
+                self.inner.tricks_taken()
+            }
+
+            /// Sets what `tricks_taken` answers: for a state rebuilt from a position (which
+            /// does not hold it) going on from the state it replaces.
+            fn set_tricks_taken(&mut self, count: u32, taker: Option<usize>) {
+                self.inner.set_tricks_taken(count, taker);
+            }
+
+            /// Stacks a reshuffle's order (card indices) beneath those still stacked, for
+            /// the next step that reshuffles; a `ValueError` in a game that never does.
+            fn stack_reshuffle(&mut self, order: Vec<u8>) -> PyResult<()> {
+                self.inner
+                    .stack_reshuffle(order)
+                    .map_err(|e| PyValueError::new_err(e.0))
+            }
+
             /// The decks dealt and the reshuffles drawn so far, from the game's start.
             fn chances_drawn(&self) -> (u64, u64) {
                 self.inner.chances_drawn()
@@ -301,6 +322,13 @@ macro_rules! bind_state {
         }
 
         impl $pystate {
+            /// The number of an action written exactly as its text (`play 7D`, what a page
+            /// sends), else `None`: other spellings are read, or refused, in Python's words.
+            pub(crate) fn number_of_text(text: &str) -> Option<usize> {
+                let number = <$game>::parse_action(text).ok()?;
+                (<$game>::action_text(number) == text).then_some(number)
+            }
+
             /// Applies a legal `action` dealing only from stacked chance events, or leaves
             /// the state as it was and names the first one the stacks lack (`step_stacked`).
             pub(crate) fn apply_stacked(&mut self, action: usize) -> Option<(&'static str, u64)> {

@@ -37,7 +37,6 @@ KNOCKOUT_WHIST = Descriptor(
     tutorial="cardtable.tutorial.knockout_whist",
     arena_metric="win",
     per_deal=False,
-    trick_counters=("hand_number", "previous_hand"),
     observation="knockout_whist",
     view="cardtable.rules.knockout_whist.view:KnockoutWhistView",
 )
@@ -75,7 +74,6 @@ NEUF = Descriptor(
     tutorial="cardtable.tutorial.neuf",
     arena_metric="score",
     per_deal=True,
-    trick_counters=("deal_number", "previous_deal"),
     observation="neuf",
     view="cardtable.rules.neuf.view:NeufView",
 )
@@ -109,7 +107,6 @@ KRYT_NAVALIVAT = Descriptor(
     tutorial="cardtable.tutorial.kryt_navalivat",
     arena_metric="fool",
     per_deal=False,
-    trick_counters=None,
     observation="kryt_navalivat",
     view="cardtable.rules.kryt_navalivat.view:KrytNavalivatView",
 )

@@ -93,9 +93,6 @@ class Descriptor:
     """Whether its deals are scored on their own (the core's ``Guided::DEAL_HORIZON``): the
     arena can measure it deal by deal (one deal a game), and the hints' analysis values its
     actions by the deal (:mod:`cardtable.analysis`)."""
-    trick_counters: tuple[str, str] | None
-    """The public view's hand number and the hand before, in a game played in tricks
-    (the view's ``tricks`` each with its ``winner``); ``None``: not played in tricks."""
     observation: str
     """The name of the game's layout in :mod:`cardtable.rl.observation`."""
     view: str

@@ -7,6 +7,8 @@ table look-ups.
 
 from __future__ import annotations
 
+from typing import Any
+
 from cardtable.cards import card_text
 
 __all__ = [
@@ -19,6 +21,7 @@ __all__ = [
     "cards_text",
     "follows",
     "playable",
+    "taken_between",
     "trick_winner",
 ]
 
@@ -87,3 +90,19 @@ def trick_winner(plays: list[tuple[int, int]], trump: int) -> int:
         if best_card < 0 or beats or ruffs:
             best_seat, best_card, best_suit = seat, card, suit
     return best_seat
+
+
+def taken_between(
+    before: dict[str, Any], after: dict[str, Any], number: str, previous: str
+) -> int | None:
+    """``State.trick_taken`` read off two public views, a step apart, of a game whose view
+    names its hand's number (``number``) and the hand before (``previous``)."""
+    # Counted, not read from the open trick: a trick may have one card only (the others out
+    # of cards, KOW-4.5), and then the open trick is empty before and after.
+    tricks = after.get("tricks") or []
+    if after.get(number) != before.get(number):
+        # The action ended its hand and the next was dealt: its tricks are the hand before's.
+        tricks = (after.get(previous) or {}).get("tricks") or []
+    if len(tricks) <= len(before.get("tricks") or []):
+        return None
+    return int(tricks[-1]["winner"])

@@ -28,7 +28,6 @@ from cardtable.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.rules.catalog import descriptor
 from cardtable.server.deals import Chance, fair_block, publish, published, shuffler
 from cardtable.server.store import DealRow, NewTable, SeatRow, StoredGame, StoredTable
-from cardtable.server.tricks import trick_taken
 
 __all__ = [
     "BOT",
@@ -550,7 +549,7 @@ class Table:
         }
         # The trick it completed, if any, and who took it: a page rebuilding its log from the
         # events alone needs it for the tricks its view no longer holds (earlier hands).
-        won = trick_taken(self.game_name, run.state.view(None), state.view(None))
+        won = state.trick_taken(run.state)
         if won is not None:
             event["won"] = won
         events: list[dict[str, Any]] = [event]

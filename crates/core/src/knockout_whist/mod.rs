@@ -136,6 +136,22 @@ impl Game for KnockoutWhist {
         KnockoutWhist::chances_stacked(self)
     }
 
+    fn tricks_taken(&self) -> (u32, Option<usize>) {
+        (
+            self.taken,
+            (self.taker != state::NONE).then_some(usize::from(self.taker)),
+        )
+    }
+
+    fn set_tricks_taken(&mut self, count: u32, taker: Option<usize>) {
+        self.taken = count;
+        self.taker = taker.map_or(state::NONE, |seat| seat as u8);
+    }
+
+    fn stack_reshuffle(&mut self, order: Vec<Card>) -> Result<(), OptionError> {
+        KnockoutWhist::stack_reshuffle(self, order)
+    }
+
     fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
         KnockoutWhist::stack_deck(self, deck)
     }

@@ -154,6 +154,11 @@ pub struct KnockoutWhist {
     pub(super) status: [Status; MAX_PLAYERS],
     pub(super) hands: [CardSet; MAX_PLAYERS],
     pub(super) tricks_won: [u32; MAX_PLAYERS],
+    /// Tricks finished since this state was made (counting on past the hands), and the
+    /// seat that took the last of them ([`NONE`] for a trick of knocks alone): what a
+    /// step did, for whoever shows it.
+    pub(super) taken: u32,
+    pub(super) taker: u8,
     /// `(seat, hand)` in the order players went out.
     pub(super) eliminated: [(u8, u8); ELIMINATED_ROOM],
     pub(super) eliminated_len: u8,
@@ -203,6 +208,8 @@ impl KnockoutWhist {
             status: [Status::Active; MAX_PLAYERS],
             hands: [0; MAX_PLAYERS],
             tricks_won: [0; MAX_PLAYERS],
+            taken: 0,
+            taker: NONE,
             eliminated: [(0, 0); ELIMINATED_ROOM],
             eliminated_len: 0,
             plays: Rounds::default(),
@@ -252,52 +259,6 @@ impl KnockoutWhist {
         state.set_stacked(stacked.decks, stacked.reshuffles);
         state.deal(None);
         Ok(state)
-    }
-
-    pub(super) fn set_stacked(&mut self, decks: Vec<Vec<Card>>, reshuffles: Vec<Vec<Card>>) {
-        self.stacked_decks_used = 0;
-        self.stacked_reshuffles_used = 0;
-        self.stacked = (!decks.is_empty() || !reshuffles.is_empty())
-            .then(|| Arc::new(StackedChance { decks, reshuffles }));
-    }
-
-    /// The stacked decks and recorded reshuffles not yet used.
-    pub(super) fn chances_stacked(&self) -> (usize, usize) {
-        match &self.stacked {
-            Some(s) => (
-                s.decks
-                    .len()
-                    .saturating_sub(self.stacked_decks_used as usize),
-                s.reshuffles
-                    .len()
-                    .saturating_sub(self.stacked_reshuffles_used as usize),
-            ),
-            None => (0, 0),
-        }
-    }
-
-    /// Stacks `deck` beneath the decks still stacked (`Game::stack_deck`). The stacks are
-    /// shared between clones, so the unused ones are copied into new ones.
-    pub(super) fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
-        check_deck(&deck, self.stacked_decks().len(), FULL_PACK)?;
-        let mut decks = self.stacked_decks().to_vec();
-        decks.push(deck);
-        let reshuffles = match &self.stacked {
-            Some(s) => s.reshuffles
-                [(self.stacked_reshuffles_used as usize).min(s.reshuffles.len())..]
-                .to_vec(),
-            None => Vec::new(),
-        };
-        self.set_stacked(decks, reshuffles);
-        Ok(())
-    }
-
-    /// The stacked decks not yet dealt.
-    pub(super) fn stacked_decks(&self) -> &[Vec<Card>] {
-        match &self.stacked {
-            Some(s) => &s.decks[(self.stacked_decks_used as usize).min(s.decks.len())..],
-            None => &[],
-        }
     }
 
     // Facts ---------------------------------------------------------------------------------
@@ -487,6 +448,8 @@ impl KnockoutWhist {
             self.best.seat
         };
         self.tricks_won[usize::from(winner)] += 1;
+        self.taken = self.taken.wrapping_add(1);
+        self.taker = if self.best.card == NONE { NONE } else { winner };
         self.plays.close();
         self.done += 1;
         self.trick_start = self.plays.len();

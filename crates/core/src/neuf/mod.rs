@@ -111,6 +111,10 @@ pub struct Neuf {
     exchanged: u8,
     plays: Plays,
     tricks_won: [u8; 4],
+    /// Tricks finished since this state was made (counting on past the deals), and the
+    /// seat that took the last of them: what a step did, for whoever shows it.
+    taken: u32,
+    taker: u8,
     previous: Previous,
     seed: Seed,
     decks_drawn: u32,
@@ -306,6 +310,18 @@ impl Game for Neuf {
     #[inline]
     fn chances_drawn(&self) -> (u64, u64) {
         (u64::from(self.decks_drawn), 0)
+    }
+
+    fn tricks_taken(&self) -> (u32, Option<usize>) {
+        (
+            self.taken,
+            (self.taker != NOBODY).then_some(usize::from(self.taker)),
+        )
+    }
+
+    fn set_tricks_taken(&mut self, count: u32, taker: Option<usize>) {
+        self.taken = count;
+        self.taker = taker.map_or(NOBODY, |seat| seat as u8);
     }
 
     fn chances_stacked(&self) -> (usize, usize) {

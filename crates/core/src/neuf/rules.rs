@@ -95,6 +95,8 @@ impl Neuf {
             exchanged: 0,
             plays: Plays::EMPTY,
             tricks_won: [0; 4],
+            taken: 0,
+            taker: NOBODY,
             previous: Previous::None,
             seed,
             decks_drawn: 0,
@@ -283,6 +285,8 @@ impl Neuf {
         let leader = self.plays.leader(self.plays.done());
         let winner = trick_winner(self.plays.current_cards(n), leader, n, self.trump);
         self.tricks_won[winner as usize] += 1;
+        self.taken = self.taken.wrapping_add(1);
+        self.taker = winner;
         self.plays.close_trick(winner);
         self.led = NO_SUIT;
         if self.tie_avoidance && self.crosses(winner) {

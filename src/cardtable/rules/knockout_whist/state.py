@@ -31,6 +31,7 @@ from cardtable.rules.tricks import (
     follows,
     playable,
     played_by_seat,
+    taken_between,
     trick_winner,
 )
 
@@ -551,6 +552,10 @@ class KnockoutWhistState(State):
         for seat, hand in self.eliminated:
             groups.setdefault(hand, []).append(seat)
         return sorted(groups.items())
+
+    def trick_taken(self, before: State) -> int | None:
+        # Read off the public views: the reference's way, which the core's counters match.
+        return taken_between(before.view(None), self.view(None), "hand_number", "previous_hand")
 
     def view(self, seat: int | None) -> View:
         """KOW-9: public facts for everyone, plus ``seat``'s own hand."""

@@ -33,6 +33,7 @@ from cardtable.rules.tricks import (
     follows,
     playable,
     played_by_seat,
+    taken_between,
     trick_winner,
 )
 
@@ -410,6 +411,10 @@ class NeufState(State):
                 if s == seat:
                     held.append(hands[s])
         return held
+
+    def trick_taken(self, before: State) -> int | None:
+        # Read off the public views: the reference's way, which the core's counters match.
+        return taken_between(before.view(None), self.view(None), "deal_number", "previous_deal")
 
     def view(self, seat: int | None) -> View:
         """NEUF-9: public facts, plus ``seat``'s own hand and the hands it has held."""
