@@ -23,6 +23,7 @@ mod position;
 pub mod prior;
 mod rollout;
 mod solver;
+mod stacks;
 mod state;
 pub mod values;
 mod view;
