@@ -21,10 +21,10 @@ a record asks for them (replaying the history). A state whose decks come from so
 else (a ``shuffler``: the web table's fair deals) lets the core deal too, from stacked
 decks alone: a step that would deal a deck the stacks lack is left undone, the shuffler
 draws that deck, which is stacked, and the step is played again; the decks drawn so are
-the state's chances, with no second engine. Only a reshuffle drawn from a shuffler (a
-Knockout Whist cut that runs the remainder out, KOW-5.3) and a game whose reshuffles
-were recorded are dealt in the Python engine: the reference plays the step, and the core
-takes over its position.
+the state's chances, with no second engine. A reshuffle the stacks lack (a Knockout Whist
+cut that runs the remainder out, KOW-5.3) is stacked the same way, the reference saying
+which cards it shuffles. Only a game whose reshuffles were recorded is dealt in the Python
+engine: the reference plays each step that draws, and the core takes over its position.
 """
 
 from __future__ import annotations
