@@ -186,9 +186,6 @@ pub trait Game: Clone + Send + Sync + 'static {
         (0, 0)
     }
 
-    /// Stacks one more deck beneath those still stacked, checked as `begin` checks a
-    /// stacked deck: the deck a step that deals will use when none is stacked before it
-    /// (a web table's fair deals, drawn from elsewhere than the seed).
     /// Stacks one more reshuffle beneath those still stacked, for a game that reshuffles
     /// (the order the cards are shuffled into; the step that draws it checks they are
     /// the cards it reshuffles).
@@ -197,6 +194,9 @@ pub trait Game: Clone + Send + Sync + 'static {
         Err(OptionError(format!("{} never reshuffles", Self::NAME)))
     }
 
+    /// Stacks one more deck beneath those still stacked, checked as `begin` checks a
+    /// stacked deck: the deck a step that deals will use when none is stacked before it
+    /// (a web table's fair deals, drawn from elsewhere than the seed).
     fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
         let _ = deck;
         Err(OptionError(format!(
@@ -244,6 +244,38 @@ pub trait Determinize: Game {
         let _ = (knower, inference);
         0.0
     }
+}
+
+/// A chance event a step needs that the stacks lack (numbered from the game's start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// The game's deck `n` (from 0): hand `n + 1`.
+    Deck(u64),
+    /// The game's reshuffle `k` (from 0).
+    Reshuffle(u64),
+}
+
+/// Applies a legal `action` dealing only from stacked chance events; when the step would
+/// draw one the stacks lack, leaves `state` as it was and names the first of them (a deck
+/// before a reshuffle: a step deals before it cuts).
+pub fn apply_stacked<G: Game>(state: &mut G, action: usize) -> Option<Missing> {
+    let (decks, reshuffles) = state.chances_drawn();
+    let (stacked_decks, stacked_reshuffles) = state.chances_stacked();
+    // Whether the step deals is known only once it is played: kept to undo it.
+    let before = state.clone();
+    state.apply(action);
+    let (decks_now, reshuffles_now) = state.chances_drawn();
+    let missing = if decks_now - decks > stacked_decks as u64 {
+        Some(Missing::Deck(decks + stacked_decks as u64))
+    } else if reshuffles_now - reshuffles > stacked_reshuffles as u64 {
+        Some(Missing::Reshuffle(reshuffles + stacked_reshuffles as u64))
+    } else {
+        None
+    };
+    if missing.is_some() {
+        *state = before;
+    }
+    missing
 }
 
 /// The `k`-th lowest action (0-based) of a mask that holds more than `k`.

@@ -5,8 +5,9 @@
 //! Python class derives from it, beside the game's Python state class, and keeps the rest.
 //!
 //! Only the plain case runs here: an action from the game's own table, or written as its
-//! own text (`play 7D`, what a page sends), played by the seat to move (or by no seat named), on a state whose chance the core deals, from its seed or
-//! from stacked decks alone. Anything else (a refused action, an action given as text or
+//! own text (`play 7D`, what a page sends), played by the seat to move (or by no seat
+//! named), on a state whose chance the core deals, from its seed or from stacked decks
+//! alone. Anything else (a refused action, an action given as text or
 //! number, another seat, a step that needs a deck the stacks lack, a state whose chance
 //! events the reference draws) goes to the Python class's `_apply_checked` or
 //! `_step_drawing`, which answer it in the reference's words.

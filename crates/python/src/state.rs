@@ -9,7 +9,7 @@ use pyo3::types::{PyList, PyTuple};
 use pythonize::pythonize;
 use rand::SeedableRng;
 
-use cardtable_core::game::{self, actions_of, Game, PlayoutRng};
+use cardtable_core::game::{self, actions_of, Game, Missing, PlayoutRng};
 use cardtable_core::rollout::{Guided, Script};
 use cardtable_core::{KnockoutWhist, KrytNavalivat, Neuf, Observe};
 
@@ -218,20 +218,18 @@ macro_rules! bind_state {
                 py: Python<'py>,
                 seat: Option<isize>,
             ) -> PyResult<Bound<'py, PyAny>> {
-                let seat = match seat {
-                    None => None,
-                    Some(seat) => Some(observer_seat(seat, self.inner.players())?),
-                };
+                let seat = seat
+                    .map(|seat| observer_seat(seat, self.inner.players()))
+                    .transpose()?;
                 Ok(pythonize(py, &self.inner.view(seat))?)
             }
 
             /// `view(seat)` as compact JSON text, written from the view struct with no dict
             /// between: what a table sends a page.
             fn view_text(&self, seat: Option<isize>) -> PyResult<String> {
-                let seat = match seat {
-                    None => None,
-                    Some(seat) => Some(observer_seat(seat, self.inner.players())?),
-                };
+                let seat = seat
+                    .map(|seat| observer_seat(seat, self.inner.players()))
+                    .transpose()?;
                 serde_json::to_string(&self.inner.view(seat))
                     .map_err(|e| PyValueError::new_err(e.to_string()))
             }
@@ -332,23 +330,10 @@ macro_rules! bind_state {
             /// Applies a legal `action` dealing only from stacked chance events, or leaves
             /// the state as it was and names the first one the stacks lack (`step_stacked`).
             pub(crate) fn apply_stacked(&mut self, action: usize) -> Option<(&'static str, u64)> {
-                let (decks, reshuffles) = self.inner.chances_drawn();
-                let (stacked_decks, stacked_reshuffles) = self.inner.chances_stacked();
-                // Whether the step deals is known only once it is played: kept to undo it.
-                let before = self.inner.clone();
-                self.inner.apply(action);
-                let (decks_now, reshuffles_now) = self.inner.chances_drawn();
-                let missing = if decks_now - decks > stacked_decks as u64 {
-                    Some(("deck", decks + stacked_decks as u64))
-                } else if reshuffles_now - reshuffles > stacked_reshuffles as u64 {
-                    Some(("reshuffle", reshuffles + stacked_reshuffles as u64))
-                } else {
-                    None
-                };
-                if missing.is_some() {
-                    self.inner = before;
-                }
-                missing
+                game::apply_stacked(&mut self.inner, action).map(|missing| match missing {
+                    Missing::Deck(n) => ("deck", n),
+                    Missing::Reshuffle(k) => ("reshuffle", k),
+                })
             }
         }
     };

@@ -14,7 +14,6 @@ bucket per seat of each table.
 
 from __future__ import annotations
 
-import json
 import logging
 import weakref
 from typing import ClassVar
@@ -23,7 +22,7 @@ from cardtable.server.hub import Hub
 from cardtable.server.limits import CreationLimit
 from cardtable.server.seats import seated
 from cardtable.server.sockets import Connection
-from cardtable.server.table import TableError
+from cardtable.server.table import TableError, compact
 
 __all__ = ["PER_MINUTE", "PRESETS", "Chat"]
 
@@ -88,7 +87,7 @@ class Chat:
                 f"a seat may send {self.limit.per_minute:g} messages a minute; "
                 f"the next in {CreationLimit.retry_after(wait)} s",
             )
-        text = json.dumps({"type": "chat", "seat": seat, "id": message_id}, separators=(",", ":"))
+        text = compact({"type": "chat", "seat": seat, "id": message_id})
         for other in self.hub.connections.get(table.id, ()):
             if other.joined:
                 other.send_text(text)

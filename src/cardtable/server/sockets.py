@@ -4,14 +4,13 @@ and its allowance of messages in."""
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket
 
-from cardtable.server.table import Table
+from cardtable.server.table import Table, compact
 
 __all__ = ["Connection"]
 
@@ -32,7 +31,7 @@ class Connection:
     closing: tuple[int, str] | None = None
 
     def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+        self.outbox.put_nowait(compact(message))
 
     def send_text(self, text: str) -> None:
         self.outbox.put_nowait(text)

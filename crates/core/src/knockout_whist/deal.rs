@@ -4,6 +4,7 @@
 
 use crate::cards::Card;
 use crate::chance::{shuffle, Seed};
+use crate::game::OptionError;
 
 /// Shuffles the set-aside cut cards as `shuffled(seed, f"cut {counter}", cards)`.
 pub fn reshuffle(seed: Seed, counter: u64, cards: &mut [Card]) {
@@ -32,6 +33,17 @@ pub fn playable_deck(stacked: &[Card]) -> [Card; 52] {
         }
     }
     deck
+}
+
+/// Checks a stacked reshuffle's cards (which cards it must hold, the step that draws it
+/// checks); `index` names it in the message.
+pub(super) fn check_reshuffle(order: &[Card], index: usize) -> Result<(), OptionError> {
+    match order.iter().find(|&&c| c >= 52) {
+        Some(&c) => Err(OptionError(format!(
+            "reshuffle {index} holds card index {c}, outside 0-51"
+        ))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::deal::check_reshuffle;
 use super::state::{KnockoutWhist, StackedChance};
 use crate::cards::{Card, FULL_PACK};
 use crate::game::{check_deck, OptionError};
@@ -18,17 +19,7 @@ impl KnockoutWhist {
 
     /// The stacked decks and recorded reshuffles not yet used.
     pub(super) fn chances_stacked(&self) -> (usize, usize) {
-        match &self.stacked {
-            Some(s) => (
-                s.decks
-                    .len()
-                    .saturating_sub(self.stacked_decks_used as usize),
-                s.reshuffles
-                    .len()
-                    .saturating_sub(self.stacked_reshuffles_used as usize),
-            ),
-            None => (0, 0),
-        }
+        (self.stacked_decks().len(), self.stacked_reshuffles().len())
     }
 
     /// Stacks `deck` beneath the decks still stacked (`Game::stack_deck`). The stacks are
@@ -43,11 +34,7 @@ impl KnockoutWhist {
 
     /// Stacks a reshuffle's order beneath those still stacked (`Game::stack_reshuffle`).
     pub(super) fn stack_reshuffle(&mut self, order: Vec<Card>) -> Result<(), OptionError> {
-        if let Some(&c) = order.iter().find(|&&c| c >= 52) {
-            return Err(OptionError(format!(
-                "a reshuffle holds card index {c}, outside 0-51"
-            )));
-        }
+        check_reshuffle(&order, self.stacked_reshuffles().len())?;
         let (decks, mut reshuffles) = self.stacks_left();
         reshuffles.push(order);
         self.set_stacked(decks, reshuffles);
@@ -56,20 +43,26 @@ impl KnockoutWhist {
 
     /// Copies of the stacked decks and reshuffles not yet used.
     fn stacks_left(&self) -> (Vec<Vec<Card>>, Vec<Vec<Card>>) {
-        match &self.stacked {
-            Some(s) => (
-                s.decks[(self.stacked_decks_used as usize).min(s.decks.len())..].to_vec(),
-                s.reshuffles[(self.stacked_reshuffles_used as usize).min(s.reshuffles.len())..]
-                    .to_vec(),
-            ),
-            None => (Vec::new(), Vec::new()),
-        }
+        (
+            self.stacked_decks().to_vec(),
+            self.stacked_reshuffles().to_vec(),
+        )
     }
 
     /// The stacked decks not yet dealt.
     pub(super) fn stacked_decks(&self) -> &[Vec<Card>] {
         match &self.stacked {
             Some(s) => &s.decks[(self.stacked_decks_used as usize).min(s.decks.len())..],
+            None => &[],
+        }
+    }
+
+    /// The recorded reshuffles not yet drawn.
+    fn stacked_reshuffles(&self) -> &[Vec<Card>] {
+        match &self.stacked {
+            Some(s) => {
+                &s.reshuffles[(self.stacked_reshuffles_used as usize).min(s.reshuffles.len())..]
+            }
             None => &[],
         }
     }

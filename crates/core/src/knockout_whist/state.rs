@@ -16,7 +16,7 @@ use crate::cards::{bit, highest, nth_card, playable, suit, Card, CardSet};
 use crate::chance::Seed;
 use crate::game::{ActionMask, OptionError, PlayoutRng, Returns, Stacked, MAX_PLAYERS};
 
-use super::deal::{playable_deck, reshuffle};
+use super::deal::{check_reshuffle, playable_deck, reshuffle};
 use super::options::Options;
 use super::plays::{Play, Rounds, KNOCKED};
 use crate::chance::seeded_deck;
@@ -248,11 +248,7 @@ impl KnockoutWhist {
             check_deck(deck, i, FULL_PACK)?;
         }
         for (i, order) in stacked.reshuffles.iter().enumerate() {
-            if let Some(&c) = order.iter().find(|&&c| c >= 52) {
-                return Err(OptionError(format!(
-                    "reshuffle {i} holds card index {c}, outside 0-51"
-                )));
-            }
+            check_reshuffle(order, i)?;
         }
         let mut state = KnockoutWhist::blank(players as u8, seed);
         state.dealer = dealer as u8;

@@ -325,11 +325,7 @@ impl Game for Neuf {
     }
 
     fn chances_stacked(&self) -> (usize, usize) {
-        let left = self
-            .stacked
-            .as_ref()
-            .map_or(0, |decks| decks.len() - self.stacked_next as usize);
-        (left, 0)
+        (self.stacked_left().len(), 0)
     }
 
     fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {

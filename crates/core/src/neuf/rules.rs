@@ -150,8 +150,7 @@ impl Neuf {
         } else {
             std::array::from_fn(|i| (d as usize + 1 + i) % 4)
         };
-        let stacked = self.stacked.as_deref();
-        let piles = match stacked.and_then(|decks| decks.get(self.stacked_next as usize)) {
+        let piles = match self.stacked_left().first() {
             Some(deck) => piles_of(deck, &receivers),
             None => piles_of(
                 &seeded_deck(self.seed, u64::from(self.decks_drawn), None),
@@ -184,15 +183,18 @@ impl Neuf {
         }
     }
 
-    /// Moves past the stacked deck just dealt, if there was one; the stack is let go once
-    /// its last deck is dealt.
+    /// The stacked decks not yet dealt.
+    pub(super) fn stacked_left(&self) -> &[Vec<Card>] {
+        match &self.stacked {
+            Some(decks) => &decks[self.stacked_next as usize..],
+            None => &[],
+        }
+    }
+
     /// Stacks `deck` beneath the decks still stacked (`Game::stack_deck`); the stacks are
     /// shared between clones, so the unused ones are copied into new ones.
     pub(super) fn stack_deck(&mut self, deck: Vec<Card>) -> Result<(), OptionError> {
-        let left = match &self.stacked {
-            Some(decks) => &decks[self.stacked_next as usize..],
-            None => &[],
-        };
+        let left = self.stacked_left();
         check_deck(&deck, left.len(), FULL_PACK)?;
         let mut decks = left.to_vec();
         decks.push(deck);
@@ -201,6 +203,8 @@ impl Neuf {
         Ok(())
     }
 
+    /// Moves past the stacked deck just dealt, if there was one; the stack is let go once
+    /// its last deck is dealt.
     fn take_stacked_deck(&mut self) {
         if let Some(decks) = &self.stacked {
             self.stacked_next += 1;
