@@ -286,7 +286,9 @@ def _reshuffling_seed(table: Table, seat: int | None, rng: random.Random) -> str
         candidate = _seed(rng)
         seeds = table.client_seeds()
         seeds[seat] = candidate
-        deck = fair_shuffle(run.server_seed, table.id, run.number, "hand 2", seeds, pack)
+        deck = fair_shuffle(
+            run.server_seed, table.id, run.number, "hand 2", seeds, pack, run.dealer
+        )
         stock = deck[42:]
         cutters = cutters_order
         while True:

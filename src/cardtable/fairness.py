@@ -6,17 +6,23 @@ A hand's deck is a full Fisher–Yates shuffle of the game's pack in card-index 
 the last position down, whose draws are read off an HMAC-SHA256 stream::
 
     block(i) = HMAC-SHA256(key = server_seed,
-                           msg = "cardtable-deal:{table}:{game}:{label}:{seeds}:{i}")
+                           msg = "cardtable-deal-2:{table}:{game}:{dealer}:{label}:{seeds}:{i}")
 
-``label`` is ``hand N`` (hands counted from 1 in the game) or ``reshuffle N`` (a reshuffle
-the rules call for, counted from 0), ``seeds`` the players' seeds in seat order joined by
-commas (empty for a bot's seat or a seat that gave none). Blocks are read as big-endian
-32-bit words; a draw below ``m`` rejects words at or above the largest multiple of ``m``
-below 2**32, so every index is exactly uniform.
+``dealer`` is the game's first dealer (its record's ``dealer`` option), so that a deck
+proves who was dealt what, not only the order of the cards; ``label`` is ``hand N`` (hands
+counted from 1 in the game) or ``reshuffle N`` (a reshuffle the rules call for, counted from
+0), ``seeds`` the players' seeds in seat order joined by commas (empty for a bot's seat or a
+seat that gave none). Blocks are read as big-endian 32-bit words; a draw below ``m`` rejects
+words at or above the largest multiple of ``m`` below 2**32, so every index is exactly
+uniform.
 
 A table's server seeds form hash chains fixed when the table opens: the seed of a game hashes
 (SHA-256) to the seed of the game before, so each commitment ``sha256(server_seed)`` is the
 previous game's seed, and no seed can be chosen after the table opened.
+
+Games dealt before the dealer was part of the message (construction 1: the message
+``cardtable-deal:{table}:{game}:{label}:{seeds}:{i}``) still verify, with the caveat that their
+proof covers the decks alone.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from cardtable.errors import CardtableError
 
 __all__ = [
     "CHAIN_LENGTH",
+    "CONSTRUCTION",
     "FairnessError",
     "Verified",
     "bot_seed",
@@ -45,6 +52,10 @@ __all__ = [
 
 CHAIN_LENGTH = 1000
 """Games per hash chain; game ``CHAIN_LENGTH + 1`` starts a new chain (docs/fairness.md)."""
+
+CONSTRUCTION = 2
+"""The construction new games are dealt by: 2 puts the game's first dealer in every draw's
+message; 1 (games dealt before it) did not, so its decks do not prove who was dealt what."""
 
 CLIENT_SEED = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -99,9 +110,15 @@ def _words(key: bytes, prefix: str) -> Iterator[int]:
         block += 1
 
 
-def message_prefix(table: str, game: int, label: str, seeds: Sequence[str | None]) -> str:
-    """The HMAC message of a draw without its block counter (docs/fairness.md)."""
-    return f"cardtable-deal:{table}:{game}:{label}:{','.join(s or '' for s in seeds)}"
+def message_prefix(
+    table: str, game: int, label: str, seeds: Sequence[str | None], dealer: int | None
+) -> str:
+    """The HMAC message of a draw without its block counter (docs/fairness.md): of
+    construction 2 with the game's first ``dealer``, of construction 1 without (None)."""
+    joined = ",".join(s or "" for s in seeds)
+    if dealer is None:
+        return f"cardtable-deal:{table}:{game}:{label}:{joined}"
+    return f"cardtable-deal-2:{table}:{game}:{dealer}:{label}:{joined}"
 
 
 def fair_shuffle(
@@ -111,10 +128,13 @@ def fair_shuffle(
     label: str,
     seeds: Sequence[str | None],
     cards: Sequence[int],
+    dealer: int | None,
 ) -> list[int]:
     """``cards`` (card indices) in the order the construction deals them, index 0 first:
-    sorted by index, then shuffled by Fisher–Yates from the last position down."""
-    words = _words(bytes.fromhex(server_seed), message_prefix(table, game, label, seeds))
+    sorted by index, then shuffled by Fisher–Yates from the last position down. ``dealer``
+    is the game's first dealer (construction 2), None for construction 1."""
+    prefix = message_prefix(table, game, label, seeds, dealer)
+    words = _words(bytes.fromhex(server_seed), prefix)
     order = sorted(cards)
     for i in range(len(order) - 1, 0, -1):
         m = i + 1
@@ -132,12 +152,14 @@ def fair_shuffle(
 
 @dataclass(frozen=True, slots=True)
 class Verified:
-    """What ``verify_record`` checked: the game and how many decks and reshuffles."""
+    """What ``verify_record`` checked: the game and how many decks and reshuffles, and
+    whether the proof covers the first dealer too (construction 2), so who was dealt what."""
 
     game: str
     decks: int
     reshuffles: int
     commitment: str
+    covers_dealer: bool
 
 
 def _field(data: dict[str, Any], key: str, kind: type, where: str) -> Any:
@@ -162,8 +184,9 @@ def _seeds(item: dict[str, Any], players: int, where: str) -> list[str | None]:
 
 def verify_record(data: object) -> Verified:
     """Check a game record's ``fair`` block (docs/record.md): the server seed matches the
-    commitment, every recorded deck and reshuffle is the one the construction derives, and
-    the record replays with them (so every card dealt, turned, cut or drawn came from them).
+    commitment, every recorded deck and reshuffle is the one the construction derives (of
+    construction 2: from the record's first dealer too), and the record replays with them
+    (so every card dealt, turned, cut or drawn came from them, to the seats they went to).
     :class:`FairnessError` (or ``InvalidRecordError``) names the first thing wrong."""
     import cardtable
     from cardtable.core import Record
@@ -186,8 +209,18 @@ def verify_record(data: object) -> Verified:
             f"the server seed does not match the commitment: sha256 is "
             f"{commitment_of(server_seed)[:16]}…, committed {commitment[:16]}…"
         )
+    construction = fair.get("construction", 1)
+    if construction not in (1, 2) or isinstance(construction, bool):
+        raise FairnessError(f"fair field 'construction' is 1 or 2, not {construction!r}")
     game = cardtable.make(record.game, **record.options)
     players = game.num_players
+    # Construction 2 derives every deck from the first dealer too: a record whose dealer was
+    # changed (every card then another seat's) derives other decks and fails below.
+    dealer = None
+    if construction == 2:
+        dealer = record.options.get("dealer")
+        if type(dealer) is not int:
+            raise FairnessError("the record names no first dealer ('dealer' option)")
     deals = _field(fair, "decks", list, "fair")
     reshuffles = _field(fair, "reshuffles", list, "fair")
     if len(deals) != len(record.decks) or len(reshuffles) != len(record.reshuffles):
@@ -200,7 +233,8 @@ def verify_record(data: object) -> Verified:
         if not isinstance(item, dict) or item.get("hand") != number + 1:
             raise FairnessError(f'{where}: its entry must say "hand": {number + 1}')
         seeds = _seeds(item, players, where)
-        derived = fair_shuffle(server_seed, table, game_no, f"hand {number + 1}", seeds, game.pack)
+        label = f"hand {number + 1}"
+        derived = fair_shuffle(server_seed, table, game_no, label, seeds, game.pack, dealer)
         _same(where, derived, deck)
     for number, (item, order) in enumerate(zip(reshuffles, record.reshuffles, strict=True)):
         where = f"reshuffle {number}"
@@ -211,12 +245,15 @@ def verify_record(data: object) -> Verified:
             cards = [Card.parse(c).index for c in order]
         except ValueError as exc:
             raise FairnessError(f"{where}: {exc}") from None
-        derived = fair_shuffle(server_seed, table, game_no, f"reshuffle {number}", seeds, cards)
+        label = f"reshuffle {number}"
+        derived = fair_shuffle(server_seed, table, game_no, label, seeds, cards, dealer)
         _same(where, derived, order)
     # The replay checks that each reshuffle holds exactly the cut cards set aside, and that
     # every card dealt, turned, cut and drawn is the one these decks put there.
     cardtable.replay(record)
-    return Verified(record.game, len(record.decks), len(record.reshuffles), commitment)
+    return Verified(
+        record.game, len(record.decks), len(record.reshuffles), commitment, dealer is not None
+    )
 
 
 def _same(where: str, derived: list[int], recorded: list[str]) -> None:

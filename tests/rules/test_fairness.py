@@ -34,13 +34,22 @@ KRYT_NAVALIVAT_PACK = [c for c in range(52) if c % 13 >= 4]  # 6 to ace
 
 
 def _reference(
-    server_seed: str, table: str, game: int, label: str, seeds: list[str | None], size: int
+    server_seed: str,
+    table: str,
+    game: int,
+    label: str,
+    seeds: list[str | None],
+    size: int,
+    dealer: int | None,
 ) -> list[int]:
     """The construction as docs/fairness.md words it, written out plainly: the HMAC stream
     as bytes, each draw a 4-byte word, rejection above the largest multiple, Fisher–Yates
     from the last position down. Returns the permutation of positions 0…size-1."""
     key = bytes.fromhex(server_seed)
     joined = ",".join("" if s is None else s for s in seeds)
+    head = f"cardtable-deal:{table}:{game}"
+    if dealer is not None:  # construction 2 names the game's first dealer
+        head = f"cardtable-deal-2:{table}:{game}:{dealer}"
     stream = b""
     used = 0
 
@@ -48,7 +57,7 @@ def _reference(
         nonlocal stream, used
         if used + 4 > len(stream):
             block = len(stream) // 32
-            message = f"cardtable-deal:{table}:{game}:{label}:{joined}:{block}"
+            message = f"{head}:{label}:{joined}:{block}"
             stream += hmac.new(key, message.encode("utf-8"), hashlib.sha256).digest()
         value = int.from_bytes(stream[used : used + 4], "big")
         used += 4
@@ -73,18 +82,31 @@ def _text(cards: list[int]) -> str:
 
 def test_known_answer_vectors() -> None:
     """Vectors computed once; any implementation (the page's fair.js among them) must give
-    these decks for these inputs."""
+    these decks for these inputs: construction 2 (the game's first dealer in the message),
+    then construction 1 (without it), which games dealt before it still verify by."""
     seeds: list[str | None] = [None, "alice-seed", ""]
-    assert _text(fair_shuffle(SEED, "TBL", 1, "hand 1", seeds, range(52))) == (
+    assert _text(fair_shuffle(SEED, "TBL", 1, "hand 1", seeds, range(52), 0)) == (
+        "3C 4S 9S 10D JC QH QD JH 9H AC 6D 7H 4C 7D KS 6H AS 5H 6S 8D 4D 5D AH 3D 6C 7S 5S "
+        "3S 2D AD KH 10H 8C 10C 8H QS 9C 5C 8S 4H 2S 3H 2C 2H 7C JS 10S 9D KC KD QC JD"
+    )
+    pack = KRYT_NAVALIVAT_PACK
+    assert _text(fair_shuffle(SEED, "TBL", 2, "hand 3", ["x", None], pack, 1)) == (
+        "9C 7S 9H 9D 7H AH QD 10H QH 8H AS 6S 10C 6C KH JH AC AD 10D 8S JD 8D 9S KS JC 6D "
+        "JS 10S 8C 7C QC KD KC QS 7D 6H"
+    )
+    # A reshuffle starts from its cards in index order, whatever order they come in.
+    assert _text(fair_shuffle(SEED, "TBL", 1, "reshuffle 0", seeds, [31, 5, 18], 0)) == ("7D 7C 7H")
+    assert _text(fair_shuffle(SEED, "TBL", 1, "hand 1", seeds, range(52), None)) == (
         "8C 10C 3C JH 3S QH 8S 7S 6D 9S 3D KH JD AH QC 4C 3H 4S AC 5D KC 7H 2S 6S 2C AD 7C "
         "JC 10H 2H 5H JS 7D QD 5C 6H 2D 8D 9C 9H 6C 5S 10D 10S QS 4H KD AS 8H 9D KS 4D"
     )
-    assert _text(fair_shuffle(SEED, "TBL", 2, "hand 3", ["x", None], KRYT_NAVALIVAT_PACK)) == (
+    assert _text(fair_shuffle(SEED, "TBL", 2, "hand 3", ["x", None], pack, None)) == (
         "QC 7C 8S QD 10D 9S 8C JC 7S AD 6H AS 6S 9C 10H KD KH QS JD 10S AC AH 8D 7H 8H JH "
         "9H KC 6D 9D 6C 7D JS QH 10C KS"
     )
-    # A reshuffle starts from its cards in index order, whatever order they come in.
-    assert _text(fair_shuffle(SEED, "TBL", 1, "reshuffle 0", seeds, [31, 5, 18])) == "7C 7H 7D"
+    assert _text(fair_shuffle(SEED, "TBL", 1, "reshuffle 0", seeds, [31, 5, 18], None)) == (
+        "7C 7H 7D"
+    )
     assert chain_seed(SEED, 1) == (
         "b2b7da83861e2accd6a920f477fcc52df0dbc1f196625c2cefdcd72706af4f97"
     )
@@ -103,20 +125,24 @@ def test_the_construction_matches_a_plain_reimplementation(case: int) -> None:
     ]
     pack = list(range(52)) if case % 2 else KRYT_NAVALIVAT_PACK
     label = rng.choice(["hand 1", "hand 7", "reshuffle 2"])
-    positions = _reference(server_seed, "t-1_x", case + 1, label, seeds, len(pack))
+    dealer = None if case % 3 == 0 else rng.randrange(len(seeds))
+    positions = _reference(server_seed, "t-1_x", case + 1, label, seeds, len(pack), dealer)
     expected = [pack[p] for p in positions]
-    assert fair_shuffle(server_seed, "t-1_x", case + 1, label, seeds, pack) == expected
+    assert fair_shuffle(server_seed, "t-1_x", case + 1, label, seeds, pack, dealer) == expected
 
 
 def test_every_input_changes_the_deck() -> None:
-    base = fair_shuffle(SEED, "T", 1, "hand 1", ["a", None], range(52))
+    base = fair_shuffle(SEED, "T", 1, "hand 1", ["a", None], range(52), 0)
     other = "ff" + SEED[2:]
-    assert fair_shuffle(other, "T", 1, "hand 1", ["a", None], range(52)) != base
-    assert fair_shuffle(SEED, "U", 1, "hand 1", ["a", None], range(52)) != base
-    assert fair_shuffle(SEED, "T", 2, "hand 1", ["a", None], range(52)) != base
-    assert fair_shuffle(SEED, "T", 1, "hand 2", ["a", None], range(52)) != base
-    assert fair_shuffle(SEED, "T", 1, "hand 1", ["b", None], range(52)) != base
-    assert fair_shuffle(SEED, "T", 1, "hand 1", [None, "a"], range(52)) != base
+    assert fair_shuffle(other, "T", 1, "hand 1", ["a", None], range(52), 0) != base
+    assert fair_shuffle(SEED, "U", 1, "hand 1", ["a", None], range(52), 0) != base
+    assert fair_shuffle(SEED, "T", 2, "hand 1", ["a", None], range(52), 0) != base
+    assert fair_shuffle(SEED, "T", 1, "hand 2", ["a", None], range(52), 0) != base
+    assert fair_shuffle(SEED, "T", 1, "hand 1", ["b", None], range(52), 0) != base
+    assert fair_shuffle(SEED, "T", 1, "hand 1", [None, "a"], range(52), 0) != base
+    # The first dealer: the same cards to other seats would be another deal.
+    assert fair_shuffle(SEED, "T", 1, "hand 1", ["a", None], range(52), 1) != base
+    assert fair_shuffle(SEED, "T", 1, "hand 1", ["a", None], range(52), None) != base
 
 
 def test_each_game_seed_is_committed_by_the_one_before() -> None:
@@ -139,7 +165,7 @@ def test_card_positions_pass_a_chi_square_test(pack: list[int], decks: int) -> N
     counts = [[0] * size for _ in range(size)]
     for n in range(decks):
         server_seed = hashlib.sha256(f"chi {n}".encode()).hexdigest()
-        deck = fair_shuffle(server_seed, "T", 1, "hand 1", ["s", None], pack)
+        deck = fair_shuffle(server_seed, "T", 1, "hand 1", ["s", None], pack, 0)
         for position, card in enumerate(deck):
             counts[position][where[card]] += 1
     expected = decks / size
@@ -212,6 +238,7 @@ def test_a_table_deals_the_derived_decks_and_reveals_the_seed_at_the_end(
     assert table.run.server_seed not in before
     started = next(e for e in events if e["kind"] == "game")
     assert started["commitment"] == commitment_of(table.run.server_seed)
+    assert started["construction"] == 2 and started["dealer"] == table.run.dealer
     deals = [e for e in events if e["kind"] == "deal"]
     # The first hand was dealt before the seat gave its seed; the later ones after it.
     assert deals[0]["seeds"] == [None, None, None]
@@ -219,13 +246,16 @@ def test_a_table_deals_the_derived_decks_and_reveals_the_seed_at_the_end(
         assert deal["seeds"][0] == "seat-zero-seed"
     document = table.replay(1)["record"]
     verified = verify_record(document)
-    assert verified.decks == len(document["decks"]) >= 1
+    assert verified.decks == len(document["decks"]) >= 1 and verified.covers_dealer
+    assert document["fair"]["construction"] == 2
     # Every deck is a full permutation of the pack from the construction (Knockout Whist's
     # small hands included, which the engine's own shuffle leaves near sorted).
     pack = cardtable.make(game, players=3).pack
     for item, deck in zip(document["fair"]["decks"], document["decks"], strict=True):
+        label = f"hand {item['hand']}"
+        dealer = document["options"]["dealer"]
         derived = fair_shuffle(
-            table.run.server_seed, table.id, 1, f"hand {item['hand']}", item["seeds"], pack
+            table.run.server_seed, table.id, 1, label, item["seeds"], pack, dealer
         )
         assert [Card.parse(c).index for c in deck] == derived
 
@@ -329,6 +359,16 @@ def _one_deck_less(doc: dict[str, Any]) -> None:
     doc["fair"]["decks"].pop()
 
 
+def _first_dealer(doc: dict[str, Any]) -> None:
+    # The same decks from the next seat on: every card another seat's, the winner changed.
+    doc["options"]["dealer"] = (doc["options"]["dealer"] + 1) % 3
+
+
+def _downgrade(doc: dict[str, Any]) -> None:
+    # Claimed to be of construction 1, whose decks do not name the dealer: they do not match.
+    del doc["fair"]["construction"]
+
+
 TAMPERING = {
     "deck": (_swap_deck, "is not the derived one"),
     "server seed": (_seed, "does not match the commitment"),
@@ -336,6 +376,8 @@ TAMPERING = {
     "client seed": (_client_seed, "is not the derived one"),
     "hand number": (_hand_number, "must say"),
     "missing entry": (_one_deck_less, "lists"),
+    "first dealer": (_first_dealer, "is not the derived one"),
+    "construction": (_downgrade, "is not the derived one"),
 }
 
 
@@ -349,6 +391,63 @@ def test_tampering_is_caught(finished: dict[str, Any], kind: str) -> None:
     document = copy.deepcopy(finished)
     change(document)
     with pytest.raises(FairnessError, match=words):
+        verify_record(document)
+
+
+def test_a_changed_first_dealer_is_caught_even_where_the_game_still_replays(
+    finished: dict[str, Any],
+) -> None:
+    """The forgery that construction 1 let through: the decks untouched, the first dealer
+    changed, so that every hand goes to the seat after its own and the record still
+    replays (the same cards, dealt round from another seat). Construction 2 derives every
+    deck from the dealer too, so the decks no longer match."""
+    document = copy.deepcopy(finished)
+    _first_dealer(document)
+    cardtable.replay(cardtable.Record.from_dict(document))  # still a game the rules accept
+    with pytest.raises(FairnessError, match="deck of hand 1 is not the derived one"):
+        verify_record(document)
+
+
+def _construction_one_record(dealer: int) -> dict[str, Any]:
+    """A finished Knockout Whist game dealt as a table dealt before construction 2, with the
+    fair block such a table wrote (no ``construction``)."""
+    server_seed = chain_seed(SEED, 1)
+    seeds: list[str | None] = [None, "bob", None]
+
+    def shuffle(label: str, cards: list[int]) -> list[int]:
+        return fair_shuffle(server_seed, "OLD", 1, label, seeds, cards, None)
+
+    game = cardtable.make("knockout-whist", players=3, dealer=dealer)
+    first = [card_text(c) for c in shuffle("hand 1", list(game.pack))]
+    state = game.new_state(seed=1, decks=[first])
+    state.shuffler = shuffle
+    rng = random.Random(4)
+    while not state.is_over:
+        state.apply(rng.choice(state.legal_actions()))
+    document = state.record().to_dict()
+    document["fair"] = {
+        "table": "OLD",
+        "game": 1,
+        "commitment": commitment_of(server_seed),
+        "server_seed": server_seed,
+        "decks": [{"hand": n + 1, "seeds": seeds} for n in range(len(document["decks"]))],
+        "reshuffles": [{"number": n, "seeds": seeds} for n in range(len(document["reshuffles"]))],
+    }
+    return document
+
+
+def test_a_record_of_construction_1_verifies_its_decks_and_says_no_more(tmp_path: Path) -> None:
+    document = _construction_one_record(dealer=2)
+    verified = verify_record(document)
+    assert verified.decks == len(document["decks"]) and not verified.covers_dealer
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(document))
+    result = CliRunner().invoke(app, ["verify", str(path)])
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    assert "so the proof covers the decks alone, not which seat each hand went to" in said
+    document["fair"]["construction"] = 3
+    with pytest.raises(FairnessError, match="'construction' is 1 or 2"):
         verify_record(document)
 
 
@@ -367,6 +466,9 @@ def test_the_command_verifies_a_replay_document(finished: dict[str, Any], tmp_pa
     result = CliRunner().invoke(app, ["verify", str(path)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith("verified: knockout-whist, ")
+    dealer = finished["options"]["dealer"]
+    said = " ".join(result.output.split())
+    assert f"and the first dealer (seat {dealer}): every card went to the seat" in said
 
 
 @pytest.mark.parametrize("kind", sorted(TAMPERING))
@@ -445,18 +547,20 @@ def test_kow_5_3_a_reshuffle_of_cut_cards_is_the_known_answer_of_docs_fairness()
     hand 2's remainder, AS AH AD AC 2C 3C 4C KS KH 5C; four aces tie, and the second round
     needs four cards where three are left, so the seven set-aside cut cards, taken in card
     index order and shuffled with label ``reshuffle 0`` and the seeds of that moment, go
-    beneath KS KH 5C: the vector of the document, which the engine deals at a fair table."""
+    beneath KS KH 5C: the vector of the document (construction 2, first dealer seat 6),
+    which the engine deals at a fair table."""
     from test_knockout_whist_rules import SEVEN_PLAY, play, seven_player_game
 
     seeds: list[str | None] = ["", "alice-seed", "", "", "", "", ""]
     state = seven_player_game()
-    state.shuffler = lambda label, cards: fair_shuffle(SEED, "TBL", 1, label, seeds, cards)
+    # Construction 2, with the game's first dealer, seat 6.
+    state.shuffler = lambda label, cards: fair_shuffle(SEED, "TBL", 1, label, seeds, cards, 6)
     play(state, *SEVEN_PLAY)
     record = state.record()
-    assert record.reshuffles == [["AS", "2C", "4C", "AH", "AD", "AC", "3C"]]
+    assert record.reshuffles == [["AC", "AH", "3C", "4C", "2C", "AS", "AD"]]
     cuts = state.view(None)["cuts"]
     assert cuts[0] == [
         [s, c] for s, c in zip([1, 2, 3, 4, 5, 6, 0], "AS AH AD AC 2C 3C 4C".split(), strict=True)
     ]
-    assert cuts[1:] == [[[1, "KS"], [2, "KH"], [3, "5C"], [4, "AS"]]]
+    assert cuts[1:] == [[[1, "KS"], [2, "KH"], [3, "5C"], [4, "AC"]]]
     assert state.to_move == 4  # the ace of the reshuffle wins the cut, and names trumps

@@ -16,7 +16,8 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from cardtable.fairness import commitment_of, verify_record
+from cardtable.cards import Card
+from cardtable.fairness import commitment_of, fair_shuffle, verify_record
 from cardtable.server.app import create_app
 from cardtable.server.bots import move_seed
 from cardtable.server.hub import Hub
@@ -232,6 +233,47 @@ def test_a_table_reloaded_from_the_database_deals_exactly_what_it_would_have(
         stored_game = store.load_game(table.id, number)
         assert stored_game is not None
         assert _lasting(Table.replay_stored(stored_game)) == _lasting(table.replay(number))
+    finally:
+        store.close()
+
+
+def test_a_game_dealt_before_construction_2_goes_on_under_construction_1(
+    tmp_path: Path,
+) -> None:
+    """A game whose ``game`` event names no construction was opened by a server from before
+    the decks named their dealer: restored, its later decks are derived as its first were
+    (construction 1), and its fair block says so by naming none; a new game is of 2."""
+    store = Store(f"sqlite:///{tmp_path / 'tables.db'}")
+    try:
+        seats = [{"kind": "human"}, {"kind": "human"}, {"kind": "bot"}]
+        table, _tokens, change = Table.open("knockout-whist", {}, seats)
+        assert change.events[0]["construction"] == 2
+        store.create_table(table.creation(change))
+        table.commit(change)
+        stored = store.load(table.id)
+        assert stored is not None
+        del stored.events[0]["construction"]
+        again = Table.restore(stored)
+        assert again.run.construction == 1 and table.run.construction == 2
+        rng = random.Random(5)
+        while len(again.run.chances) < 2:
+            mover = again.state.to_move
+            assert mover is not None
+            again.commit(again.act(mover, str(rng.choice(again.state.legal_actions())), "h"))
+        run = again.run
+        assert run.server_seed is not None
+        seeds = run.chances[1].seeds
+        assert seeds is not None
+        pack = list(range(52))
+        derived = fair_shuffle(run.server_seed, again.id, 1, "hand 2", seeds, pack, None)
+        assert [Card.parse(c).index for c in run.chances[1].cards] == derived
+        while not again.state.is_over:
+            mover = again.state.to_move
+            assert mover is not None
+            again.commit(again.act(mover, str(rng.choice(again.state.legal_actions())), "h"))
+        assert "construction" not in again.replay(1)["record"]["fair"]
+        again.commit(again.next_game())
+        assert again.run.construction == 2 and again.events[0]["construction"] == 2
     finally:
         store.close()
 

@@ -29,7 +29,7 @@ from browser_pieces import (
     served,
     wait_past,
 )
-from cardtable.fairness import verify_record
+from cardtable.fairness import fair_shuffle, verify_record
 from server_pieces import locked
 
 expect.set_options(timeout=EXPECT_MS)
@@ -51,6 +51,38 @@ TAMPERING = """
   };
 })();
 """
+
+
+SHUFFLES = """async (cases) => {
+  const m = await import("/static/fair.js");
+  return cases.map(([seed, table, game, label, seeds, cards, dealer]) =>
+    m.fairShuffle(seed, table, game, label, seeds, cards, dealer));
+}"""
+
+
+def test_the_pages_construction_is_the_servers_with_and_without_the_dealer(
+    web_base: str, chromium: Browser
+) -> None:
+    """fair.js derives what fairness.py derives, for construction 2 (every first dealer) and
+    construction 1 (no dealer), decks and reshuffles: the page proves what the server did."""
+    rng = random.Random(12)
+    cases: list[list[Any]] = []
+    for n in range(24):
+        players = rng.randint(2, 7)
+        seeds = [
+            rng.choice([None, "", "alice-seed", rng.randbytes(6).hex()]) for _ in range(players)
+        ]
+        cards = rng.sample(range(52), rng.randint(2, 52)) if n % 4 == 3 else list(range(52))
+        label = "reshuffle 0" if n % 4 == 3 else f"hand {1 + n % 3}"
+        dealer = None if n % 3 == 0 else rng.randrange(players)
+        cases.append([rng.randbytes(32).hex(), "Tb_1-x", 1 + n, label, seeds, cards, dealer])
+    with context(chromium) as made:
+        page = made.new_page()
+        page.goto(f"{web_base}/")
+        derived = page.evaluate(SHUFFLES, cases)
+    assert derived == [fair_shuffle(*case) for case in cases]
+    # The dealer matters: the same inputs under another dealer, or none, give other decks.
+    assert len({str(d) for d in derived}) == len(derived)
 
 
 def events_of(base: str, table: str) -> list[dict[str, Any]]:

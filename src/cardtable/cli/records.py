@@ -85,8 +85,18 @@ def verify(
     except ValueError as exc:
         _fail(f"{file} does not verify: {exc}", DATA_ERROR)
     reshuffles = f" and {counted(verified.reshuffles, 'reshuffle')}" if verified.reshuffles else ""
+    source = f"the server seed (commitment {verified.commitment[:16]}…)"
+    if verified.covers_dealer:
+        source += f", the players' seeds and the first dealer (seat {data['options']['dealer']})"
+        caveat = ": every card went to the seat the seeds put it"
+    else:
+        source += " and the players' seeds"
+        caveat = (
+            "; this game was dealt before the deals named their dealer, so the proof covers "
+            "the decks alone, not which seat each hand went to"
+        )
     _console().print(
         f"verified: {verified.game}, {counted(verified.decks, 'deck')}{reshuffles} derived "
-        f"from the server seed (commitment {verified.commitment[:16]}…) and the players' seeds",
+        f"from {source}{caveat}",
         highlight=False,
     )

@@ -68,7 +68,7 @@ class Chance:
 class Drawing(Protocol):
     """A game that draws chances (a table's ``Run``): its number, its live state, the
     chances drawn so far, and the server seed its decks are derived from (None: a game
-    from before fair deals)."""
+    from before fair deals) and the construction that derives them (docs/fairness.md)."""
 
     @property
     def number(self) -> int: ...
@@ -82,13 +82,19 @@ class Drawing(Protocol):
     @property
     def server_seed(self) -> str | None: ...
 
+    @property
+    def construction(self) -> int: ...
 
-def shuffler(table_id: str, number: int, server_seed: str, seeds: Seeds) -> Shuffler:
-    """Game ``number``'s decks, derived from its server seed and the players' seeds as
-    they are when each deck is drawn."""
+
+def shuffler(
+    table_id: str, number: int, server_seed: str, seeds: Seeds, dealer: int | None
+) -> Shuffler:
+    """Game ``number``'s decks, derived from its server seed, its first ``dealer`` (None: a
+    game of construction 1, which did not name it) and the players' seeds as they are when
+    each deck is drawn."""
 
     def shuffle(label: str, cards: list[int]) -> list[int]:
-        return fair_shuffle(server_seed, table_id, number, label, seeds(), cards)
+        return fair_shuffle(server_seed, table_id, number, label, seeds(), cards, dealer)
 
     return shuffle
 
@@ -174,6 +180,7 @@ def fair_block(table_id: str, run: Drawing) -> dict[str, Any]:
         "game": run.number,
         "commitment": commitment_of(run.server_seed),
         "server_seed": run.server_seed,
+        **({"construction": run.construction} if run.construction != 1 else {}),
         "decks": [{"hand": c.hand, "seeds": c.seeds} for c in decks],
         "reshuffles": [
             {"number": n, "hand": c.hand, "seeds": c.seeds} for n, c in enumerate(reshuffles)

@@ -23,7 +23,7 @@ from typing import Any
 
 from cardtable.cards import Card
 from cardtable.errors import CardtableError
-from cardtable.fairness import check_client_seed
+from cardtable.fairness import CONSTRUCTION, check_client_seed
 from cardtable.options import read_deck
 from cardtable.server.deals import commitment
 from cardtable.server.store import DealRow, StoredTable
@@ -72,7 +72,8 @@ class _Shapes:
         }
         seeds = _seeds(players)
         self.optional: dict[str, dict[str, Check]] = {
-            "game": {"commitment": _hex64},
+            # Construction 2 names itself; a game of construction 1 has no such field.
+            "game": {"commitment": _hex64, "construction": _construction},
             "action": {"won": seat},
             "deal": {"reshuffle": _number, "seeds": seeds},
             "reveal": {"reshuffle": _number, "seeds": seeds, "deck": _cards, "cards": _cards},
@@ -281,6 +282,10 @@ def _seat(players: int) -> Check:
         return f"is not a seat (0 to {players - 1})"
 
     return check
+
+
+def _construction(value: object) -> str | None:
+    return None if type(value) is int and value == CONSTRUCTION else f"is not {CONSTRUCTION}"
 
 
 def _one_of(choices: tuple[str, ...]) -> Check:

@@ -15,7 +15,7 @@ import hashlib
 import json
 import secrets
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cardtable
@@ -23,7 +23,7 @@ from cardtable.bots.base import LEVELS as BOT_LEVELS
 from cardtable.cards import card_text
 from cardtable.core import Game, Record, State, View
 from cardtable.errors import CardtableError, IllegalActionError
-from cardtable.fairness import chain_seed, check_client_seed, commitment_of
+from cardtable.fairness import CONSTRUCTION, chain_seed, check_client_seed, commitment_of
 from cardtable.refusals import GAME_OVER, NOT_YOUR_TURN
 from cardtable.rules.catalog import descriptor
 from cardtable.server.deals import Chance, fair_block, publish, published, shuffler
@@ -142,6 +142,7 @@ class Run:
     state: State
     chances: list[Chance] = field(default_factory=list)
     server_seed: str | None = None
+    construction: int = CONSTRUCTION  # 1: a game dealt before the decks named the dealer
 
 
 @dataclass(slots=True)
@@ -347,7 +348,11 @@ class Table:
                 raise TableError(
                     "unavailable", f"game {number}'s commitment is not the table secret's"
                 )
-            run.state.shuffler = shuffler(self.id, number, run.server_seed, self.client_seeds)
+            # A game opened before the dealer was part of the construction goes on under the
+            # construction it was dealt by, so that all its decks verify alike.
+            run.construction = int(opening.get("construction", 1))
+            by = dealer if run.construction == CONSTRUCTION else None
+            run.state.shuffler = shuffler(self.id, number, run.server_seed, self.client_seeds, by)
         return run
 
     def creation(self, change: Change) -> NewTable:
@@ -429,7 +434,8 @@ class Table:
         return [seat.seed if seat.kind == HUMAN else None for seat in self.seats]
 
     def fairness(self) -> dict[str, Any] | None:
-        """The current game's commitment, and its server seed once it is over."""
+        """The current game's commitment, the construction and first dealer its decks are
+        derived by, and its server seed once it is over."""
         run = self.run
         if run.server_seed is None:
             return None
@@ -437,6 +443,8 @@ class Table:
         return {
             "game": run.number,
             "commitment": commitment_of(run.server_seed),
+            "construction": run.construction,
+            "dealer": run.dealer,
             "server_seed": run.server_seed if over else None,
         }
 
@@ -553,7 +561,7 @@ class Table:
         if won is not None:
             event["won"] = won
         events: list[dict[str, Any]] = [event]
-        after = Run(run.number, run.dealer, state, [*run.chances], run.server_seed)
+        after = replace(run, state=state, chances=[*run.chances])
         deals = publish(self.id, after, events, self.client_seeds)
         return Change(self._numbered(events), deals, after)
 
@@ -601,12 +609,13 @@ class Table:
         else:
             # The first hand is dealt as the state is made: its deck is stacked.
             server_seed = chain_seed(self.secret, number)
-            shuffle = shuffler(self.id, number, server_seed, self.client_seeds)
+            shuffle = shuffler(self.id, number, server_seed, self.client_seeds, dealer)
             first = [card_text(c) for c in shuffle("hand 1", list(game.pack))]
             state = game.new_state(seed=secrets.randbits(62), decks=[first])
             state.shuffler = shuffle
             run = Run(number, dealer, state, server_seed=server_seed)
             events[0]["commitment"] = commitment_of(server_seed)
+            events[0]["construction"] = CONSTRUCTION
         deals = publish(self.id, run, events, self.client_seeds)
         return Change(self._numbered(events), deals, run, new_game=True)
 

@@ -52,10 +52,12 @@ export function packOf(game) {
   return game === "kryt-navalivat" ? all.filter((c) => c % 13 >= 4) : all;
 }
 
-/** The cards (indices) in the order the construction deals them, index 0 first. */
-export function fairShuffle(serverSeed, table, game, label, seeds, cards) {
+/** The cards (indices) in the order the construction deals them, index 0 first. `dealer` is
+ * the game's first dealer (construction 2), or null for a game of construction 1. */
+export function fairShuffle(serverSeed, table, game, label, seeds, cards, dealer) {
   const key = hexBytes(serverSeed);
-  const prefix = `cardtable-deal:${table}:${game}:${label}:${seeds.map((s) => s ?? "").join(",")}`;
+  const head = dealer == null ? `cardtable-deal:${table}:${game}` : `cardtable-deal-2:${table}:${game}:${dealer}`;
+  const prefix = `${head}:${label}:${seeds.map((s) => s ?? "").join(",")}`;
   let block = 0;
   let words = [];
   const next = () => {

@@ -111,6 +111,8 @@ export class FairWatch {
     if (msg.fair) {
       const game = this.#game(msg.fair.game);
       game.commitment = game.commitment || msg.fair.commitment;
+      if (msg.fair.construction) game.construction = msg.fair.construction;
+      if (msg.fair.dealer != null) game.dealer = msg.fair.dealer;
       if (msg.fair.server_seed && !game.serverSeed) game.serverSeed = msg.fair.server_seed;
     }
     const view = msg.view;
@@ -171,6 +173,8 @@ export class FairWatch {
         game: number,
         kind: null, // the game's name, from its first view
         commitment: null,
+        construction: 1, // 2: every deck derived from the first dealer too
+        dealer: null, // the game's first dealer
         serverSeed: null,
         draws: [], // each deal event: {hand, reshuffle, commitment, seeds, seq, deck}
         seen: [], // what the seat saw, checked against the derived decks
@@ -192,7 +196,12 @@ export class FairWatch {
   #record(ev, seq, news) {
     switch (ev.kind) {
       case "game":
-        if (ev.commitment) this.#game(ev.game).commitment = ev.commitment;
+        if (ev.commitment) {
+          const game = this.#game(ev.game);
+          game.commitment = ev.commitment;
+          game.construction = ev.construction || 1;
+          game.dealer = ev.dealer;
+        }
         break;
       case "deal":
         this.#deck({ ...ev, deck: null, salt: null }, news);
@@ -303,7 +312,8 @@ export class FairWatch {
       return [["chain"]];
     }
     const kind = game.kind || this.kind;
-    const derive = (label, seeds, cards) => fairShuffle(seed, this.table, game.game, label, seeds, cards);
+    const dealer = game.construction === 2 ? game.dealer : null;
+    const derive = (label, seeds, cards) => fairShuffle(seed, this.table, game.game, label, seeds, cards, dealer);
     const decks = new Map();
     const reshuffles = game.draws.filter((d) => d.reshuffle !== null);
     // The reshuffles' cards as the cuts the page saw make them; the others as revealed.
