@@ -53,11 +53,20 @@ KRYT_NAVALIVAT_CHEATER="cheater:iterations=10000"  # the cheater, likewise
 KRYT_NAVALIVAT_HARD_2K="ismcts:iterations=2000,seconds=0.9"  # queue 13: a twenty-fifth of hard's
 KRYT_NAVALIVAT_EXPERT_2K="pimc:deals=100,seconds=0.9,model=paranoid,iterations=2000"
 KRYT_NAVALIVAT_CHEATER_2K="cheater:iterations=2000"
+# A table too long for one machine's session is saved as its games without their records
+# (`strength.sh save NAME`: a few hundred bytes a game, committed under $SAVED) and goes on
+# from there wherever the queue runs next: a missing folder starts from the saved games.
+SAVED=${SAVED:-benchmarks/results/strength}
 mkdir -p "$RUNS"
 
 table() {  # table NAME GAME ARGS...: one tournament, resumed if its folder exists
   local name=$1 game=$2
   shift 2
+  if [[ ! -d "$RUNS/$name" && -f "$SAVED/$name/games.jsonl.gz" ]]; then
+    mkdir -p "$RUNS/$name"
+    cp "$SAVED/$name/arena.json" "$RUNS/$name/"
+    gunzip -c "$SAVED/$name/games.jsonl.gz" > "$RUNS/$name/games.jsonl"
+  fi
   # Another queue playing it: wait for it to end rather than play it twice.
   while pgrep -f -- "cardtable arena .*$RUNS/$name\$" >/dev/null; do sleep 10; done
   # A finished table: played in full or stopped by the rule. `--report-only` writes a
@@ -82,7 +91,24 @@ EOF_
 rate=(--stop-when-separated 0.02 --min-deals 100 --seed 2 --workers "${WORKERS:-1}")
 score=(--stop-when-separated 0.1 --min-deals 100 --seed 2 --workers "${WORKERS:-1}" --per-deal)
 
-case ${1:?queue 1 to 24} in
+case ${1:?queue 1 to 30, or save NAME} in
+save)
+  # The games so far of table NAME, each with its record left out ({}): what --resume and
+  # --report-only read of a finished game is its result, not its moves.
+  name=${2:?save NAME}
+  mkdir -p "$SAVED/$name"
+  cp "$RUNS/$name/arena.json" "$SAVED/$name/"
+  "$PYTHON" - "$RUNS/$name/games.jsonl" <<'EOF_' | gzip -9n > "$SAVED/$name/games.jsonl.gz"
+import json, sys
+for line in open(sys.argv[1], encoding="utf-8"):
+    try:
+        game = json.loads(line)
+    except json.JSONDecodeError:
+        continue  # the line a running table is writing: played again on resume
+    game["record"] = {}
+    print(json.dumps(game, ensure_ascii=False))
+EOF_
+  ;;
 1)
   table knockout-whist-2-hard-random knockout-whist -p 2 --bots hard,random --games 2000 "${rate[@]}"
   table kryt-navalivat-2-hard-random kryt-navalivat -p 2 --bots hard,random --games 2000 "${rate[@]}"

@@ -1,7 +1,7 @@
 """``cardtable play kryt-navalivat`` and session replays (DESIGN.md "Layers"), through a pipe.
 
 A game is one hand (SPEC §0.1); the terminal plays hands in a row as a
-:class:`~cardtable.rules.kryt_navalivat.session.Session`, the fool dealing the next
+:class:`~cardtable.session.Session`, the fool dealing the next
 (KRYT-2.1). Expected facts (the fool, the dealer, what a pick-up takes, the known cards)
 come from the SPEC's rules and the engine replaying the saved session, never from the
 command's own output.
@@ -22,8 +22,8 @@ from cardtable.cards import Card, Suit
 from cardtable.core import Action
 from cardtable.errors import CardtableError
 from cardtable.rules.kryt_navalivat.beating import PACK_36, take_count
-from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
+from cardtable.session import Session
 from cardtable.terminal.kryt_navalivat import KrytNavalivatScreen
 from cardtable.terminal.session import play_names, read_entry
 from terminal_io import (
@@ -59,7 +59,12 @@ def symbols(cards: list[str]) -> str:
     return " ".join(Card.parse(c).symbol for c in cards)
 
 
-def load_session(path: Path) -> Session:
+def kryt_session(seed: int) -> Session[KrytNavalivatState]:
+    """The session the command plays with ``TABLE``'s options and ``seed``."""
+    return Session(cardtable.make("kryt-navalivat", players=3, dealer=2), seed=seed)
+
+
+def load_session(path: Path) -> Session[KrytNavalivatState]:
     return Session.from_json(path.read_text(encoding="utf-8"))
 
 
@@ -371,7 +376,7 @@ def test_menu_says_beat_with_and_cover_with_in_the_hands_order(
 def test_first_screen_hides_other_hands_and_the_stock(tmp_path: Path) -> None:
     """KRYT-9: seat 0 sees its 3 cards and the turned card; the other hands and the stock
     stay hidden."""
-    state = Session(players=3, dealer=2, seed=SEED).state
+    state = kryt_session(SEED).state
     done = run_cli("play", GAME, *TABLE, stdin="quit\n")
     assert done.returncode == 0, done.stderr
     screen = "\n".join(
@@ -459,8 +464,8 @@ def test_bad_entries_are_explained_and_asked_again(
 def test_swap_is_typed_and_narrated(tmp_path: Path) -> None:
     """KRYT-6.1: the six of trumps goes under the stock and the turned card comes into the
     hand, in public: the player then is known to hold it (K-10); the turn goes on."""
-    seed = next(s for s in range(1, 50) if Session(players=3, dealer=2, seed=s).state.can_swap(0))
-    state = Session(players=3, dealer=2, seed=seed).state
+    seed = next(s for s in range(1, 50) if kryt_session(s).state.can_swap(0))
+    state = kryt_session(seed).state
     trump = state.view(0)["trump"]
     turned = Card.parse(state.view(0)["trump_card"])
     record = tmp_path / "session.json"
@@ -512,7 +517,7 @@ def test_read_entry_takes_kryt_navalivat_words_numbers_and_unambiguous_cards() -
 
 def test_spectator_table_shows_known_cards_but_no_hand() -> None:
     """KRYT-9: a spectator sees the pile, counts and known cards, and no hidden card."""
-    session = Session(players=3, dealer=2, seed=SEED)
+    session = kryt_session(SEED)
     state = session.state
     for _ in range(12):
         state.apply(state.legal_actions()[-1])  # pick-ups and leads, to build known cards

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import pytest
 
+import cardtable
 from cardtable.cards import Card
 from cardtable.errors import GameOverError
-from cardtable.rules.kryt_navalivat import KrytNavalivat, Session
+from cardtable.rules.kryt_navalivat import KrytNavalivat
 from cardtable.rules.kryt_navalivat.beating import PERMANENT_ANTI, PERMANENT_TRUMP, beats
 from cardtable.rules.kryt_navalivat.state import KrytNavalivatState
+from cardtable.session import Session
 from kryt_navalivat_pieces import (
     EX_1_DECK,
     FILL,
@@ -224,7 +226,9 @@ def test_kryt_navalivat_ex_2_beat_and_cover_with_the_last_cards_is_a_draw_for_an
     refused(state, "beat KC", GameOverError)
 
 
-def with_hand(session: Session, state: KrytNavalivatState) -> Session:
+def with_hand(
+    session: Session[KrytNavalivatState], state: KrytNavalivatState
+) -> Session[KrytNavalivatState]:
     """``session`` with ``state`` in place of its dealt hand: a constructed hand's result
     decides the next dealer (KRYT-2.1, KRYT-7.5)."""
     session.hands[-1] = state
@@ -239,7 +243,9 @@ def test_kryt_navalivat_ex_2_in_a_session_the_drawn_hands_dealer_deals_again() -
     )
     state.apply("beat JH")
     state.apply("cover 8C")
-    session = with_hand(Session(players=2, dealer=B, seed=3), state)
+    session = with_hand(
+        Session(cardtable.make("kryt-navalivat", players=2, dealer=B), seed=3), state
+    )
     assert session.next_dealer == B
     following = session.next_hand()
     assert (following.dealer, following.to_move) == (B, A)
@@ -273,7 +279,9 @@ def test_kryt_navalivat_ex_3_in_a_session_the_fool_deals_next() -> None:
     state = ex_3_state()
     for action in ("beat JH", "cover 8C", "beat KC"):
         state.apply(action)
-    session = with_hand(Session(players=2, dealer=B, seed=3), state)
+    session = with_hand(
+        Session(cardtable.make("kryt-navalivat", players=2, dealer=B), seed=3), state
+    )
     following = session.next_hand()
     assert (following.dealer, following.to_move) == (A, B)
     assert session.tally == {"hands": 1, "losses": [1, 0], "draws": 0}

@@ -17,8 +17,8 @@ import pytest
 
 import cardtable
 from cardtable.cards import Card
-from cardtable.errors import InvalidRecordError
-from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytNavalivatState, Session
+from cardtable.errors import InvalidOptionError, InvalidRecordError
+from cardtable.rules.kryt_navalivat import KrytNavalivat, KrytNavalivatState
 from cardtable.rules.kryt_navalivat.beating import (
     NO_SUIT,
     PERMANENT_ANTI,
@@ -26,6 +26,7 @@ from cardtable.rules.kryt_navalivat.beating import (
     take_count,
 )
 from cardtable.rules.kryt_navalivat.state import beaters_for
+from cardtable.session import Session
 from kryt_navalivat_pieces import (
     FILL,
     GAMES,
@@ -415,7 +416,9 @@ def test_kryt_navalivat_2_1_k_8_session_the_fool_deals_next_and_after_a_draw_the
 ):
     """KRYT-2.1: the fool deals the next hand; KRYT-7.5 / K-8: after a draw the dealer of
     the drawn hand deals again; the tally counts each seat's losses and the draws."""
-    session = Session(players=2, dealer=A, seed=11)
+    session: Session[KrytNavalivatState] = Session(
+        cardtable.make("kryt-navalivat", players=2, dealer=A), seed=11
+    )
     assert session.state.dealer == A and session.tally == {"hands": 0, "losses": [0, 0], "draws": 0}
     play_to_a_loss(session.state, 1)
     fool = session.state.loser
@@ -435,8 +438,41 @@ def test_kryt_navalivat_2_1_k_8_session_the_fool_deals_next_and_after_a_draw_the
         session.next_hand()  # the third hand is still being played
 
 
-def played_session() -> Session:
-    session = Session(players=3, trump_mode="turned", dealer=C, seed=4)
+@pytest.mark.parametrize("engine", ["core", "python"])
+def test_kryt_navalivat_session_plays_every_hand_on_its_first_games_engine(engine: str) -> None:
+    """A session's hands are games of its first game's class: the compiled core by default,
+    the reference when asked, loaded back on the engine asked for; both deal and play the
+    same hands, the fool dealing the next (KRYT-2.1)."""
+    from cardtable.engines import engine_of
+
+    game = cardtable.make("kryt-navalivat", engine=engine, players=3, dealer=C)
+    session: Session[KrytNavalivatState] = Session(game, seed=4)
+    reference = cardtable.make("kryt-navalivat", engine="python", players=3, dealer=C)
+    twin: Session[KrytNavalivatState] = Session(reference, seed=4)
+    for seed in range(3):
+        for played in (session, twin):
+            play_to_a_loss(played.state, seed)
+        assert session.fool == twin.fool == session.state.loser
+        assert session.next_dealer == twin.next_dealer
+        session.next_hand()
+        twin.next_hand()
+    assert [engine_of(h.game) for h in session.hands] == [engine] * 4
+    assert [h.position() for h in session.hands] == [h.position() for h in twin.hands]
+    assert session.dealers == [h.dealer for h in twin.hands]
+    loaded = Session.from_json(session.to_json(), engine=engine)
+    assert [engine_of(h.game) for h in loaded.hands] == [engine] * 4
+    assert loaded.tally == twin.tally
+
+
+def test_a_session_of_a_game_not_played_in_sessions_is_refused() -> None:
+    with pytest.raises(InvalidOptionError, match="not played as a session of hands"):
+        Session(cardtable.make("neuf"), seed=1)
+
+
+def played_session() -> Session[KrytNavalivatState]:
+    session: Session[KrytNavalivatState] = Session(
+        cardtable.make("kryt-navalivat", players=3, trump_mode="turned", dealer=C), seed=4
+    )
     for seed in range(3):
         play_to_a_loss(session.state, seed)
         session.next_hand()
@@ -449,7 +485,7 @@ def test_kryt_navalivat_session_json_round_trip_replays_the_same_positions() -> 
     """A saved session (``cardtable-session``) loads back to the same hands, positions,
     tally and next dealer; the unfinished last hand goes on the same way."""
     session = played_session()
-    loaded = Session.from_json(session.to_json())
+    loaded: Session[KrytNavalivatState] = Session.from_json(session.to_json())
     assert [h.position() for h in loaded.hands] == [h.position() for h in session.hands]
     assert [h.dealer for h in loaded.hands] == [h.dealer for h in session.hands]
     assert loaded.tally == session.tally and loaded.losses == session.losses

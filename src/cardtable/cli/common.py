@@ -14,7 +14,7 @@ from typer.core import TyperCommand, TyperGroup
 
 import cardtable
 from cardtable.core import Record
-from cardtable.rules.kryt_navalivat.session import SESSION_FORMAT
+from cardtable.session import SESSION_FORMAT
 
 if TYPE_CHECKING:
     from typer._click.core import Context, Parameter

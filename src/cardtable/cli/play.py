@@ -22,8 +22,8 @@ from cardtable.cli.common import (
 from cardtable.core import Game, State
 from cardtable.errors import CardtableError
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
-from cardtable.rules.kryt_navalivat.session import Session
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
+from cardtable.session import Session
 from cardtable.terminal import screen_for
 from cardtable.terminal.session import HandsPlay, PlaySession, save_record, save_session
 
@@ -200,16 +200,12 @@ def _play_session(
     record: Path | None,
     hands: int | None,
 ) -> None:
-    """Kryt'-navalivat' hands in a row; the record is the session's file."""
-    options = table.options
-    session = Session(
-        players=table.num_players,
-        trump_mode=options["trump_mode"],
-        dealer=options["dealer"],
-        seed=seed,
-    )
+    """Games in a row (Kryt'-navalivat''s hands), on the engine ``table`` plays on; the
+    record is the session's file."""
+    session = Session(table, seed=seed)
+    variants = "".join(f", {k}={v}" for k, v in session.options.items() if k != "players")
     console.print(
-        f"{table.name}, {table.num_players} players, {options['trump_mode']} trumps, "
+        f"{table.name}, {table.num_players} players{variants}, "
         f"seed {seed}; you are seat 0 against {bot} bots.",
         markup=False,
     )

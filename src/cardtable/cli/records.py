@@ -12,7 +12,7 @@ import typer
 
 import cardtable
 from cardtable.cli.common import DATA_ERROR, _console, _fail, _is_session
-from cardtable.rules.kryt_navalivat.session import Session
+from cardtable.session import Session
 from cardtable.terminal import screen_for
 from cardtable.terminal.cards import counted
 from cardtable.terminal.session import replay_record, replay_session

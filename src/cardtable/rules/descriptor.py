@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 if TYPE_CHECKING:
     from enum import StrEnum
 
-    from cardtable.core import Game
+    from cardtable.core import Game, Result
 
 __all__ = ["Descriptor", "load"]
 
@@ -113,6 +113,14 @@ class Descriptor:
         if players == self.partnership:  # two partners against two
             return -1.0, 1.0
         return -1.0 / (players - 1), 1.0
+
+    def fool_of(self, result: Result) -> int | None:
+        """The seat a finished game left the fool: of a game with a fool, the one seat
+        alone in the last place; None after a draw (the last cards went out together) or
+        in a game without one."""
+        if self.stake != "fool" or len(result.places) < 2 or len(result.places[-1]) != 1:
+            return None
+        return result.places[-1][0]
 
     def dealer_after(self, dealer: int, players: int, fool: int | None) -> int:
         """Who deals the next game, after one dealt by ``dealer`` that left ``fool`` the

@@ -573,10 +573,9 @@ class Table:
     def _next_dealer(self) -> int:
         # The game's descriptor says: a Kryt'-navalivat' fool deals the next hand, the same
         # dealer after a draw (K-8); elsewhere the deal passes to the left.
-        state = self.state
-        loser = getattr(state, "loser", None)
-        fool = None if loser is None else int(loser)
-        return descriptor(self.game_name).dealer_after(self.run.dealer, len(self.seats), fool)
+        rules, result = descriptor(self.game_name), self.state.result
+        fool = None if result is None else rules.fool_of(result)
+        return rules.dealer_after(self.run.dealer, len(self.seats), fool)
 
     @staticmethod
     def check_seed(seed: object) -> str:

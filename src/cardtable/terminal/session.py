@@ -6,7 +6,7 @@ record through the spectator's view, ``state.view(None)``.
 
 Kryt'-navalivat' is played as hands in a row (a game is one hand, SPEC §0.1): a
 :class:`HandsPlay` runs one :class:`PlaySession` per hand of a
-:class:`~cardtable.rules.kryt_navalivat.session.Session`, shows the tally of fools after
+:class:`~cardtable.session.Session`, shows the tally of fools after
 each and asks whether to deal another; its saved file replays hand by hand.
 
 Input is read a line at a time through :meth:`rich.console.Console.input`, which falls
@@ -31,7 +31,7 @@ from cardtable.bots import Bot
 from cardtable.cards import Card, Suit
 from cardtable.core import Action, Record, State
 from cardtable.errors import CardtableError, InvalidActionError
-from cardtable.rules.kryt_navalivat.session import Session
+from cardtable.session import Session
 from cardtable.terminal import GameScreen, screen_for
 from cardtable.terminal.cards import SUIT_ORDER, hand_key, with_symbols
 from cardtable.terminal.refusals import refusal_words
@@ -419,7 +419,7 @@ class HandsPlay:
                 console=self.console,
                 state=state,
                 bots=self.bots,
-                seed=state.seed,
+                seed=session.seeds[-1],
                 you=self.you,
                 echo_input=self.echo_input,
             )
@@ -431,10 +431,10 @@ class HandsPlay:
                     return True
             elif not self._another():
                 return True
-            last = state.view(self.you)
+            fool = session.fool
             session.next_hand()
-            dealer = self.names[session.state.dealer]
-            if last["loser"] is None:
+            dealer = self.names[session.dealers[-1]]
+            if fool is None:
                 self.console.print(f"After the draw {dealer} deals again (KRYT-7.5).")
             else:
                 self.console.print(f"{dealer}, the fool, deals the next hand (KRYT-2.1).")

@@ -37,7 +37,7 @@ class KrytNavalivat(Game):
     the seed when absent, KRYT-2.1) and ``trump_mode``: ``"turned"`` (the card turned after
     the deal names trumps, KRYT-2.4) or ``"permanent"`` (diamonds trumps, spades
     anti-trumps, KRYT-8). Hands in a row, the fool dealing the next, are a
-    :class:`~cardtable.rules.kryt_navalivat.session.Session`.
+    :class:`~cardtable.session.Session`.
     """
 
     state_class = KrytNavalivatState
