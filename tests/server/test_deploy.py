@@ -113,8 +113,13 @@ def test_compose_runs_two_servers_on_postgresql_behind_the_proxy() -> None:
         assert each["command"] == [
             *("--client-header", "X-Forwarded-For", "--trusted-proxy", proxy_address),
             *("--peer-host", name),
+            # The site's name, from deploy/.env: a page under another is another site's.
+            "--server-name",
+            "${CARDTABLE_SERVER_NAME:?set CARDTABLE_SERVER_NAME in deploy/.env}",
         ]
         assert "networks" not in each  # on the default network, with the proxy
+    example = (COMPOSE.parent / "example.env").read_text()
+    assert re.search(r"^CARDTABLE_SERVER_NAME=\S+$", example, re.MULTILINE)
     assert {**servers[0], "command": None} == {**servers[1], "command": None}
     server = servers[0]
     build = server["build"]

@@ -169,6 +169,8 @@ def test_an_unknown_log_format_is_refused_with_the_choices(tmp_path: Path) -> No
     ("options", "words"),
     [
         (("--allow-origin", "club.example"), "--allow-origin 'club.example' is not an origin"),
+        (("--server-name", "https://cards.example"), "is not a host name"),
+        (("--server-name", "cards..example/"), "is not a host name"),
         (("--allow-origin", "https://club.example/lobby"), "is not an origin"),
         (("--read-timeout", "0"), "--read-timeout is over 0"),
         (("--connections-per-client", "-1"), "--connections-per-client 0 or more"),
@@ -185,6 +187,8 @@ def test_an_unknown_log_format_is_refused_with_the_choices(tmp_path: Path) -> No
     ],
     ids=[
         "no scheme",
+        "a server name with a scheme",
+        "a server name with a path",
         "a path",
         "no read time",
         "negative connections",

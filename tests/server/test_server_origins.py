@@ -31,6 +31,9 @@ OWN = "http://testserver"  # the test client's server, as a page of its own woul
 
 @contextmanager
 def serving(database: Path, **settings: Any) -> Iterator[TestClient]:
+    # The test client's server is "testserver": a name of the server's, as an operator
+    # names a domain with --server-name (unless a test says otherwise).
+    settings.setdefault("server_names", ["testserver"])
     app = create_app(f"sqlite:///{database}", bot_delay=0, workers=1, **settings)
     with TestClient(app) as client:
         yield client
@@ -186,6 +189,65 @@ def test_the_scheme_a_named_proxy_forwards_is_believed_and_no_one_elses(
     with serving(tmp_path / "untrusted.db", limits=untrusted) as client:
         refused(post(client, headers), 403, "cross_origin")
         assert post(client, {**headers, "origin": OWN}).status_code == 201
+
+
+def test_a_page_under_a_name_the_server_does_not_know_is_another_sites(tmp_path: Path) -> None:
+    """DNS rebinding: another site points its name at the server's address, and its page,
+    now at the server, sends ``Host`` and ``Origin`` that agree. A name the operator has not
+    given the server (--server-name) is taken for such a site's; an IP address or
+    ``localhost`` is the server's own, whatever the operator said."""
+    database = tmp_path / "tables.db"
+    json_type = {"content-type": "application/json"}
+    with serving(database, server_names=[]) as client:
+        answer = post(client, {**json_type, "origin": OWN})
+        refused(answer, 403, "cross_origin")
+        table = post(client, json_type).json()["table"]
+        socket = client.websocket_connect(f"/ws/{table}", headers={"origin": OWN})
+        with pytest.raises(WebSocketDenialResponse) as denied, socket:
+            pass
+        refused(denied.value, 403, "cross_origin")
+        for host in ("127.0.0.1:8000", "[::1]:8000", "localhost:8000", "cards.localhost"):
+            headers = {**json_type, "host": host, "origin": f"http://{host}"}
+            assert post(client, headers).status_code == 201, host
+        rebound = {**json_type, "host": "evil.example", "origin": "http://evil.example"}
+        refused(post(client, rebound), 403, "cross_origin")
+        assert table_count(database) == 5
+    with serving(database, server_names=["Cards.Example.org"]) as client:
+        named = {**json_type, "host": "cards.example.org", "origin": "http://cards.example.org"}
+        assert post(client, named).status_code == 201
+        refused(post(client, rebound), 403, "cross_origin")
+
+
+def test_the_allowed_origins_get_cors_headers_and_no_one_else(tmp_path: Path) -> None:
+    """A site listed with --allow-origin sends its JSON requests from its own pages: the
+    browser asks first (a preflight, OPTIONS), and reads an answer only with the header
+    that names the site. Both are given to the listed sites alone."""
+    database = tmp_path / "tables.db"
+    club = "https://club.example"
+    with serving(database, allowed_origins=["https://CLUB.example:443"]) as client:
+        ask = {
+            "access-control-request-method": "POST",
+            "access-control-request-headers": "content-type",
+        }
+        preflight = client.options("/api/tables", headers={**ask, "origin": club})
+        assert preflight.status_code == 200, preflight.text
+        assert preflight.headers["access-control-allow-origin"] == club
+        assert "POST" in preflight.headers["access-control-allow-methods"]
+        assert "content-type" in preflight.headers["access-control-allow-headers"].lower()
+        stranger = client.options("/api/tables", headers={**ask, "origin": "https://evil.example"})
+        assert stranger.status_code == 400
+        assert "access-control-allow-origin" not in stranger.headers
+        opened = post(client, {"content-type": "application/json", "origin": club})
+        assert opened.status_code == 201
+        assert opened.headers["access-control-allow-origin"] == club
+        answer = post(
+            client, {"content-type": "application/json", "origin": "https://evil.example"}
+        )
+        refused(answer, 403, "cross_origin")
+        assert "access-control-allow-origin" not in answer.headers
+    with serving(database) as client:  # no site listed: no CORS headers at all
+        preflight = client.options("/api/tables", headers={**ask, "origin": club})
+        assert "access-control-allow-origin" not in preflight.headers
 
 
 # ---------------------------------------------------------------- options and marks

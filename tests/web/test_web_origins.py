@@ -16,11 +16,20 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import urlsplit
 
 import httpx
 from playwright.sync_api import Browser, expect
 
-from browser_pieces import EXPECT_MS, bots, context, open_page, open_table
+from browser_pieces import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    EXPECT_MS,
+    bots,
+    context,
+    open_page,
+    open_table,
+)
 
 expect.set_options(timeout=EXPECT_MS)
 
@@ -100,3 +109,40 @@ def test_the_servers_own_lobby_still_opens_a_table(web_base: str, chromium: Brow
         page.wait_for_selector("#conn[data-state='connected']")
         expect(page.locator("#turn.mine")).to_be_visible()
     assert tables(web_base) == before + 1
+
+
+def test_the_lobby_under_a_name_pointed_at_the_server_opens_nothing(
+    web_base: str, chromium: Browser
+) -> None:
+    """DNS rebinding: another site's name made to resolve to the server's address (here by
+    Chromium's own resolver rules) serves the server's lobby under that site's origin, whose
+    ``Origin`` and ``Host`` agree. The server knows its names (IP addresses, localhost and
+    --server-name), so that page's click opens no table."""
+    port = urlsplit(web_base).port
+    rules = "--host-resolver-rules=MAP rebound.test 127.0.0.1"
+    browser = chromium.browser_type.launch(
+        executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, rules], headless=True
+    )
+    before = tables(web_base)
+    try:
+        page = browser.new_page()
+        page.goto(f"http://rebound.test:{port}/")
+        page.click("#play-now-buttons button[data-play-now='knockout-whist']")
+        status = page.evaluate(REBOUND)
+    finally:
+        browser.close()
+    assert status == [403, "cross_origin"]
+    assert tables(web_base) == before
+
+
+# The page's own request, as the lobby sends it: JSON, from the page's origin.
+REBOUND = """
+async () => {
+  const answer = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ game: "neuf", seats: Array(3).fill({ kind: "human" }) }),
+  });
+  return [answer.status, (await answer.json()).error];
+}
+"""

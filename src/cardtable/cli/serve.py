@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import re
 import signal
 import socket
 from enum import StrEnum
@@ -103,6 +104,14 @@ def serve(
             "(https://host[:port]); repeat for several. The server's own pages always may."
         ),
     ] = None,
+    server_name: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A name this server's pages are served under (cards.example.org); repeat "
+            "for several. IP addresses and localhost always are; a page of any other name is "
+            "taken for another site's that points its name here, and may change nothing.",
+        ),
+    ] = None,
     evict_after: Annotated[
         float,
         typer.Option(help="Seconds an idle table (nobody connected) stays in memory."),
@@ -145,6 +154,12 @@ def serve(
                 f"--allow-origin {origin!r} is not an origin: write https://host or "
                 "http://host:port",
                 USAGE_ERROR,
+            )
+    names = tuple(name.lower() for name in server_name or ())
+    for name in names:
+        if not re.fullmatch(r"[a-z0-9]([a-z0-9.-]{0,251}[a-z0-9])?", name):
+            _fail(
+                f"--server-name {name!r} is not a host name: write cards.example.org", USAGE_ERROR
             )
     proxies = tuple(trusted_proxy or ())
     if proxies and not client_header:
@@ -202,6 +217,7 @@ def serve(
                 limits=limits,
                 peer_address=peer_address,
                 allowed_origins=origins,
+                server_names=names,
             )
         except ValueError as exc:
             _fail(f"--database {shown}: {exc}", USAGE_ERROR)

@@ -20,6 +20,7 @@ from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
 
 from cardtable.server.api import api_routes
 from cardtable.server.collector import scheduled_full_collections
@@ -30,7 +31,7 @@ from cardtable.server.hints import HINTS_PER_MINUTE
 from cardtable.server.hub import Hub
 from cardtable.server.leases import LEASE
 from cardtable.server.limits import BodyLimit, ConnectionLimit, CreationLimit, Limits
-from cardtable.server.origins import SameOrigin, parse_origin
+from cardtable.server.origins import SameOrigin, origin_text, parse_origin
 from cardtable.server.pages import WEB, not_found_page, page_routes, wants_page
 from cardtable.server.play import play_routes
 from cardtable.server.reviews import check_review_level
@@ -82,6 +83,7 @@ def create_app(
     lease: float = LEASE,
     peer_address: str | None = None,
     allowed_origins: Iterable[str] = (),
+    server_names: Iterable[str] = (),
 ) -> FastAPI:
     """The web table on the database at ``database_url`` (see :func:`default_database_url`).
 
@@ -101,12 +103,15 @@ def create_app(
     ``peer_address``: host:port at which the other processes reach this one, to relay the
     seats of its tables (``cardtable serve`` listens there too);
     ``allowed_origins``: the origins (``https://host[:port]``) of other sites whose pages
-    may open tables and sockets here, besides the server's own (``origins.py``)."""
+    may open tables and sockets here, besides the server's own, and which are sent CORS
+    headers; ``server_names``: the names (besides IP addresses and ``localhost``) that the
+    server's own pages are served under (``origins.py``)."""
     url = database_url or default_database_url()
     limits = limits or Limits()
     allowed_origins = tuple(allowed_origins)
-    for origin in allowed_origins:
-        if parse_origin(origin) is None:
+    parsed = [parse_origin(origin) for origin in allowed_origins]
+    for origin, read in zip(allowed_origins, parsed, strict=True):
+        if read is None:
             raise ValueError(f"{origin!r} is not an origin: write https://host or http://host:port")
     check_review_level()  # a review's budget that cannot be read fails now, not at each review
     creations = CreationLimit(limits.tables_per_minute, limits.clients)
@@ -158,7 +163,20 @@ def create_app(
     app = FastAPI(title="cardtable", lifespan=lifespan, docs_url=API_DOCS)
     app.mount("/static", StaticFiles(directory=WEB), name="static")
     app.add_middleware(BodyLimit, limit=limits.max_body)
-    app.add_middleware(SameOrigin, allowed=allowed_origins, limits=limits)
+    app.add_middleware(
+        SameOrigin, allowed=allowed_origins, limits=limits, server_names=server_names
+    )
+    if allowed_origins:
+        # Outside the origin check: a preflight (OPTIONS) is answered for the allowed
+        # origins alone, and their requests' answers carry the header that lets their
+        # pages read them.
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=[origin_text(read) for read in parsed if read is not None],
+            allow_methods=["GET", "POST"],
+            allow_headers=["content-type"],
+            max_age=600,
+        )
     if limits.client_header is not None and limits.connections_per_client > 0:
         # A trusted proxy's connections carry many clients: each one's requests and sockets
         # are counted here by the address the proxy writes (connections.py counts every

@@ -9,6 +9,15 @@ address (its ``Host`` header, with the scheme the client used) or one of the ori
 operator allows (``cardtable serve --allow-origin``). A request without ``Origin`` (a script,
 ``curl``, another server process relaying a socket) is not a browser's page, and passes.
 
+The server's own address is its own only under a name it knows it by: an IP address,
+``localhost``, or a name the operator gives (``cardtable serve --server-name``). A page of
+any other name that reaches the server is another site's that had its name pointed at the
+server's address (DNS rebinding: ``Host`` and ``Origin`` then agree), and is refused.
+
+The origins the operator allows are sent CORS headers (``Access-Control-Allow-Origin``, and
+an answer to a preflight), so that their pages' JSON requests reach the server and their
+answers the page; nobody else's are.
+
 Behind a reverse proxy the scheme the client used is the proxy's to tell: it is read from
 ``X-Forwarded-Proto`` on a connection from a proxy the server trusts (``--client-header``
 and ``--trusted-proxy``: ``limits.client_of``), else from the connection. Host and port
@@ -17,6 +26,7 @@ are compared, an absent port being the scheme's own (80, 443).
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from collections.abc import Iterable
 from urllib.parse import urlsplit
@@ -26,7 +36,15 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from cardtable.server.limits import Limits, client_of, refuse
 
-__all__ = ["SAFE_METHODS", "Origin", "SameOrigin", "parse_origin", "request_origin"]
+__all__ = [
+    "SAFE_METHODS",
+    "Origin",
+    "SameOrigin",
+    "known_name",
+    "origin_text",
+    "parse_origin",
+    "request_origin",
+]
 
 log = logging.getLogger("cardtable.server")
 
@@ -58,6 +76,24 @@ def parse_origin(text: str) -> Origin | None:
     return scheme, parts.hostname.lower(), port or DEFAULT_PORTS[scheme]
 
 
+def origin_text(origin: Origin) -> str:
+    """An origin as a browser writes it in ``Origin``: the scheme's own port left out."""
+    scheme, host, port = origin
+    if ":" in host:
+        host = f"[{host}]"  # an IPv6 address
+    return f"{scheme}://{host}" if DEFAULT_PORTS[scheme] == port else f"{scheme}://{host}:{port}"
+
+
+def known_name(host: str, names: Iterable[str]) -> bool:
+    """Whether a page at ``host`` (lower case) may be the server's own: an IP address, a
+    name of the loopback (``localhost``, ``*.localhost``: RFC 6761), or one of ``names``."""
+    try:
+        ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        return host == "localhost" or host.endswith(".localhost") or host in names
+    return True
+
+
 def request_origin(scope: Scope, trust_proxy: bool) -> Origin | None:
     """The origin a request was sent to: the scheme the client used (the proxy's
     ``X-Forwarded-Proto`` when ``trust_proxy``, else the connection's) and its ``Host``."""
@@ -77,13 +113,20 @@ class SameOrigin:
     """Refuses ``403 cross_origin`` a state-changing request or a websocket handshake from
     a page of another origin than the server's own and the ``allowed`` ones (ASGI
     middleware). ``limits``: which connections are trusted proxies, whose
-    ``X-Forwarded-Proto`` is the request's scheme (:func:`limits.client_of`)."""
+    ``X-Forwarded-Proto`` is the request's scheme (:func:`limits.client_of`).
+    ``server_names``: the names besides IP addresses and ``localhost`` that the server's own
+    pages are served under (:func:`known_name`)."""
 
     def __init__(
-        self, app: ASGIApp, allowed: Iterable[str] = (), limits: Limits | None = None
+        self,
+        app: ASGIApp,
+        allowed: Iterable[str] = (),
+        limits: Limits | None = None,
+        server_names: Iterable[str] = (),
     ) -> None:
         self.app = app
         self.limits = limits or Limits()
+        self.server_names = frozenset(name.lower() for name in server_names)
         self.allowed: set[Origin] = set()
         for text in allowed:
             origin = parse_origin(text)
@@ -118,4 +161,5 @@ class SameOrigin:
             return False
         if origin in self.allowed:
             return True
-        return origin == request_origin(scope, client_of(scope, self.limits).proxied)
+        own = request_origin(scope, client_of(scope, self.limits).proxied)
+        return origin == own and known_name(origin[1], self.server_names)
