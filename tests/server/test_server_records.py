@@ -120,6 +120,7 @@ def test_every_table_the_server_writes_passes_the_check(
 
 
 FIRST_ACTION = "(SELECT min(seq) FROM events WHERE table_id = :t AND kind = 'action')"
+LAST_ACTION = "(SELECT max(seq) FROM events WHERE table_id = :t AND kind = 'action')"
 SEED = "(SELECT min(seq) FROM events WHERE table_id = :t AND kind = 'seed')"
 OVER = "(SELECT min(seq) FROM events WHERE table_id = :t AND kind = 'over')"
 LAST = "(SELECT max(seq) FROM events WHERE table_id = :t)"
@@ -212,6 +213,16 @@ DAMAGES = [
         "is not an object",
     ),
     (
+        "event that is not JSON",
+        f"UPDATE events SET data = '{{\"kind\": ' WHERE table_id = :t AND seq = {FIRST_ACTION}",
+        ": not JSON (Expecting value, at character 9)",
+    ),
+    (
+        "options that are not JSON",
+        "UPDATE tables SET options = 'players=3' WHERE id = :t",
+        "options: not JSON (Expecting value, at character 0)",
+    ),
+    (
         "event numbers with a gap",
         f"UPDATE events SET data = json_set(data, '$.seq', seq + 1) "
         f"WHERE table_id = :t AND seq = {FIRST_ACTION}",
@@ -289,3 +300,33 @@ def test_a_table_with_a_field_the_server_does_not_write_is_quarantined_and_never
         marks = dict(connection.execute("SELECT id, quarantined FROM tables").fetchall())
     assert reason in marks[broken], marks[broken]
     assert [t for t, mark in marks.items() if mark is not None] == [broken]
+
+
+def test_a_quarantines_reason_is_bounded_whatever_the_value_it_names(
+    stored: dict[str, Any], tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An action of a million characters (in the game being played, which is replayed)
+    does not replay, and the refusal's words hold the action: the reason logged and stored is cut to a line, saying how long it was."""
+    database = tmp_path / "tables.db"
+    shutil.copy(stored["database"], database)
+    huge = "replace(hex(zeroblob(500000)), '00', 'x')"
+    damage = (
+        f"UPDATE events SET data = json_set(data, '$.action', {huge}) "
+        f"WHERE table_id = :t AND seq = {LAST_ACTION}"
+    )
+    with sqlite3.connect(database) as connection:
+        assert connection.execute(damage, {"t": stored["broken"]}).rowcount == 1
+    caplog.set_level(logging.INFO, logger="cardtable.server")
+    with serving(database) as client:
+        answer = client.get(f"/api/tables/{stored['broken']}")
+        assert answer.status_code == 503, answer.text[:300]
+        assert answer.json()["error"] == "quarantined"
+    (logged,) = [r for r in caplog.records if r.getMessage() == "table quarantined"]
+    reason = getattr(logged, "reason", "")
+    assert len(reason) <= 500 and reason.endswith(" characters in all)"), reason[-80:]
+    assert "xxxx" in reason  # what was wrong is still said, cut short
+    with sqlite3.connect(database) as connection:
+        (mark,) = connection.execute(
+            "SELECT quarantined FROM tables WHERE id = ?", (stored["broken"],)
+        ).fetchone()
+    assert mark == reason

@@ -23,13 +23,15 @@ from cardtable.server.draining import Draining
 from cardtable.server.leases import Leases
 from cardtable.server.memory import Memory
 from cardtable.server.metrics import Metrics
-from cardtable.server.records import RecordError, check_table
-from cardtable.server.store import Owner, Store
+from cardtable.server.records import check_table
+from cardtable.server.store import Owner, Store, StoredDataError
 from cardtable.server.table import HUMAN, Run, Table, TableError
 
 __all__ = ["DAMAGED", "QUARANTINED", "SET_ASIDE", "TABLE_ID", "Loader"]
 
 log = logging.getLogger("cardtable.server")
+
+REASON_LIMIT = 500  # characters of a quarantine's reason, logged and stored
 
 # What a table's id can be (``secrets.token_urlsafe``): anything else is no table, and is
 # never sent to the database (PostgreSQL refuses text holding NUL, for one).
@@ -260,6 +262,10 @@ class Loader:
 
 
 def _damage(exc: Exception) -> str:
-    """Why a table's record does not load: the stored field that does not fit (``records``),
-    or what failed in its replay."""
-    return str(exc) if isinstance(exc, RecordError) else f"{type(exc).__name__}: {exc}"
+    """Why a table's record does not load: the stored field that does not fit (``records``,
+    ``store``), or what failed in its replay; bounded, as a stored value named in it may be
+    of any size, and the reason is one log line and one column."""
+    said = str(exc) if isinstance(exc, StoredDataError) else f"{type(exc).__name__}: {exc}"
+    if len(said) <= REASON_LIMIT:
+        return said
+    return f"{said[: REASON_LIMIT - 40]}… ({len(said):,} characters in all)"

@@ -26,7 +26,7 @@ from cardtable.errors import CardtableError
 from cardtable.fairness import CONSTRUCTION, check_client_seed
 from cardtable.options import read_deck
 from cardtable.server.deals import commitment
-from cardtable.server.store import DealRow, StoredTable
+from cardtable.server.store import DealRow, StoredDataError, StoredTable
 from cardtable.server.table import (
     BOT,
     HUMAN,
@@ -48,7 +48,7 @@ HEX64 = re.compile(r"[0-9a-f]{64}")
 Check = Callable[[object], "str | None"]
 
 
-class RecordError(ValueError):
+class RecordError(StoredDataError):
     """A stored table holds what this server does not write; the message names the field."""
 
 

@@ -570,7 +570,7 @@ class Store:
                 .where(EventRow.table_id == table_id)
                 .order_by(EventRow.seq)
             ).all()
-            events = [json.loads(data) for _, _, data in stored]
+            events = [_parsed(data, f"event {seq}") for seq, _, data in stored]
             deals = list(
                 session.scalars(
                     select(DealRow)
@@ -582,7 +582,7 @@ class Store:
             return StoredTable(
                 id=row.id,
                 game=row.game,
-                options=json.loads(row.options),
+                options=_parsed(row.options, "options"),
                 created=row.created,
                 secret=row.secret,
                 seats=seats,
@@ -594,6 +594,19 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+class StoredDataError(ValueError):
+    """A stored field that is not what this server writes; the message names the field
+    (``records.RecordError`` for all the others)."""
+
+
+def _parsed(text: str, where: str) -> Any:
+    """A stored JSON field, or :class:`StoredDataError` naming it (not the parser alone)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise StoredDataError(f"{where}: not JSON ({exc.msg}, at character {exc.pos})") from None
 
 
 def _collided(exc: IntegrityError) -> bool:
