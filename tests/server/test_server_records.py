@@ -306,7 +306,8 @@ def test_a_quarantines_reason_is_bounded_whatever_the_value_it_names(
     stored: dict[str, Any], tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     """An action of a million characters (in the game being played, which is replayed)
-    does not replay, and the refusal's words hold the action: the reason logged and stored is cut to a line, saying how long it was."""
+    does not replay, and the refusal's words hold the action: the reason logged and stored
+    is cut to a line, saying how long it was."""
     database = tmp_path / "tables.db"
     shutil.copy(stored["database"], database)
     huge = "replace(hex(zeroblob(500000)), '00', 'x')"
