@@ -176,6 +176,25 @@ def test_a_read_only_database_refuses_changes_unavailable_and_is_not_ready(
             assert _metric(client, "cardtable_database_up") == 1
 
 
+def test_sqlite_locked_by_another_process_is_not_ready(tmp_path: Path) -> None:
+    """Another process holding SQLite's write lock stores every change of this one's
+    meanwhile (each waits, then is refused): ``/ready`` says 503 ``database`` while the lock
+    is held, and ready again once it goes."""
+    path = tmp_path / "tables.db"
+    app = create_app(f"sqlite:///{path}", bot_delay=0, workers=1)
+    with TestClient(app) as client:
+        assert client.get("/ready").status_code == 200
+        with locked(path, 30) as holder:
+            began = time.monotonic()
+            ready = client.get("/ready")
+            assert time.monotonic() - began < 3.0  # the check's own bound, not the lock's
+            holder.release.set()
+        assert ready.status_code == 503, ready.text
+        assert ready.json()["reason"] == "database"
+        assert "holds the database's write lock" in ready.json()["message"]
+        assert client.get("/ready").status_code == 200
+
+
 def test_a_read_the_database_cannot_answer_is_refused_unavailable(
     database: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

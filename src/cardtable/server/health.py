@@ -53,8 +53,8 @@ def health_routes(hub: Callable[[], Hub]) -> APIRouter:
         metrics = hub().metrics
         try:
             stored = await _count_tables(hub())
-            writable = await asyncio.wait_for(
-                asyncio.to_thread(hub().store.writable), DATABASE_CHECK_SECONDS
+            unwritable = await asyncio.wait_for(
+                asyncio.to_thread(hub().store.unwritable), DATABASE_CHECK_SECONDS
             )
         except TimeoutError:
             metrics.database_up.set(0)
@@ -66,9 +66,9 @@ def health_routes(hub: Callable[[], Hub]) -> APIRouter:
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
             why = reason[0] if reason else type(exc).__name__
             return _unready("database", f"the database is unreachable: {why}")
-        if not writable:
+        if unwritable is not None:
             metrics.database_up.set(0)
-            return _unready("database", "the database is read-only: it stores no change")
+            return _unready("database", UNWRITABLE[unwritable])
         metrics.database_answered()
         return {
             "status": "ready",
@@ -88,6 +88,12 @@ async def _count_tables(hub: Hub) -> int:
     """The tables stored, read from the database: a real query on the schema; TimeoutError
     when the database does not answer in :data:`DATABASE_CHECK_SECONDS`."""
     return await asyncio.wait_for(asyncio.to_thread(hub.store.count), DATABASE_CHECK_SECONDS)
+
+
+UNWRITABLE = {
+    "read-only": "the database is read-only: it stores no change",
+    "locked": "another process holds the database's write lock: it stores no change now",
+}
 
 
 def _unready(reason: str, message: str) -> Response:

@@ -13,6 +13,7 @@ PostgreSQL.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -467,15 +468,31 @@ class Store:
         with Session(self.engine) as session:
             return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
 
-    def writable(self) -> bool:
-        """Whether the database takes writes now: a PostgreSQL server read-only (a standby,
-        ``default_transaction_read_only``, a maintenance window) answers reads but refuses
-        every change. SQLite: a file this process can open is written when unlocked."""
-        if self.dialect != "postgresql":
-            return True
-        with self.engine.begin() as connection:
-            shown = connection.scalar(select(func.current_setting("transaction_read_only")))
-            return shown != "on"
+    def unwritable(self, wait: float = 1.0) -> str | None:
+        """Why the database takes no write now, or None if it does: a PostgreSQL server
+        read-only (a standby, ``default_transaction_read_only``, a maintenance window)
+        answers reads but refuses every change; a SQLite file whose write lock another
+        process has held for ``wait`` seconds stores nothing meanwhile (a move waits on it,
+        and is refused when the writer's patience runs out)."""
+        if self.dialect == "postgresql":
+            with self.engine.begin() as connection:
+                shown = connection.scalar(select(func.current_setting("transaction_read_only")))
+                return "read-only" if shown == "on" else None
+        raw = self.engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            cursor.execute(f"PRAGMA busy_timeout = {round(wait * 1000)}")
+            try:
+                # Takes the write lock as a write would, and gives it back at once.
+                cursor.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    return "locked"
+                raise
+            cursor.execute("ROLLBACK")
+            return None
+        finally:
+            raw.close()
 
     def exists(self, table_id: str) -> bool:
         with Session(self.engine) as session:
