@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from sqlalchemy import create_engine, text
 
 from failure_pieces import keep_playing
 from postgres_server import postgres_url, stored_events
@@ -303,3 +304,47 @@ def test_the_bots_of_a_table_nobody_is_at_play_on_in_another_process(
         for server in servers:
             if server.process is not None:
                 server.kill()
+
+
+def test_one_clients_allowance_of_tables_holds_across_processes(
+    database: str, tmp_path: Path
+) -> None:
+    """``--tables-per-minute 5`` on two processes sharing the database: one client asking
+    each in turn (20 requests, sent at once) opens 5 tables in all, not 5 at each, and is
+    told when to come back at both."""
+    options = ("--tables-per-minute", "5")
+    servers = [
+        ServerProcess(database, tmp_path / f"limit-{n}.log", options=options) for n in range(2)
+    ]
+    request = {"game": "kryt-navalivat", "seats": [{"kind": "human"}, {"kind": "bot"}]}
+    try:
+        for server in servers:
+            server.start()
+        before = _table_count(database)
+
+        async def ask(server: ServerProcess) -> int:
+            async with httpx.AsyncClient(base_url=server.http, timeout=30.0) as http:
+                answer = await http.post("/api/tables", json=request)
+                if answer.status_code == 429:
+                    assert 1 <= int(answer.headers["Retry-After"]) <= 12
+                return answer.status_code
+
+        async def burst() -> list[int]:
+            asks = [ask(servers[n % 2]) for n in range(20)]
+            return await asyncio.gather(*asks)
+
+        statuses = asyncio.run(burst())
+        assert sorted(statuses) == [201] * 5 + [429] * 15, statuses
+        assert _table_count(database) == before + 5
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _table_count(url: str) -> int:
+    engine = create_engine(url)
+    try:
+        with engine.connect() as connection:
+            return int(connection.execute(text("SELECT count(*) FROM tables")).scalar_one())
+    finally:
+        engine.dispose()

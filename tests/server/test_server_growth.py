@@ -28,6 +28,7 @@ from starlette.websockets import WebSocketDisconnect
 from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
 from cardtable.server.limits import CreationLimit, Limits
+from cardtable.server.store import Store
 from served import ServerProcess
 from server_pieces import Socket, humans, open_table, table_count, tokens_of, until
 
@@ -342,6 +343,42 @@ def test_the_allowance_refills_and_the_clients_remembered_are_bounded() -> None:
         assert len(limit.buckets) <= 3
 
 
+def test_the_allowance_of_tables_is_kept_in_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every process on a database counts one client's tables in the same row (a token
+    bucket: 2 a minute here, in bursts of 2); a request refused for what it asked gives its
+    table back; a bucket full again leaves the database."""
+    from sqlalchemy import text
+
+    from cardtable.server import store as stored
+
+    now = [1000.0]
+    monkeypatch.setattr(stored.time, "time", lambda: now[0])
+    first, second = (Store(f"sqlite:///{tmp_path / 'tables.db'}") for _ in range(2))
+    try:
+        assert first.take_allowance("198.51.100.1", 2) == 0.0
+        assert second.take_allowance("198.51.100.1", 2) == 0.0
+        assert first.take_allowance("198.51.100.1", 2) == pytest.approx(30.0)
+        assert second.take_allowance("198.51.100.2", 2) == 0.0  # another client's own
+        second.refund_allowance("198.51.100.1", 2)
+        assert first.take_allowance("198.51.100.1", 2) == 0.0
+        now[0] += 15.0
+        assert second.take_allowance("198.51.100.1", 2) == pytest.approx(15.0)
+        now[0] += 15.0
+        assert first.take_allowance("198.51.100.1", 2) == 0.0
+        with first.engine.connect() as connection:
+            rows = connection.execute(text("SELECT client FROM allowances")).scalars().all()
+        assert len(rows) == 2 and "198.51.100.1" not in rows  # a hash, not the address
+        now[0] += 61.0
+        assert second.take_allowance("203.0.113.5", 2) == 0.0
+        with first.engine.connect() as connection:
+            assert connection.execute(text("SELECT count(*) FROM allowances")).scalar() == 1
+    finally:
+        first.close()
+        second.close()
+
+
 # The body limit ---------------------------------------------------------------------------
 
 
@@ -387,7 +424,9 @@ def call_app(
 def test_a_streamed_body_is_refused_at_the_limit_without_reading_the_rest(
     tmp_path: Path,
 ) -> None:
-    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}", limits=Limits(max_body=16384))
+    # Called without its lifespan (no hub, no database): no allowance of tables to count.
+    limits = Limits(max_body=16384, tables_per_minute=0)
+    app = create_app(f"sqlite:///{tmp_path / 'tables.db'}", limits=limits)
     # 200 MB offered in chunks of 64 KiB, no length announced: one chunk is read.
     status, headers, body, read = call_app(app, [], chunks=3200)
     assert status == 413 and read == 65536

@@ -42,13 +42,13 @@ def test_migrations_create_the_schema_on_postgresql(database: str) -> None:
     tables = set(inspect(engine).get_table_names())
     assert {"tables", "seats", "events", "deals", "alembic_version"} <= tables
     # Every revision ran, in order: the quarantine's column, fair deals' secret, reviews,
-    # the tables' owners.
+    # the tables' owners, the clients' allowances of new tables.
     columns = {c["name"] for c in inspect(engine).get_columns("tables")}
     assert {"quarantined", "secret"} <= columns
-    assert {"reviews", "owners"} <= tables
+    assert {"reviews", "owners", "allowances"} <= tables
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0005",)
+            ("0006",)
         ]
     engine.dispose()
 

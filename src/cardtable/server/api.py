@@ -73,9 +73,9 @@ def describe_games() -> list[dict[str, Any]]:
     return described
 
 
-def api_routes(hub: Callable[[], Hub], limits: Limits, creations: CreationLimit) -> APIRouter:
-    """The routes of the JSON API, on the server's hub; ``creations`` counts the tables each
-    client opens, within ``limits``."""
+def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
+    """The routes of the JSON API, on the server's hub, within ``limits`` (the tables each
+    client opens are counted in the database: :meth:`Hub.creation_wait`)."""
     router = APIRouter()
 
     @router.api_route("/api/tutorials", methods=PAGE_METHODS)
@@ -117,7 +117,16 @@ def api_routes(hub: Callable[[], Hub], limits: Limits, creations: CreationLimit)
         if not json_labelled(request):
             return unlabelled()
         client = client_of(request.scope, limits).address
-        wait = creations.wait(client)
+        per_minute = limits.tables_per_minute
+
+        async def refund() -> None:
+            if per_minute > 0:
+                await hub().refund_creation(client, per_minute)
+
+        try:
+            wait = await hub().creation_wait(client, per_minute) if per_minute > 0 else 0.0
+        except TableError as exc:
+            return error(503, exc.code, str(exc))
         if wait:
             log.info("table refused", extra={"code": "rate_limited", "client": client})
             return error(
@@ -130,10 +139,10 @@ def api_routes(hub: Callable[[], Hub], limits: Limits, creations: CreationLimit)
         try:
             body = await request.body()  # BodyLimit refuses one over the limit as it arrives
         except HTTPException:
-            creations.refund(client)
+            await refund()
             raise
         except ClientDisconnect:  # gone, or too slow (connections.py): nobody to answer
-            creations.refund(client)
+            await refund()
             return Response(status_code=400)
         try:
             data = parse_json(body)
@@ -141,7 +150,9 @@ def api_routes(hub: Callable[[], Hub], limits: Limits, creations: CreationLimit)
                 raise TableError("malformed", "the body is a JSON object")
             return await hub().open(data.get("game"), data.get("options", {}), data.get("seats"))
         except TableError as exc:
-            creations.refund(client)  # only tables opened count against the client
+            # Only tables opened count against the client (a table the database could not
+            # store is given back too).
+            await refund()
             log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
             return error(503 if exc.code == UNAVAILABLE else 400, exc.code, str(exc))
 

@@ -30,7 +30,7 @@ from cardtable.server.health import health_routes
 from cardtable.server.hints import HINTS_PER_MINUTE
 from cardtable.server.hub import Hub
 from cardtable.server.leases import LEASE
-from cardtable.server.limits import BodyLimit, ConnectionLimit, CreationLimit, Limits
+from cardtable.server.limits import BodyLimit, ConnectionLimit, Limits
 from cardtable.server.origins import SameOrigin, origin_text, parse_origin
 from cardtable.server.pages import WEB, not_found_page, page_routes, wants_page
 from cardtable.server.play import play_routes
@@ -114,7 +114,6 @@ def create_app(
         if read is None:
             raise ValueError(f"{origin!r} is not an origin: write https://host or http://host:port")
     check_review_level()  # a review's budget that cannot be read fails now, not at each review
-    creations = CreationLimit(limits.tables_per_minute, limits.clients)
     state: dict[str, Hub] = {}
 
     @asynccontextmanager
@@ -215,6 +214,6 @@ def create_app(
 
     app.include_router(health_routes(hub))
     app.include_router(page_routes(hub))
-    app.include_router(api_routes(hub, limits, creations))
+    app.include_router(api_routes(hub, limits))
     app.include_router(play_routes(hub))
     return app

@@ -29,6 +29,7 @@ closes its seats' sockets, whose pages reconnect and resume from their last even
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -233,6 +234,24 @@ class Hub:
         while True:
             await asyncio.sleep(every)
             self.sweep()
+
+    async def creation_wait(self, client: str, per_minute: float) -> float:
+        """Seconds before ``client`` may open a table under its allowance of
+        ``per_minute`` a minute (0: now, and the table is counted), kept in the database so
+        that every process counts the same tables; :class:`UnavailableError` if the
+        database cannot say within the writer's patience."""
+        if per_minute <= 0:
+            return 0.0
+        return await self.writer.patiently(partial(self.store.take_allowance, client, per_minute))
+
+    async def refund_creation(self, client: str, per_minute: float) -> None:
+        """Give back the table :meth:`creation_wait` counted for a request refused for what
+        it asked; a database that cannot take it now leaves the client one table short for
+        a while, not more."""
+        if per_minute <= 0:
+            return
+        with contextlib.suppress(UnavailableError):
+            await self.writer.patiently(partial(self.store.refund_allowance, client, per_minute))
 
     async def open(self, game: object, options: object, seats: object) -> dict[str, Any]:
         """Open a table; its invitations (the only place its tokens ever appear)."""

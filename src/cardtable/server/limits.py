@@ -94,8 +94,9 @@ class Limits:
     first byte to its body's last (``cardtable serve`` closes a connection slower than
     that); ``connections_per_client``: connections (requests under way and websockets
     through a trusted proxy) one client may hold open at once (0: no limit); ``evict_after``:
-    seconds an idle table (no socket, no bot to move) stays in memory; ``clients``: the
-    clients whose allowance is remembered at once (the oldest is forgotten past it)."""
+    seconds an idle table (no socket, no bot to move) stays in memory. Each client's
+    allowance of tables is kept in the database, shared by every process on it
+    (:meth:`cardtable.server.store.Store.take_allowance`)."""
 
     tables_per_minute: float = 20.0
     client_header: str | None = None
@@ -104,7 +105,6 @@ class Limits:
     read_timeout: float = READ_TIMEOUT
     connections_per_client: int = CONNECTIONS_PER_CLIENT
     evict_after: float = 600.0
-    clients: int = 10000
     # trusted_proxies parsed (None: every peer); set by __post_init__.
     _networks: tuple[Network, ...] | None = field(init=False, repr=False, compare=False)
 
@@ -118,8 +118,6 @@ class Limits:
             raise ValueError(
                 "the read timeout is over 0 seconds, the connections per client 0 or more"
             )
-        if self.clients < 1:
-            raise ValueError("at least one client's allowance is remembered")
         object.__setattr__(self, "_networks", proxy_networks(self.trusted_proxies))
 
     def trusts(self, peer: str | None) -> bool:

@@ -12,6 +12,7 @@ PostgreSQL.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -35,6 +36,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
@@ -43,12 +46,14 @@ from cardtable.server.schema import migrate
 
 __all__ = [
     "WAIT",
+    "AllowanceRow",
     "DealRow",
     "EventRow",
     "Owner",
     "OwnerRow",
     "SeatRow",
     "Store",
+    "StoredDataError",
     "StoredGame",
     "StoredTable",
     "TableRow",
@@ -109,6 +114,19 @@ class DealRow(Base):
     hand: Mapped[int] = mapped_column(Integer)
     cards: Mapped[str] = mapped_column(Text)  # card strings, space-separated, index 0 first
     salt: Mapped[str] = mapped_column(String(64))
+
+
+class AllowanceRow(Base):
+    """A client's allowance of new tables (``--tables-per-minute``), shared by every server
+    process on the database: ``tokens`` tables it may open, as counted at ``updated`` (the
+    database's clock, or this machine's on SQLite), filling at the allowed rate. The client
+    is the SHA-256 of its address."""
+
+    __tablename__ = "allowances"
+
+    client: Mapped[str] = mapped_column(String(64), primary_key=True)
+    tokens: Mapped[float] = mapped_column(Float)
+    updated: Mapped[float] = mapped_column(Float, index=True)
 
 
 class OwnerRow(Base):
@@ -436,6 +454,12 @@ class Store:
             return cast(func.extract("epoch", func.clock_timestamp()), Float)
         return time.time()
 
+    def _clock(self, session: Session) -> float:
+        """The time now as :meth:`_now` tells it, as a number."""
+        if self.dialect == "postgresql":
+            return float(session.scalar(select(self._now())) or 0.0)
+        return time.time()
+
     def _wait(self, connection: Connection, seconds: float) -> None:
         """Set how long SQLite waits on a lock held elsewhere, before the transaction
         writes (the pooled connection keeps whatever the last writer set)."""
@@ -497,6 +521,45 @@ class Store:
     def exists(self, table_id: str) -> bool:
         with Session(self.engine) as session:
             return session.scalar(select(TableRow.id).where(TableRow.id == table_id)) is not None
+
+    def take_allowance(self, client: str, per_minute: float, wait: float = WAIT) -> float:
+        """Count one new table against ``client``'s allowance of ``per_minute`` a minute
+        (in bursts of as many): 0.0 if it may open it now (then it is counted), else the
+        seconds before it may. One transaction, the client's row locked, so that every
+        process on the database counts the same tables."""
+        key = hashlib.sha256(client.encode()).hexdigest()
+        rate = per_minute / 60.0
+        with self.writing(wait) as session:
+            now = self._clock(session)
+            # A bucket left alone for a minute is full again: its row says nothing more.
+            session.execute(delete(AllowanceRow).where(AllowanceRow.updated < now - 60.0))
+            upsert = pg_insert if self.dialect == "postgresql" else sqlite_insert
+            session.execute(
+                upsert(AllowanceRow)
+                .values(client=key, tokens=per_minute, updated=now)
+                .on_conflict_do_nothing()
+            )
+            row = session.scalars(
+                select(AllowanceRow).where(AllowanceRow.client == key).with_for_update()
+            ).one()
+            tokens = min(per_minute, row.tokens + max(0.0, now - row.updated) * rate)
+            row.updated = now
+            if tokens < 1.0:
+                row.tokens = tokens
+                return (1.0 - tokens) / rate
+            row.tokens = tokens - 1.0
+            return 0.0
+
+    def refund_allowance(self, client: str, per_minute: float, wait: float = WAIT) -> None:
+        """Give back the table :meth:`take_allowance` counted, for a request refused
+        for what it asked."""
+        key = hashlib.sha256(client.encode()).hexdigest()
+        with self.writing(wait) as session:
+            row = session.scalars(
+                select(AllowanceRow).where(AllowanceRow.client == key).with_for_update()
+            ).one_or_none()
+            if row is not None:
+                row.tokens = min(per_minute, row.tokens + 1.0)
 
     def quarantine(self, table_id: str, reason: str, wait: float = WAIT) -> None:
         """Set a table aside: its record no longer replays, for ``reason``."""
