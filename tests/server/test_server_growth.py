@@ -7,9 +7,12 @@ record no longer replays is quarantined and every other table serves."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
 import gc
 import json
 import logging
+import os
 import select
 import socket
 import sqlite3
@@ -24,6 +27,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import connect
 
 from cardtable.server.app import create_app
 from cardtable.server.hub import Hub
@@ -351,10 +355,8 @@ def test_the_allowance_of_tables_is_kept_in_the_database(
     table back; a bucket full again leaves the database."""
     from sqlalchemy import text
 
-    from cardtable.server import store as stored
-
     now = [1000.0]
-    monkeypatch.setattr(stored.time, "time", lambda: now[0])
+    monkeypatch.setattr("cardtable.server.store.time.time", lambda: now[0])
     first, second = (Store(f"sqlite:///{tmp_path / 'tables.db'}") for _ in range(2))
     try:
         assert first.take_allowance("198.51.100.1", 2) == 0.0
@@ -600,3 +602,94 @@ def test_a_finished_tutorial_game_stays_in_memory_with_its_replays(tmp_path: Pat
         # stand-in may have played on in game 2 since the learner left: those come too.)
         assert snapshot["seq"] >= seq
         assert [e["seq"] for e in snapshot["missed"]] == list(range(1, snapshot["seq"] + 1))
+
+
+SILENT, SILENT_SECONDS = 8, 20.0  # sockets of one address, seconds of asking
+
+
+def _a_played_table(server: ServerProcess) -> str:
+    """A table whose game was played to its end (by a stand-in for the player, who came
+    and went, and a bot): every ``join`` from event 0 is sent all its events again."""
+    easy = {"kind": "bot", "level": "easy"}
+    request = {"game": "knockout-whist", "seats": [{"kind": "human"}, *[easy] * 6]}
+    opened = httpx.post(f"{server.http}/api/tables", json=request).json()
+    table: str = opened["table"]
+    token = opened["seats"][0]["invite"].split("token=")[1]
+    with connect(server.ws(table), open_timeout=10) as page:
+        page.send(json.dumps({"type": "join", "token": token, "since": None}))
+        page.recv(timeout=10)
+    deadline = time.monotonic() + 60
+    while not httpx.get(f"{server.http}/api/tables/{table}").json()["results"]:
+        assert time.monotonic() < deadline, "the game did not end"
+        time.sleep(0.2)
+    return table
+
+
+def _silent_socket(port: int, table: str) -> socket.socket:
+    """A websocket to ``table`` that reads nothing after its handshake, through a receive
+    buffer of 4 KiB: what the server sends it piles up at the server."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(10)
+    sock.connect(("127.0.0.1", port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    handshake = (
+        f"GET /ws/{table} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
+    )
+    sock.sendall(f"{handshake}\r\n".encode())
+    answer = b""
+    while b"\r\n\r\n" not in answer:
+        answer += sock.recv(1)  # the handshake's answer alone, byte by byte
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    sock.setblocking(False)
+    return sock
+
+
+def _frame(text: str) -> bytes:
+    """One masked text frame, as a client sends it (RFC 6455; a payload under 126 bytes)."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + masked
+
+
+def test_sockets_that_ask_and_never_read_are_closed_and_the_servers_memory_stays_put(
+    tmp_path: Path,
+) -> None:
+    """One address, 8 websockets, each asking for the whole table again (``join`` from
+    event 0: 21 KB) 20 times a second for 20 s and reading nothing: what the server would
+    send them is bounded per socket, each socket that falls that far behind is closed
+    (``4008 behind``), its messages after that cost nothing, and the server's memory stays
+    within 20 MB of where it was."""
+    server = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log", grace=0.0)
+    server.start()
+    try:
+        assert server.process is not None
+        pid = server.process.pid
+        table = _a_played_table(server)
+        before = resident(pid)
+        sockets = [_silent_socket(server.port, table) for _ in range(SILENT)]
+        join = _frame(json.dumps({"type": "join", "token": None, "since": 0}))
+        peak, closed = before, 0
+        deadline = time.monotonic() + SILENT_SECONDS
+        while time.monotonic() < deadline:
+            for sock in sockets:
+                with contextlib.suppress(BlockingIOError, BrokenPipeError, ConnectionResetError):
+                    sock.send(join)
+            peak = max(peak, resident(pid))
+            time.sleep(0.05)
+        for sock in sockets:
+            sock.close()
+        log = server.log.read_text()
+        closed = log.count("socket behind")
+        # Gone, they leave nothing behind: the server answers at once.
+        began = time.monotonic()
+        assert httpx.get(f"{server.http}/health", timeout=10).status_code == 200
+        assert time.monotonic() - began < 1.0
+    finally:
+        server.stop()
+    # Each socket holds at most OUTBOX_BYTES queued (1 MiB) before it is closed; unbounded,
+    # the same load grew the server by 35 MB in the 20 s, and on for as long as it lasted.
+    assert peak - before < 20_000_000, (before, peak)
+    assert closed == SILENT, f"{closed} of {SILENT} sockets closed as behind"

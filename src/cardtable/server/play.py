@@ -63,7 +63,7 @@ def play_routes(hub: Callable[[], Hub]) -> APIRouter:
         assert not isinstance(table, str)
         connection = Connection(socket, table)
         hub().attach(connection)
-        pump = _spawn(connection.pump())
+        pump = connection.pump_task = _spawn(connection.pump())
         try:
             while True:
                 message = await socket.receive()
@@ -82,6 +82,8 @@ def play_routes(hub: Callable[[], Hub]) -> APIRouter:
             hub().leave(connection)
             connection.close()
             pump.cancel()
+            if connection.pump_task is not pump and connection.pump_task is not None:
+                connection.pump_task.cancel()  # a close of a socket behind, still waiting
 
     return router
 
@@ -120,6 +122,8 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
     table = connection.table
     if hub.tables.get(table.id) is not table:
         return  # the table moved to another process: this socket is closing
+    if connection.closing is not None:
+        return  # closing (behind, or told to connect again): nothing more is served
     try:
         size = len(data) if isinstance(data, bytes) else len(data.encode("utf-8", "replace"))
         if size > MAX_MESSAGE:
