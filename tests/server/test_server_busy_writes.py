@@ -171,3 +171,60 @@ def test_a_table_found_damaged_on_a_busy_database_is_set_aside_and_marked_at_the
             "SELECT quarantined FROM tables WHERE id = ?", (broken,)
         ).fetchone()
     assert mark.startswith("JSONDecodeError: ")
+
+
+def test_a_change_the_database_refuses_fails_alone_not_its_whole_batch(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Moves at several tables are stored in one transaction. One change the database will
+    not take (here: events of a table it has no row of, which its foreign key refuses)
+    would fail them all; its batch is stored again change by change, so that the others
+    are kept and only that one's mover is refused."""
+    import asyncio
+
+    from sqlalchemy.exc import IntegrityError
+
+    from cardtable.server.commits import Writer
+    from cardtable.server.store import Store
+    from cardtable.server.table import Change, Table
+
+    store = Store(f"sqlite:///{tmp_path / 'tables.db'}")
+    tables = []
+    for _ in range(2):
+        table, _tokens, opened = Table.open("knockout-whist", {}, humans(2))
+        store.create_table(table.creation(opened))
+        table.commit(opened)
+        tables.append(table)
+    moves = []
+    for table in tables:
+        mover = table.state.to_move
+        assert mover is not None
+        moves.append(table.act(mover, str(table.state.legal_actions()[0]), "human", table.seq))
+    stray = Change([{**moves[0].events[0], "seq": 1}], [], moves[0].run)
+    caplog.set_level(logging.INFO, logger="cardtable.server")
+
+    async def commit_together() -> list[BaseException | None]:
+        writer = Writer(store)
+        try:
+            return await asyncio.gather(
+                writer.commit(tables[0].id, moves[0]),
+                writer.commit("no-such-table", stray),
+                writer.commit(tables[1].id, moves[1]),
+                return_exceptions=True,
+            )
+        finally:
+            await writer.close()
+
+    try:
+        first, refused, second = asyncio.run(commit_together())
+        assert first is None and second is None
+        assert isinstance(refused, IntegrityError)
+        assert any(
+            r.getMessage() == "commit failed; storing its changes one by one"
+            for r in caplog.records
+        ), "the three changes were not one batch: nothing was tested"
+        for table, move in zip(tables, moves, strict=True):
+            stored = store.load(table.id)
+            assert stored is not None and stored.events[-1] == move.events[-1]
+    finally:
+        store.close()

@@ -29,6 +29,7 @@ with :class:`MovedError`, and the process that lost drops its copy of the table.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
 import time
@@ -175,23 +176,41 @@ class Writer:
             since, self.since = self.since, None
             if not batch:
                 continue
-            changes = [(t, c.events, c.deals) for t, c, _ in batch]
             try:
-                refused = await self._append(changes, since)
-            except Exception as exc:  # nothing of the batch was stored: every mover hears it
-                if not isinstance(exc, UnavailableError):
-                    log.exception("commit failed", extra={"changes": len(batch)})
-                for _, _, done in batch:
-                    if not done.done():
-                        done.set_exception(exc)
+                await self._store(batch, since)
+            except UnavailableError:
+                pass  # every change of the batch was told
+            except Exception:
+                # An error of the data, not of the database: one change the database will not
+                # take (a bug) fails the whole transaction. Each change is stored on its own,
+                # so that only that one is refused and the others are kept.
+                log.exception("commit failed; storing its changes one by one")
+                for item in batch:
+                    with contextlib.suppress(Exception):
+                        await self._store([item], since)
+
+    async def _store(
+        self, batch: list[tuple[str, Change, asyncio.Future[None]]], since: float | None
+    ) -> None:
+        """Store a batch of changes in one transaction and tell each mover; when it fails,
+        every mover of the batch hears why, and the error is raised."""
+        changes = [(t, c.events, c.deals) for t, c, _ in batch]
+        try:
+            refused = await self._append(changes, since)
+        except Exception as exc:  # nothing of the batch was stored: every mover hears it
+            if len(batch) == 1 and not isinstance(exc, UnavailableError):
+                log.exception("commit failed", extra={"table": batch[0][0]})
+            for _, _, done in batch:
+                if not done.done() and (len(batch) == 1 or isinstance(exc, UnavailableError)):
+                    done.set_exception(exc)
+            raise
+        for table_id, _, done in batch:
+            if done.done():
+                continue
+            if table_id in refused:
+                done.set_exception(MovedError(table_id))
             else:
-                for table_id, _, done in batch:
-                    if done.done():
-                        continue
-                    if table_id in refused:
-                        done.set_exception(MovedError(table_id))
-                    else:
-                        done.set_result(None)
+                done.set_result(None)
 
     async def _append(
         self,
