@@ -229,3 +229,52 @@ def test_a_change_the_database_refuses_fails_alone_not_its_whole_batch(
             assert stored is not None and stored.events[-1] == move.events[-1]
     finally:
         store.close()
+
+
+def test_a_move_whose_turn_comes_after_its_patience_is_refused_not_stored_late(
+    tmp_path: Path,
+) -> None:
+    """A move that found the database locked waits in the commits' thread; if its turn
+    comes only after its patience (behind a write that took long), it is refused then, as
+    promised, even though the lock has gone meanwhile: never acknowledged late."""
+    import asyncio
+
+    from cardtable.server.commits import UnavailableError, Writer
+    from cardtable.server.store import Store
+    from cardtable.server.table import Table
+
+    path = tmp_path / "tables.db"
+    store = Store(f"sqlite:///{path}")
+    table, _tokens, opened = Table.open("knockout-whist", {}, humans(2))
+    store.create_table(table.creation(opened))
+    table.commit(opened)
+    mover = table.state.to_move
+    assert mover is not None
+    move = table.act(mover, str(table.state.legal_actions()[0]), "human", table.seq)
+
+    async def move_behind_a_long_write() -> tuple[BaseException | None, float]:
+        writer = Writer(store, patience=0.5)
+        try:
+            # The commits' thread is busy for 1.2 s (a write that took that long).
+            slow = writer.patiently(lambda wait: time.sleep(1.2))
+            began = time.monotonic()
+            with locked(path, 0.3):  # found locked: handed to the busy thread
+                answer = asyncio.ensure_future(writer.commit(table.id, move))
+                await asyncio.sleep(0.1)
+            try:
+                await answer
+                refused: BaseException | None = None
+            except UnavailableError as exc:
+                refused = exc
+            await slow
+            return refused, time.monotonic() - began
+        finally:
+            await writer.close()
+
+    try:
+        refused, took = asyncio.run(move_behind_a_long_write())
+        assert isinstance(refused, UnavailableError), f"stored after {took:.2f} s"
+        stored = store.load(table.id)
+        assert stored is not None and stored.events[-1]["seq"] == table.seq
+    finally:
+        store.close()

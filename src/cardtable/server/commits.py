@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
@@ -147,6 +147,10 @@ class Writer:
         self.inline = store.dialect == "sqlite"
         # One thread: the store's writes are one at a time anyway, and it keeps them in order.
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-commit")
+        # Writes nobody waits on at a table (a review kept, a quarantine marked) go to a
+        # thread of their own: one that waits its patience on a lock would hold up every
+        # move queued behind it in the commits' thread past their own patience.
+        self.aside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-aside")
         self.closing = threading.Event()
         self.waiting: list[tuple[str, Change, asyncio.Future[None]]] = []
         # When the oldest change waiting arrived: a change is refused once it has waited
@@ -166,7 +170,7 @@ class Writer:
 
     async def create_table(self, new: NewTable) -> float:
         """:meth:`Store.create_table`, in the thread, retried as a commit is."""
-        return await self.patiently(partial(self.store.create_table, new))
+        return await self.patiently(partial(self.store.create_table, new), self.aside)
 
     async def _run(self) -> None:
         while True:
@@ -219,6 +223,8 @@ class Writer:
     ) -> set[str]:
         """Store the changes (the oldest waiting since ``since``); the tables whose change
         the guard refused."""
+        if since is not None and time.monotonic() - since >= self.patience:
+            self._waited_out()
         if self.inline:
             try:
                 refused = self.store.append_guarded(changes, wait=0.0, owner=self.owner)
@@ -253,6 +259,8 @@ class Writer:
         for (``outages.py``: SQLite locked, a connection lost or refused, a read-only
         database…); an error of the data is not retried."""
         deadline = (time.monotonic() if since is None else since) + self.patience
+        if time.monotonic() >= deadline:
+            self._waited_out()
         pause = FIRST_PAUSE
         attempts = 0
         while True:
@@ -286,6 +294,15 @@ class Writer:
                 self._answered()
                 return done
 
+    def _waited_out(self) -> NoReturn:
+        """Refuse a write that waited its patience before its turn came (behind a batch
+        or another write that waited on a lock), as promised, even if the database would
+        take it now: its mover has been told to expect an answer within the patience."""
+        log.error("database unavailable", extra={"attempts": 0, "kind": "waited"})
+        raise UnavailableError(
+            "the database is unavailable and this could not be stored; try again"
+        )
+
     def _answered(self) -> None:
         if self.metrics is not None:
             self.metrics.database_answered()
@@ -295,3 +312,4 @@ class Writer:
         self.task.cancel()
         # A commit under way ends within one attempt; the server's stop waits for it.
         await asyncio.to_thread(self.thread.shutdown)
+        await asyncio.to_thread(self.aside.shutdown)

@@ -242,7 +242,9 @@ class Hub:
         database cannot say within the writer's patience."""
         if per_minute <= 0:
             return 0.0
-        return await self.writer.patiently(partial(self.store.take_allowance, client, per_minute))
+        return await self.writer.patiently(
+            partial(self.store.take_allowance, client, per_minute), self.writer.aside
+        )
 
     async def refund_creation(self, client: str, per_minute: float) -> None:
         """Give back the table :meth:`creation_wait` counted for a request refused for what
@@ -251,7 +253,9 @@ class Hub:
         if per_minute <= 0:
             return
         with contextlib.suppress(UnavailableError):
-            await self.writer.patiently(partial(self.store.refund_allowance, client, per_minute))
+            await self.writer.patiently(
+                partial(self.store.refund_allowance, client, per_minute), self.writer.aside
+            )
 
     async def open(self, game: object, options: object, seats: object) -> dict[str, Any]:
         """Open a table; its invitations (the only place its tokens ever appear)."""

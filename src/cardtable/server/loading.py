@@ -179,7 +179,9 @@ class Loader:
         self.quarantined.add(table_id)
         log.error("table quarantined", extra={"table": table_id, "reason": reason})
         try:
-            await self.writer.patiently(partial(self.store.quarantine, table_id, reason))
+            await self.writer.patiently(
+                partial(self.store.quarantine, table_id, reason), self.writer.aside
+            )
         except (UnavailableError, SQLAlchemyError) as exc:
             log.error(
                 "quarantine not marked in the database",

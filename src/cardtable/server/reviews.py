@@ -261,7 +261,8 @@ class Reviewer:
             return True
         try:
             await self.hub.writer.patiently(
-                partial(save_review, self.hub.store, table.id, game, seat, made)
+                partial(save_review, self.hub.store, table.id, game, seat, made),
+                self.hub.writer.aside,
             )
         except UnavailableError:  # the writer logged it: no traceback for a busy database
             self.unstored[key] = made
