@@ -13,6 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 
 from cardtable.core import Record
 from cardtable.review import review
@@ -144,6 +145,31 @@ def test_a_review_is_its_seats_alone_after_the_end_and_stored(
             assert load_review(store, table, 1, 0) == done
         finally:
             store.close()
+
+        # Stored reviews are checked as a table's rows are: one this server did not write
+        # (not JSON; another seat's; a decision without its fields) is set aside, logged,
+        # made again and stored in its place, never sent.
+        damaged = [
+            "{not json",
+            json.dumps({**done, "seat": 1}),
+            json.dumps({**done, "decisions": [{"index": 0}]}),
+        ]
+        for data in damaged:
+            engine = create_engine(server.url)
+            with engine.begin() as connection:
+                connection.execute(
+                    text("UPDATE reviews SET data = :d WHERE table_id = :t AND seat = 0"),
+                    {"d": data, "t": table},
+                )
+            engine.dispose()
+            server.start()
+            with LiveSocket(server, table) as ana:
+                ana.join(token[0])
+                ana.send(json.dumps({"type": "review", "game": 1}))
+                progress, remade = read_review(ana)
+            assert remade == {"type": "review", "game": 1, "review": done}, data
+            server.stop()
+            assert "stored review set aside; made again" in server.log.read_text()
 
 
 def test_a_review_level_that_names_no_budget_stops_the_server_before_it_starts(

@@ -45,7 +45,7 @@ from cardtable.server.commits import UNAVAILABLE, UnavailableError
 from cardtable.server.hub import Hub
 from cardtable.server.seats import seated
 from cardtable.server.sockets import Connection
-from cardtable.server.store import WAIT, Base, Store
+from cardtable.server.store import WAIT, Base, Store, StoredDataError
 from cardtable.server.table import Run, Table, TableError
 
 __all__ = [
@@ -115,7 +115,29 @@ def load_review(store: Store, table_id: str, game: int, seat: int) -> dict[str, 
                 ReviewRow.table_id == table_id, ReviewRow.game == game, ReviewRow.seat == seat
             )
         ).first()
-    return None if data is None else dict(json.loads(data))
+    if data is None:
+        return None
+    where = f"review of game {game}, seat {seat}"
+    try:
+        loaded = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise StoredDataError(f"{where}: not JSON ({exc.msg}, at character {exc.pos})") from None
+    if not isinstance(loaded, dict):
+        raise StoredDataError(f"{where}: not a JSON object")
+    return loaded
+
+
+def checked_review(done: dict[str, Any], game_name: str, seat: int) -> dict[str, Any]:
+    """A stored review of this version as it is sent (read and written again, so that one
+    stored before a field was added gets it); :class:`StoredDataError` naming what does
+    not fit, for one this server did not write (damaged, or of another game or seat)."""
+    try:
+        read = Review.from_dict(done)
+    except (ReviewError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise StoredDataError(f"review of seat {seat}: {type(exc).__name__}: {exc}") from None
+    if read.game != game_name or read.seat != seat:
+        raise StoredDataError(f"review of seat {seat}: of {read.game}, seat {read.seat}")
+    return read.to_dict()
 
 
 def judge_turn(
@@ -174,14 +196,21 @@ class Reviewer:
             else:
                 connection.send(_unstored(game))
             return
-        done = await self._stored(table, game, seat)
-        if done is not None and done.get("version") != REVIEW_VERSION:
-            done = None  # judged by an earlier version's search, in its units: made again
-        if done is not None:
-            # Read and written again: a review stored before a field was added gets it.
-            again = Review.from_dict(done).to_dict()
-            connection.send({"type": "review", "game": game, "review": again})
-            return
+        try:
+            done = await self._stored(table, game, seat)
+            if done is not None and done.get("version") != REVIEW_VERSION:
+                done = None  # judged by an earlier version's search, in its units: made again
+            if done is not None:
+                again = checked_review(done, table.game_name, seat)
+                connection.send({"type": "review", "game": game, "review": again})
+                return
+        except StoredDataError as exc:
+            # Checked as a table's rows are: one this server did not write is made again
+            # (and stored in its place), never sent.
+            log.warning(
+                "stored review set aside; made again",
+                extra={"table": table.id, "game": game, "seat": seat, "reason": str(exc)[:500]},
+            )
         under_way = self.running.get((table.id, seat))
         if under_way is not None:
             if under_way[0] != game:
