@@ -233,6 +233,11 @@ def test_serve_workers_runs_processes_behind_one_port(database: str, tmp_path: P
         parent.send_signal(signal.SIGTERM)
         assert parent.wait(timeout=40) == 0
         assert _all_gone(workers + again)
+        # The log (JSON: stderr is a file) is one JSON object a line, what the processes
+        # of the killed worker printed (multiprocessing's warning on its semaphores) too.
+        lines = log.read_text().splitlines()
+        for line in lines:
+            assert isinstance(json.loads(line), dict), line
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(parent.pid, signal.SIGKILL)

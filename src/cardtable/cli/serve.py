@@ -195,7 +195,7 @@ def serve(
             USAGE_ERROR,
         )
     sockets = _listen(host, port)
-    configure(log_format.value)
+    chosen_format = configure(log_format.value)
     address = f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
     console = _console()
 
@@ -244,7 +244,7 @@ def serve(
     # The schema is brought up to date once, here, before the workers open the database:
     # they would otherwise all upgrade it at once.
     Store(url).close()
-    raise typer.Exit(supervise(workers, run))
+    raise typer.Exit(supervise(workers, run, json_log=chosen_format == "json"))
 
 
 def _run_server(

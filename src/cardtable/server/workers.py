@@ -10,6 +10,12 @@ The parent only watches: a worker that dies (a crash, ``kill -9``, the kernel's 
 killer) is started again after a moment, and its tables are taken over meanwhile by the
 others. SIGINT or SIGTERM to the parent stops the workers gracefully (each gives up its
 tables, :meth:`Hub.close`) and then the parent.
+
+With a JSON log, what a worker writes on stderr reaches it through the parent, line by line:
+the log's own lines as they are, any other line as a record of its own (``worker
+printed``), so that a service reading the log finds one JSON object per line even where a
+library, or a process of its own such as multiprocessing's resource tracker, prints a
+warning (it does, for the semaphores of a worker that was killed).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Callable
 from types import FrameType
@@ -33,15 +40,21 @@ RESTART_AFTER = 1.0
 STOP_WITHIN = 30.0  # seconds the workers have to stop gracefully before they are killed
 
 
-def supervise(count: int, work: Callable[[int, bool], None]) -> int:
+def supervise(count: int, work: Callable[[int, bool], None], json_log: bool = False) -> int:
     """Fork ``count`` workers running ``work(index, first)`` (``first``: not a restart)
-    and keep them running until the parent is told to stop; the exit status."""
+    and keep them running until the parent is told to stop; the exit status. ``json_log``:
+    the workers' stderr is relayed into the JSON log (:func:`_relay`)."""
     workers: dict[int, int] = {}  # pid: index
     stopping = False
 
     def start(index: int, first: bool) -> None:
+        reader, writer = os.pipe() if json_log else (-1, -1)
         pid = os.fork()
         if pid == 0:  # the worker
+            if json_log:
+                os.dup2(writer, sys.stderr.fileno())
+                os.close(writer)
+                os.close(reader)
             signal.signal(signal.SIGINT, signal.default_int_handler)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             status = 0
@@ -57,6 +70,9 @@ def supervise(count: int, work: Callable[[int, bool], None]) -> int:
                 sys.stderr.flush()
             os._exit(status)
         workers[pid] = index
+        if json_log:
+            os.close(writer)
+            threading.Thread(target=_relay, args=(reader, index), daemon=True).start()
 
     def stop(_number: int, _frame: FrameType | None) -> None:
         nonlocal stopping
@@ -95,3 +111,16 @@ def supervise(count: int, work: Callable[[int, bool], None]) -> int:
         if not stopping:
             start(index, False)
     return 0
+
+
+def _relay(fd: int, index: int) -> None:
+    """Worker ``index``'s stderr, until it closes (the worker and its children are gone),
+    into the parent's: a JSON line as it is, any other as a ``worker printed`` record."""
+    with os.fdopen(fd, "rb") as lines:
+        for raw in lines:
+            text = raw.decode("utf-8", "replace").rstrip("\r\n")
+            if text.startswith("{") and text.endswith("}"):
+                sys.stderr.write(text + "\n")
+                sys.stderr.flush()
+            elif text.strip():
+                log.warning("worker printed", extra={"worker": index, "text": text[:2000]})
