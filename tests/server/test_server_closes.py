@@ -12,6 +12,7 @@ connection and drops what the client still sends until the client closes too
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -118,3 +119,30 @@ def test_each_close_the_server_chooses_has_a_code_and_a_reason(
     finally:
         stopping.stop()
     assert (close, reason) == (1012, "the server is restarting; connect again")
+
+
+def test_a_close_that_is_not_clean_is_logged_with_its_code(
+    served: tuple[ServerProcess, str],
+) -> None:
+    """A socket that ends otherwise than cleanly (1000, 1001, or no code) is in the log with
+    its code and reason, whoever chose it: here the client, with 1011; the protocol's own
+    (a ping the client never answered) is logged the same way. A clean close is not."""
+    server, table = served
+    for code, reason in ((1000, ""), (1011, "client trouble")):  # the clean one first
+        with connect(server.ws(table), open_timeout=READ_SECONDS) as socket:
+            socket.send(json.dumps({"type": "join", "token": None, "since": None}))
+            assert json.loads(socket.recv(timeout=READ_SECONDS))["type"] == "snapshot"
+            socket.close(code=code, reason=reason)
+    deadline = time.monotonic() + READ_SECONDS
+    while time.monotonic() < deadline:
+        closed = [
+            json.loads(line)
+            for line in server.log.read_text().splitlines()
+            if '"socket closed"' in line
+        ]
+        if closed:
+            break
+        time.sleep(0.1)
+    assert [(c["close_code"], c["reason"], c["table"]) for c in closed] == [
+        (1011, "client trouble", table)
+    ]

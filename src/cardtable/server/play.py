@@ -32,6 +32,8 @@ MAX_MESSAGE = 4096  # bytes of one websocket message; every client message is fa
 # The close codes with which the websocket protocol fails a connection (transport.py), for
 # the websocket errors' metric.
 FAILED_CLOSES = {1007: "malformed", 1009: "too_large"}
+# The closes that say all went well: normal, going away (a page left), no code given.
+CLEAN_CLOSES = (1000, 1001, 1005)
 # The header of a socket one server process relays to another (the table's owner).
 RELAY_HEADER = "x-cardtable-relay"
 
@@ -68,9 +70,23 @@ def play_routes(hub: Callable[[], Hub]) -> APIRouter:
             while True:
                 message = await socket.receive()
                 if message["type"] == "websocket.disconnect":
-                    failed = FAILED_CLOSES.get(message.get("code", 1000))
+                    code = message.get("code", 1000)
+                    failed = FAILED_CLOSES.get(code)
                     if failed is not None:
                         hub().metrics.websocket_errors.labels(code=failed).inc()
+                    if code not in CLEAN_CLOSES:
+                        # Said whoever chose it: the client, or the protocol (1011: a ping
+                        # the client never answered; 1006: the connection broke).
+                        reason = str(message.get("reason") or "")[:200]
+                        log.info(
+                            "socket closed",
+                            extra={
+                                "table": table.id,
+                                "seat": connection.seat,
+                                "close_code": code,
+                                "reason": reason,
+                            },
+                        )
                     break
                 data = message.get("text")
                 if data is None:
