@@ -128,6 +128,7 @@ def test_a_close_that_is_not_clean_is_logged_with_its_code(
     its code and reason, whoever chose it: here the client, with 1011; the protocol's own
     (a ping the client never answered) is logged the same way. A clean close is not."""
     server, table = served
+    before = len(server.log.read_text().splitlines())  # the module's other tests' lines
     for code, reason in ((1000, ""), (1011, "client trouble")):  # the clean one first
         with connect(server.ws(table), open_timeout=READ_SECONDS) as socket:
             socket.send(json.dumps({"type": "join", "token": None, "since": None}))
@@ -137,7 +138,7 @@ def test_a_close_that_is_not_clean_is_logged_with_its_code(
     while time.monotonic() < deadline:
         closed = [
             json.loads(line)
-            for line in server.log.read_text().splitlines()
+            for line in server.log.read_text().splitlines()[before:]
             if '"socket closed"' in line
         ]
         if closed:
