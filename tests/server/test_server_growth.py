@@ -604,7 +604,7 @@ def test_a_finished_tutorial_game_stays_in_memory_with_its_replays(tmp_path: Pat
         assert [e["seq"] for e in snapshot["missed"]] == list(range(1, snapshot["seq"] + 1))
 
 
-SILENT, SILENT_SECONDS = 8, 20.0  # sockets of one address, seconds of asking
+SILENT, SILENT_SECONDS = 4, 20.0  # sockets of one address, seconds of asking
 
 
 def _a_played_table(server: ServerProcess) -> str:
@@ -657,11 +657,11 @@ def _frame(text: str) -> bytes:
 def test_sockets_that_ask_and_never_read_are_closed_and_the_servers_memory_stays_put(
     tmp_path: Path,
 ) -> None:
-    """One address, 8 websockets, each asking for the whole table again (``join`` from
+    """One address, 4 websockets, each asking for the whole table again (``join`` from
     event 0: 21 KB) 20 times a second for 20 s and reading nothing: what the server would
     send them is bounded per socket, each socket that falls that far behind is closed
     (``4008 behind``), its messages after that cost nothing, and the server's memory stays
-    within 20 MB of where it was."""
+    within 12 MB of where it was."""
     server = ServerProcess(tmp_path / "tables.db", tmp_path / "server.log", grace=0.0)
     server.start()
     try:
@@ -690,6 +690,6 @@ def test_sockets_that_ask_and_never_read_are_closed_and_the_servers_memory_stays
     finally:
         server.stop()
     # Each socket holds at most OUTBOX_BYTES queued (1 MiB) before it is closed; unbounded,
-    # the same load grew the server by 35 MB in the 20 s, and on for as long as it lasted.
-    assert peak - before < 20_000_000, (before, peak)
+    # twice this load grew the server by 35 MB in the 20 s, and on for as long as it lasted.
+    assert peak - before < 12_000_000, (before, peak)
     assert closed == SILENT, f"{closed} of {SILENT} sockets closed as behind"

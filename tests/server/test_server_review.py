@@ -20,6 +20,7 @@ from cardtable.review import review
 from cardtable.server.reviews import load_review, save_review
 from cardtable.server.store import Store
 from live_pieces import DATABASES, LiveSocket, live_server_on, open_live_table, tokens
+from served import ServerProcess
 
 LEVEL = "analysis:deals=8,iterations=300"
 SEATS = [
@@ -74,6 +75,17 @@ def read_review(player: LiveSocket) -> tuple[list[dict[str, Any]], dict[str, Any
 
 
 @pytest.mark.parametrize("database", DATABASES)
+def asked_again(
+    server: ServerProcess, table: str, token: str
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Start the server again and ask seat 0's review of game 1: its progress, its answer."""
+    server.start()
+    with LiveSocket(server, table) as ana:
+        ana.join(token)
+        ana.send(json.dumps({"type": "review", "game": 1}))
+        return read_review(ana)
+
+
 def test_a_review_is_its_seats_alone_after_the_end_and_stored(
     database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -132,11 +144,7 @@ def test_a_review_is_its_seats_alone_after_the_end_and_stored(
             assert load_review(store, table, 1, 0) == old
         finally:
             store.close()
-        server.start()
-        with LiveSocket(server, table) as ana:
-            ana.join(token[0])
-            ana.send(json.dumps({"type": "review", "game": 1}))
-            progress, remade = read_review(ana)
+        progress, remade = asked_again(server, table, token[0])
         assert [p["done"] for p in progress] == list(range(total))
         assert remade == {"type": "review", "game": 1, "review": done}
         server.stop()
@@ -162,11 +170,7 @@ def test_a_review_is_its_seats_alone_after_the_end_and_stored(
                     {"d": data, "t": table},
                 )
             engine.dispose()
-            server.start()
-            with LiveSocket(server, table) as ana:
-                ana.join(token[0])
-                ana.send(json.dumps({"type": "review", "game": 1}))
-                progress, remade = read_review(ana)
+            _progress, remade = asked_again(server, table, token[0])
             assert remade == {"type": "review", "game": 1, "review": done}, data
             server.stop()
             assert "stored review set aside; made again" in server.log.read_text()
