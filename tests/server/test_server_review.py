@@ -74,7 +74,6 @@ def read_review(player: LiveSocket) -> tuple[list[dict[str, Any]], dict[str, Any
         progress.append(frame)
 
 
-@pytest.mark.parametrize("database", DATABASES)
 def asked_again(
     server: ServerProcess, table: str, token: str
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
@@ -86,6 +85,7 @@ def asked_again(
         return read_review(ana)
 
 
+@pytest.mark.parametrize("database", DATABASES)
 def test_a_review_is_its_seats_alone_after_the_end_and_stored(
     database: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
