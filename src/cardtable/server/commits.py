@@ -147,9 +147,9 @@ class Writer:
         self.inline = store.dialect == "sqlite"
         # One thread: the store's writes are one at a time anyway, and it keeps them in order.
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-commit")
-        # Writes nobody waits on at a table (a review kept, a quarantine marked) go to a
-        # thread of their own: one that waits its patience on a lock would hold up every
-        # move queued behind it in the commits' thread past their own patience.
+        # Writes that are not moves (a review kept, a quarantine marked, a table created,
+        # an allowance counted) go to a thread of their own: one that waits its patience on
+        # a lock would hold up every move queued behind it past the moves' own patience.
         self.aside = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardtable-aside")
         self.closing = threading.Event()
         self.waiting: list[tuple[str, Change, asyncio.Future[None]]] = []
@@ -169,7 +169,8 @@ class Writer:
         await done
 
     async def create_table(self, new: NewTable) -> float:
-        """:meth:`Store.create_table`, in the thread, retried as a commit is."""
+        """:meth:`Store.create_table`, in the thread of writes that are not moves, retried
+        as a commit is."""
         return await self.patiently(partial(self.store.create_table, new), self.aside)
 
     async def _run(self) -> None:
