@@ -48,6 +48,15 @@ def serving(database: Path, *, grace: float = 60.0) -> Iterator[TestClient]:
         yield client
 
 
+def handshake(table: str, more: str = "") -> bytes:
+    """A websocket's opening handshake for ``table``'s socket; ``more``: header lines."""
+    return (
+        f"GET /ws/{table} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        f"Sec-WebSocket-Version: 13\r\n{more}\r\n"
+    ).encode()
+
+
 def humans(count: int) -> list[dict[str, Any]]:
     return [{"kind": "human", "name": f"P{n}"} for n in range(count)]
 

@@ -86,16 +86,17 @@ class Session(Generic[S]):
             raise InvalidRecordError(
                 f"hand {len(self.hands)} is still being played; finish it before the next"
             )
-        self._count_last()
+        self.draws = self._counted(self.losses, self.draws)
         self._deal(self.next_dealer)
         return self.state
 
-    def _count_last(self) -> None:
+    def _counted(self, losses: list[int], draws: int) -> int:
+        """Count the last game, over: its fool's loss in ``losses``; the draws after it."""
         fool = self.fool
         if fool is None:
-            self.draws += 1
-        else:
-            self.losses[fool] += 1
+            return draws + 1
+        losses[fool] += 1
+        return draws
 
     def _game_dealt_by(self, dealer: int) -> Game:
         # The class of the first game: the same rules on the same engine.
@@ -117,11 +118,7 @@ class Session(Generic[S]):
         over) and the draws."""
         losses, draws = self.losses[:], self.draws
         if self.state.is_over:
-            fool = self.fool
-            if fool is None:
-                draws += 1
-            else:
-                losses[fool] += 1
+            draws = self._counted(losses, draws)
         finished = len(self.hands) - (not self.state.is_over)
         return {"hands": finished, "losses": losses, "draws": draws}
 
@@ -188,7 +185,7 @@ class Session(Generic[S]):
             if number and not session.state.is_over:
                 raise InvalidRecordError(f"hand {number - 1} ends unfinished before hand {number}")
             if number:
-                session._count_last()
+                session.draws = session._counted(session.losses, session.draws)
             session.hands.append(cast(S, session._game_dealt_by(want).replay(record)))
             session.dealers.append(want)
             session.seeds.append(record.seed)

@@ -34,6 +34,7 @@ from websockets.sync.client import ClientConnection, connect
 from cardtable.server.limits import Limits
 from live_pieces import table_total
 from served import ServerProcess
+from server_pieces import handshake
 
 READ_TIMEOUT = 2.0  # the servers' --read-timeout here: short, so that the tests are quick
 CONNECTIONS = 4  # their --connections-per-client
@@ -107,15 +108,6 @@ def trickled(sock: socket.socket, data: bytes, every: float = 0.2) -> tuple[floa
                 break
             answer += part
     return time.monotonic() - start, answer
-
-
-def handshake(table: str, more: str = "") -> bytes:
-    """A websocket's opening handshake for ``table``'s socket; ``more``: header lines."""
-    return (
-        f"GET /ws/{table} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-        f"Sec-WebSocket-Version: 13\r\n{more}\r\n"
-    ).encode()
 
 
 def body_of(answer: bytes) -> dict[str, Any]:

@@ -7,7 +7,6 @@ record no longer replays is quarantined and every other table serves."""
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import gc
 import json
@@ -34,7 +33,7 @@ from cardtable.server.hub import Hub
 from cardtable.server.limits import CreationLimit, Limits
 from cardtable.server.store import Store
 from served import ServerProcess
-from server_pieces import Socket, humans, open_table, table_count, tokens_of, until
+from server_pieces import Socket, handshake, humans, open_table, table_count, tokens_of, until
 
 BOTS = [{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}]
 
@@ -632,12 +631,7 @@ def _silent_socket(port: int, table: str) -> socket.socket:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     sock.settimeout(10)
     sock.connect(("127.0.0.1", port))
-    key = base64.b64encode(os.urandom(16)).decode()
-    handshake = (
-        f"GET /ws/{table} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-        f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n"
-    )
-    sock.sendall(f"{handshake}\r\n".encode())
+    sock.sendall(handshake(table))
     answer = b""
     while b"\r\n\r\n" not in answer:
         answer += sock.recv(1)  # the handshake's answer alone, byte by byte

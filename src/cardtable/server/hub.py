@@ -239,9 +239,8 @@ class Hub:
         """Seconds before ``client`` may open a table under its allowance of
         ``per_minute`` a minute (0: now, and the table is counted), kept in the database so
         that every process counts the same tables; :class:`UnavailableError` if the
-        database cannot say within the writer's patience."""
-        if per_minute <= 0:
-            return 0.0
+        database cannot say within the writer's patience. ``per_minute`` is over 0 (0:
+        no limit, and nothing to count: the route asks nothing)."""
         return await self.writer.patiently(
             partial(self.store.take_allowance, client, per_minute), self.writer.aside
         )
@@ -250,8 +249,6 @@ class Hub:
         """Give back the table :meth:`creation_wait` counted for a request refused for what
         it asked; a database that cannot take it now leaves the client one table short for
         a while, not more."""
-        if per_minute <= 0:
-            return
         with contextlib.suppress(UnavailableError):
             await self.writer.patiently(
                 partial(self.store.refund_allowance, client, per_minute), self.writer.aside

@@ -21,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from cardtable.server.commits import UnavailableError, Writer, unreachable
 from cardtable.server.draining import Draining
 from cardtable.server.leases import Leases
+from cardtable.server.logs import bounded
 from cardtable.server.memory import Memory
 from cardtable.server.metrics import Metrics
 from cardtable.server.records import check_table
@@ -30,8 +31,6 @@ from cardtable.server.table import HUMAN, Run, Table, TableError
 __all__ = ["DAMAGED", "QUARANTINED", "SET_ASIDE", "TABLE_ID", "Loader"]
 
 log = logging.getLogger("cardtable.server")
-
-REASON_LIMIT = 500  # characters of a quarantine's reason, logged and stored
 
 # What a table's id can be (``secrets.token_urlsafe``): anything else is no table, and is
 # never sent to the database (PostgreSQL refuses text holding NUL, for one).
@@ -268,6 +267,4 @@ def _damage(exc: Exception) -> str:
     ``store``), or what failed in its replay; bounded, as a stored value named in it may be
     of any size, and the reason is one log line and one column."""
     said = str(exc) if isinstance(exc, StoredDataError) else f"{type(exc).__name__}: {exc}"
-    if len(said) <= REASON_LIMIT:
-        return said
-    return f"{said[: REASON_LIMIT - 40]}… ({len(said):,} characters in all)"
+    return bounded(said)

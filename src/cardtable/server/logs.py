@@ -16,7 +16,7 @@ import string
 import sys
 from typing import Any, TextIO
 
-__all__ = ["LOG_FORMATS", "JsonFormatter", "TextFormatter", "configure"]
+__all__ = ["LOG_FORMATS", "REASON_LIMIT", "JsonFormatter", "TextFormatter", "bounded", "configure"]
 
 LOG_FORMATS = ("auto", "text", "json")  # cardtable serve --log-format
 
@@ -113,6 +113,17 @@ def _value(value: Any) -> str:
 
 def _no_housekeeping(record: logging.LogRecord) -> bool:
     return record.levelno >= logging.WARNING or record.getMessage() not in HOUSEKEEPING
+
+
+REASON_LIMIT = 500  # characters of a reason written in a log line (or a stored mark)
+
+
+def bounded(said: str, limit: int = REASON_LIMIT) -> str:
+    """``said`` cut to ``limit`` characters, saying how long it was: a reason that quotes
+    a stored value may be of any size, and it is one log line."""
+    if len(said) <= limit:
+        return said
+    return f"{said[: limit - 40]}… ({len(said):,} characters in all)"
 
 
 def configure(

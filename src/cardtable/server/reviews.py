@@ -43,6 +43,7 @@ from cardtable.review import (
 )
 from cardtable.server.commits import UNAVAILABLE, UnavailableError
 from cardtable.server.hub import Hub
+from cardtable.server.logs import bounded
 from cardtable.server.seats import seated
 from cardtable.server.sockets import Connection
 from cardtable.server.store import WAIT, Base, Store, StoredDataError
@@ -209,7 +210,7 @@ class Reviewer:
             # (and stored in its place), never sent.
             log.warning(
                 "stored review set aside; made again",
-                extra={"table": table.id, "game": game, "seat": seat, "reason": str(exc)[:500]},
+                extra={"table": table.id, "game": game, "seat": seat, "reason": bounded(str(exc))},
             )
         under_way = self.running.get((table.id, seat))
         if under_way is not None:

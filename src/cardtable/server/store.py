@@ -527,7 +527,7 @@ class Store:
         (in bursts of as many): 0.0 if it may open it now (then it is counted), else the
         seconds before it may. One transaction, the client's row locked, so that every
         process on the database counts the same tables."""
-        key = hashlib.sha256(client.encode()).hexdigest()
+        key = _client_key(client)
         rate = per_minute / 60.0
         with self.writing(wait) as session:
             now = self._clock(session)
@@ -553,7 +553,7 @@ class Store:
     def refund_allowance(self, client: str, per_minute: float, wait: float = WAIT) -> None:
         """Give back the table :meth:`take_allowance` counted, for a request refused
         for what it asked."""
-        key = hashlib.sha256(client.encode()).hexdigest()
+        key = _client_key(client)
         with self.writing(wait) as session:
             row = session.scalars(
                 select(AllowanceRow).where(AllowanceRow.client == key).with_for_update()
@@ -679,6 +679,11 @@ class Store:
 class StoredDataError(ValueError):
     """A stored field that is not what this server writes; the message names the field
     (``records.RecordError`` for all the others)."""
+
+
+def _client_key(client: str) -> str:
+    """How a client's allowance is keyed: the SHA-256 of its address, not the address."""
+    return hashlib.sha256(client.encode()).hexdigest()
 
 
 def _parsed(text: str, where: str) -> Any:

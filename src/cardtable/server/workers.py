@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from types import FrameType
 
+from cardtable.server.logs import bounded
+
 __all__ = ["RESTART_AFTER", "supervise"]
 
 log = logging.getLogger("cardtable.server")
@@ -123,4 +125,4 @@ def _relay(fd: int, index: int) -> None:
                 sys.stderr.write(text + "\n")
                 sys.stderr.flush()
             elif text.strip():
-                log.warning("worker printed", extra={"worker": index, "text": text[:2000]})
+                log.warning("worker printed", extra={"worker": index, "text": bounded(text)})
