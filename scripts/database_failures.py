@@ -10,7 +10,9 @@ every case of ``tests/failure_pieces.py`` in turn (fresh tables each time: two s
 players, a bot and a stand-in at each, and a probe's table): PostgreSQL stopped the fast way
 and down ``--restart`` seconds; stopped at once (as a crash) and started again; every
 connection ended with ``pg_terminate_backend``; unreachable (new connections refused, open
-ones ended) for ``--unreachable`` seconds; read-only for ``--read-only`` seconds. Every check
+ones ended) for ``--unreachable`` seconds; read-only for ``--read-only`` seconds; hung (the
+servers reach it through a proxy, which then forwards nothing and closes nothing) for
+``--hung`` seconds. Every check
 of the test runs on every case (a failed one stops the run). Each case's figures are printed
 as a JSON line as it ends, and the summary at the end; ``--json`` writes them all.
 """
@@ -31,6 +33,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 from failure_pieces import CASES, Database, cases, run_case  # noqa: E402
+from postgres_proxy import PostgresProxy  # noqa: E402
 from postgres_server import postgres_url  # noqa: E402
 from served import ServerProcess  # noqa: E402
 
@@ -42,6 +45,7 @@ def main() -> int:
     parser.add_argument("--restart", type=float, default=6.5, help="seconds down, fast stop")
     parser.add_argument("--unreachable", type=float, default=10.0, help="seconds unreachable")
     parser.add_argument("--read-only", type=float, default=10.0, help="seconds read-only")
+    parser.add_argument("--hung", type=float, default=10.0, help="seconds silent, nothing closed")
     parser.add_argument("--cases", default=",".join(CASES), help="which, comma-separated")
     parser.add_argument("--seed", type=int, default=random.randrange(1 << 30))
     parser.add_argument("--json", type=Path, help="write every case's figures there")
@@ -53,15 +57,22 @@ def main() -> int:
     failures = [
         case
         for case in cases(
-            restart=args.restart, unreachable=args.unreachable, read_only=args.read_only
+            restart=args.restart,
+            unreachable=args.unreachable,
+            read_only=args.read_only,
+            hung=args.hung,
         )
         if case.name in chosen
     ]
     figures: list[dict[str, Any]] = []
     began = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="cardtable-failures-") as folder, postgres_url() as url:
+    with (
+        tempfile.TemporaryDirectory(prefix="cardtable-failures-") as folder,
+        postgres_url() as url,
+        PostgresProxy(url) as proxy,  # the servers' way to the database, to hang
+    ):
         servers = [
-            ServerProcess(url, Path(folder) / f"server-{n}.log", grace=3600) for n in range(2)
+            ServerProcess(proxy.url, Path(folder) / f"server-{n}.log", grace=3600) for n in range(2)
         ]
 
         async def play() -> None:
@@ -70,7 +81,7 @@ def main() -> int:
             for round_ in range(args.rounds):
                 for number, case in enumerate(failures):
                     seed = args.seed + 1000 * round_ + 100 * number
-                    found = await run_case(case, servers, Database(url), args.tables, seed)
+                    found = await run_case(case, servers, Database(url, proxy), args.tables, seed)
                     figures.append({"round": round_ + 1, **found})
                     print(json.dumps(figures[-1]), flush=True)
 

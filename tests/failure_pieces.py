@@ -41,6 +41,7 @@ from sqlalchemy import create_engine, text
 
 from cardtable.server.commits import COMMIT_PATIENCE
 from cardtable.server.outages import CONNECTION, READ_ONLY
+from postgres_proxy import PostgresProxy
 from postgres_server import pg_ctl, stored_events
 from restart_pieces import Client, _clients, _open_table, _verify_game
 from served import ServerProcess
@@ -64,8 +65,9 @@ class Database:
     """What an operator (or a failure) does to the private PostgreSQL server of ``url``:
     statements run on the server's ``postgres`` database, as its superuser."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, proxy: PostgresProxy | None = None) -> None:
         self.url = url
+        self.proxy = proxy  # the one the servers reach the database through, if any
         parts = urlsplit(url)
         self.name = parts.path.lstrip("/")
         self.admin_url = urlunsplit(parts._replace(path="/postgres"))
@@ -108,6 +110,17 @@ class Database:
 
     def admit(self) -> None:
         self.sql(f'ALTER DATABASE "{self.name}" ALLOW_CONNECTIONS true')
+
+    def hang(self) -> None:
+        """The database answers nothing and closes nothing (a frozen machine, a network
+        partition): the servers' proxy forwards nothing either way."""
+        assert self.proxy is not None, "a hang needs the servers behind a PostgresProxy"
+        self.proxy.hang()
+
+    def heal(self) -> None:
+        """The partition heals: the connections that hung are gone, new ones are served."""
+        assert self.proxy is not None
+        self.proxy.heal()
 
     def read_only(self, on: bool) -> None:
         """Every transaction read-only from now on, the open connections' too (a reload
@@ -166,13 +179,19 @@ def _nothing(_database: Database) -> None:
 
 
 def cases(
-    *, restart: float = 6.5, unreachable: float = 10.0, read_only: float = 10.0
+    *,
+    restart: float = 6.5,
+    unreachable: float = 10.0,
+    read_only: float = 10.0,
+    hung: float = 10.0,
 ) -> list[Case]:
     """The failures, each for its seconds: down after a fast stop for ``restart`` seconds,
     then started again; stopped at once (as a crash would) and started again at once
     (recovery); every connection ended; every connection ended and new ones refused for
-    ``unreachable`` seconds; read-only for ``read_only`` seconds. A failure that lasts
-    past the writer's patience (5 s) must refuse the actions sent meanwhile."""
+    ``unreachable`` seconds; read-only for ``read_only`` seconds; silent without closing
+    anything for ``hung`` seconds (the servers must be behind the :class:`Database`'s
+    proxy). A failure that lasts past the writer's patience (5 s) must refuse the actions
+    sent meanwhile."""
     patience = COMMIT_PATIENCE + 1.0
     return [
         Case(
@@ -208,6 +227,7 @@ def cases(
             read_only > patience,
             READ_ONLY,
         ),
+        Case("hung", lambda d: d.hang(), lambda d: d.heal(), hung, hung > patience, CONNECTION),
     ]
 
 

@@ -1,6 +1,6 @@
 """A loopback TCP proxy in front of a test's PostgreSQL server (``postgres_server.py``) that can
-lose what the network loses: the answer to a COMMIT the server carried out, and every
-connection for a while.
+lose what the network loses: the answer to a COMMIT the server carried out, every
+connection for a while, or everything while keeping the connections open.
 
 It reads the frontend's messages as PostgreSQL's protocol frames them (the startup packet,
 then a type byte and a length) and copies both ways, unchanged, until told otherwise:
@@ -10,6 +10,10 @@ then a type byte and a length) and copies both ways, unchanged, until told other
   the connection is cut. The client cannot know whether its transaction was stored: it was.
 - :meth:`PostgresProxy.refuse`: every open connection is cut and new ones are closed as
   soon as they are accepted, until :meth:`PostgresProxy.admit`.
+- :meth:`PostgresProxy.hang`: nothing is forwarded either way, and nothing is closed: the
+  connections open and the new ones accepted stay silent, as a frozen machine's or those
+  across a network partition, until :meth:`PostgresProxy.heal` cuts them all (their ends
+  have long given up) and forwards again.
 """
 
 from __future__ import annotations
@@ -51,6 +55,8 @@ class PostgresProxy:
         self.lost = threading.Event()  # a COMMIT's answer was dropped
         self.links: set[asyncio.StreamWriter] = set()
         self.server: asyncio.Server | None = None
+        self.flowing = asyncio.Event()  # cleared while the proxy hangs
+        self.flowing.set()
 
     def __enter__(self) -> PostgresProxy:
         self.thread.start()
@@ -77,6 +83,23 @@ class PostgresProxy:
     def admit(self) -> None:
         self.refusing = False
 
+    def hang(self) -> None:
+        """Forward nothing from now on, either way, and close nothing."""
+
+        async def hang() -> None:
+            self.flowing.clear()
+
+        asyncio.run_coroutine_threadsafe(hang(), self.loop).result(10)
+
+    def heal(self) -> None:
+        """Cut every connection open (those that hung), and forward again."""
+
+        async def heal() -> None:
+            await self._cut()
+            self.flowing.set()
+
+        asyncio.run_coroutine_threadsafe(heal(), self.loop).result(10)
+
     async def _listen(self) -> None:
         self.server = await asyncio.start_server(self._serve, "127.0.0.1", self.port)
 
@@ -93,6 +116,10 @@ class PostgresProxy:
     async def _serve(self, client_in: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
         if self.refusing:
             client.transport.abort()
+            return
+        self.links.add(client)
+        await self.flowing.wait()
+        if client.transport.is_closing():  # accepted while hanging, cut by the heal
             return
         try:
             server_in, server = await asyncio.open_unix_connection(str(self.socket_path))
@@ -123,7 +150,9 @@ class PostgresProxy:
         while True:  # the startup packets: a length, then a code, and no type byte
             head = await client_in.readexactly(8)
             length, code = struct.unpack("!ii", head)
-            server.write(head + await client_in.readexactly(length - 8))
+            rest = await client_in.readexactly(length - 8)
+            await self.flowing.wait()
+            server.write(head + rest)
             await server.drain()
             if code not in (SSL_REQUEST, GSS_REQUEST):
                 break
@@ -156,6 +185,7 @@ class PostgresProxy:
                 return  # the connection is cut
             if kind == b"Q" and body in (COMMIT, b"ROLLBACK\x00"):
                 wrote_events = False
+            await self.flowing.wait()
             server.write(head + body)
             await server.drain()
 
@@ -168,10 +198,16 @@ class PostgresProxy:
             if head[:1] == b"Z":
                 return
 
-    @staticmethod
-    async def _answers(server_in: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
-        """Copy the server's bytes to the client, as they come."""
-        with contextlib.suppress(OSError):
+    async def _answers(self, server_in: asyncio.StreamReader, client: asyncio.StreamWriter) -> None:
+        """Copy the server's bytes to the client, as they come; once the server has closed
+        the connection or reset it (a backend ended or crashed), close the client's too, as
+        the network would have, rather than leave it waiting for an answer that cannot
+        come."""
+        try:
             while data := await server_in.read(65536):
+                await self.flowing.wait()
                 client.write(data)
                 await client.drain()
+        except OSError:
+            pass  # reset: a backend killed with input unread
+        client.close()

@@ -9,8 +9,8 @@ a process whose lease was taken over while it could not renew stores nothing mor
 waiting behind a refused batch is refused within the patience; a commit whose answer was
 lost is never acknowledged, and its seats resume from what was stored. Last, two real server
 processes play tables through every failure of ``failure_pieces.py`` (restarts, every
-connection ended, the database unreachable for 10 s, read-only for a while), each case's
-figures printed as a JSON line.
+connection ended, the database unreachable for 10 s, read-only for a while, silent without
+closing anything), each case's figures printed as a JSON line.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from cardtable.server.app import create_app
 from cardtable.server.commits import COMMIT_PATIENCE
+from cardtable.server.hangs import BOUND, CONNECT_LEAST
 from cardtable.server.hub import Hub
 from cardtable.server.outages import BUSY, CONNECTION, READ_ONLY, TIMEOUT, outage
 from cardtable.server.store import Store
@@ -117,6 +118,34 @@ def test_which_errors_mean_the_database_is_unavailable(database: str, tmp_path: 
     unwritable = _error_of(f"sqlite:///file:{path}?mode=ro&uri=true", "INSERT INTO t VALUES (1)")
     assert outage(unwritable) == READ_ONLY
     assert outage(_error_of(f"sqlite:///{path}", "SELECT * FROM nothing")) is None
+
+
+def test_a_hung_database_fails_each_wait_within_its_bound(database: str) -> None:
+    """Through a proxy that forwards nothing and closes nothing (a frozen machine, a network
+    partition), no wait on the database is for ever: a query on a pooled connection fails as
+    a lost connection after the watch's bound; one whose caller promised an answer sooner
+    (:meth:`Store.by`, as the writer does) fails at that deadline; a new connection gives up
+    at psycopg's least connect timeout. Once the network heals, the same store answers."""
+    with PostgresProxy(database) as proxy:
+        store = Store(proxy.url)
+        try:
+            with store.engine.connect() as one, store.engine.connect() as two:
+                for connection in (one, two):  # two pooled connections, both alive
+                    connection.execute(text("SELECT 1"))
+            proxy.hang()
+            for deadline, bound in ((None, BOUND), (1.0, 1.0), (1.0, CONNECT_LEAST)):
+                began = time.monotonic()
+                within = store.by(began + deadline) if deadline else contextlib.nullcontext()
+                with pytest.raises(SQLAlchemyError) as hung, within:
+                    store.count()
+                waited = time.monotonic() - began
+                assert outage(hung.value) == CONNECTION, hung.value
+                assert bound - 0.1 <= waited < bound + 0.8, (deadline, waited)
+            assert store.watch is not None and store.watch.cuts == 2  # the third never began
+            proxy.heal()
+            assert store.count() >= 0
+        finally:
+            store.close()
 
 
 def _metric(client: TestClient, name: str) -> float:
@@ -433,7 +462,9 @@ def test_a_commit_whose_answer_was_lost_is_never_acknowledged_and_its_seats_resu
 def test_tables_play_on_through_every_database_failure(database: str, tmp_path: Path) -> None:
     """Two server processes, tables played on both, and the database fails under them each
     way of ``failure_pieces.cases`` in turn: restarted (fast, down 6.5 s; immediate),
-    every connection ended, unreachable for 10 s, read-only for 7 s. Every time nothing
+    every connection ended, unreachable for 10 s, read-only for 7 s, hung for 7 s (the
+    servers reach it through a proxy, which then forwards nothing and closes nothing).
+    Every time nothing
     acknowledged is lost and every client's record is the database's (``run_case``); an
     action sent during a failure that outlasts the patience is refused ``unavailable``
     within it, and stored once sent again after; ``/ready`` says 503 ``database`` on both
@@ -442,24 +473,27 @@ def test_tables_play_on_through_every_database_failure(database: str, tmp_path: 
     of the database's return. Each case's figures are printed, one JSON line each
     (``pytest -s``)."""
     seed = _seed()
-    admin = Database(database)
-    servers = [ServerProcess(database, tmp_path / f"server-{n}.log", grace=3600) for n in range(2)]
-    failures = cases(restart=6.5, unreachable=10.0, read_only=7.0)
+    failures = cases(restart=6.5, unreachable=10.0, read_only=7.0, hung=7.0)
     figures: list[dict[str, Any]] = []
+    with PostgresProxy(database) as proxy:  # the servers' way to the database, to hang
+        admin = Database(database, proxy)
+        servers = [
+            ServerProcess(proxy.url, tmp_path / f"server-{n}.log", grace=3600) for n in range(2)
+        ]
 
-    async def scenario() -> None:
-        for server in servers:
-            await asyncio.to_thread(server.start)
-        for number, case in enumerate(failures):
-            figures.append(await run_case(case, servers, admin, TABLES, seed + 100 * number))
-            print(json.dumps(figures[-1]), flush=True)
+        async def scenario() -> None:
+            for server in servers:
+                await asyncio.to_thread(server.start)
+            for number, case in enumerate(failures):
+                figures.append(await run_case(case, servers, admin, TABLES, seed + 100 * number))
+                print(json.dumps(figures[-1]), flush=True)
 
-    try:
-        asyncio.run(scenario())
-    finally:
-        for server in servers:
-            if server.process is not None:
-                server.kill()
+        try:
+            asyncio.run(scenario())
+        finally:
+            for server in servers:
+                if server.process is not None:
+                    server.kill()
     for case, found in zip(failures, figures, strict=True):
         assert found["acknowledged_lost"] == 0, found
         assert found["actions_acknowledged"] > 0, found

@@ -267,7 +267,9 @@ class Writer:
         while True:
             attempts += 1
             try:
-                done = work(wait=max(0.0, min(ATTEMPT_WAIT, deadline - time.monotonic())))
+                # A database that hangs is cut off at the deadline too (``hangs.py``).
+                with self.store.by(deadline):
+                    done = work(wait=max(0.0, min(ATTEMPT_WAIT, deadline - time.monotonic())))
             except SQLAlchemyError as exc:
                 kind = outage(exc)
                 if kind is None:

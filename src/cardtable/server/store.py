@@ -12,6 +12,7 @@ PostgreSQL.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import sqlite3
@@ -38,10 +39,11 @@ from sqlalchemy import (
 )
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 
+from cardtable.server.hangs import BOUND, HangWatch
 from cardtable.server.schema import migrate
 
 __all__ = [
@@ -206,14 +208,20 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        # A server database's pooled connections die when it restarts or ends them: each is
-        # tried before use and replaced if dead, so that the first query after a restart
-        # (a /ready, a table's load) does not fail on a connection that was dead already.
-        pinged = not url.startswith("sqlite")
-        self.engine = create_engine(url, future=True, pool_pre_ping=pinged)
-        if self.engine.dialect.name == "sqlite":
+        self.watch: HangWatch | None = None
+        if make_url(url).get_backend_name() == "sqlite":
+            self.engine = create_engine(url, future=True)
             event.listen(self.engine, "connect", _sqlite_pragmas)
-        migrate(self.engine)
+            migrate(self.engine)
+        else:
+            # A server database's pooled connections die when it restarts or ends them, and
+            # it may hang without ending them: each is tried before use and replaced if dead
+            # (so that the first query after a restart, a /ready or a table's load, does not
+            # fail on a connection that was dead already), and every use has a bound, every
+            # wait for a free one too.
+            self.engine = create_engine(url, future=True, pool_timeout=BOUND)
+            migrate(self.engine)
+            self.watch = HangWatch(self.engine)
 
     @property
     def dialect(self) -> str:
@@ -672,7 +680,14 @@ class Store:
                 rows=[(seq, kind) for seq, kind, _ in stored],
             )
 
+    def by(self, deadline: float) -> contextlib.AbstractContextManager[None]:
+        """The block's uses of the database end by ``deadline`` (``time.monotonic()``) at the
+        latest, even if it hangs (``hangs.py``; SQLite bounds its own waits)."""
+        return contextlib.nullcontext() if self.watch is None else self.watch.by(deadline)
+
     def close(self) -> None:
+        if self.watch is not None:
+            self.watch.close()
         self.engine.dispose()
 
 
