@@ -14,6 +14,7 @@ import pytest
 
 import cardtable
 from cardtable import compiled
+from cardtable.parts import has_part, part
 from cardtable.refusals import GAME_OVER, NOT_LEGAL, NOT_YOUR_TURN
 from cardtable.rules.catalog import DESCRIPTORS, descriptor
 from cardtable.rules.descriptor import Descriptor, load
@@ -43,11 +44,13 @@ def test_what_a_descriptor_names_is_its_game(name: str) -> None:
     assert game.name == name
     codes = {str(code) for code in known.reason_codes()}
     assert {NOT_YOUR_TURN, GAME_OVER, NOT_LEGAL} <= codes
-    assert callable(load(known.rollout).rollout)
-    assert callable(load(known.hints).reason)
-    assert callable(getattr(load(known.heuristic)(), "choose", None))
-    assert callable(getattr(load(known.terminal)(), "table", None))
-    assert load(known.tutorial).TUTORIAL.game == name
+    # Each layer's part of the game, found by its rules package's name (cardtable.parts).
+    assert known.package == name.replace("-", "_")
+    assert callable(part("bots", name, "_rollout").rollout)
+    assert callable(part("hints", name).reason)
+    assert callable(getattr(part("bots", name).HEURISTIC(), "choose", None))
+    assert callable(getattr(part("terminal", name).SCREEN(), "table", None))
+    assert part("tutorial", name).TUTORIAL.game == name
     low, high = known.return_range(game.num_players)
     assert low < 0 < high
     if compiled.available():
@@ -130,3 +133,28 @@ def test_the_name_check_finder_sees_each_form() -> None:
         'fine = {"other": "neuf"}\n'
     )
     assert name_checks(code, set(DESCRIPTORS)) == [1, 2, 3, 4]
+
+
+# The packages of cardtable above the rules: a module of the rules names none of them, not
+# even in a string (a layer finds its own part of a game, cardtable.parts).
+ABOVE_THE_RULES = ("arena", "bots", "cli", "hints", "rl", "server", "terminal", "tutorial", "web")
+
+
+def test_no_module_of_the_rules_names_a_layer_above_them() -> None:
+    above = [f"cardtable.{layer}" for layer in ABOVE_THE_RULES]
+    found = sorted(
+        f"{path.relative_to(PACKAGE)}:{number}: {line.strip()}"
+        for path in (PACKAGE / "rules").rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if any(name in line for name in above)
+    )
+    assert not found, f"the rules name a layer above them: {found}"
+
+
+def test_a_layer_without_a_part_for_a_game_says_so() -> None:
+    assert not has_part("bots", "neuf", "_nothing")
+    with pytest.raises(ModuleNotFoundError) as missing:
+        part("terminal", "neuf", "_nothing")
+    assert missing.value.name == "cardtable.terminal.neuf_nothing"
+    with pytest.raises(cardtable.UnknownGameError):
+        part("bots", "chess")

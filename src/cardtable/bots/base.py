@@ -14,6 +14,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from cardtable.core import Action, View
 from cardtable.errors import CardtableError, InvalidBudgetError
+from cardtable.parts import has_part, part
 from cardtable.rules.catalog import DESCRIPTORS
 
 __all__ = [
@@ -60,10 +61,10 @@ class Bot(Protocol):
 # is empty, and then the exact endgame solver beside it (PIMC, ``cardtable.bots.pimc``). In Neuf
 # it is ``hard``, whom neither PIMC over the end of a deal, a learned value nor any other method
 # tried has beaten.
-# Each game's descriptor says which (``expert``). (``hard``'s search with exact leaves,
-# ``solve=9``, measured no stronger than PIMC in Knockout Whist; in Kryt'-navalivat' five times
-# the search beat ``hard`` by far where the endgame solve alone did not, and a rule written before
-# that table kept it.)
+# Each game's bots module says which (its ``EXPERT``, :mod:`cardtable.parts`). (``hard``'s
+# search with exact leaves, ``solve=9``, measured no stronger than PIMC in Knockout Whist; in
+# Kryt'-navalivat' five times the search beat ``hard`` by far where the endgame solve alone did
+# not, and a rule written before that table kept it.)
 LEVELS: dict[str, str] = {
     "easy": "heuristic",
     "medium": "ismcts:iterations=2000",
@@ -74,11 +75,11 @@ LEVELS: dict[str, str] = {
 
 def level_spec(level: str, game_name: str) -> str:
     """The bot spec a level (one of :data:`LEVELS`) stands for in a game: ``expert`` is
-    the game's own where its descriptor names one (another level, or a spec)."""
-    known = DESCRIPTORS.get(game_name)
-    expert = None if known is None else known.expert
-    if level == "expert" and expert is not None:
-        return LEVELS.get(expert, expert)
+    the game's own where its bots module names one (another level, or a spec)."""
+    if level == "expert" and game_name in DESCRIPTORS and has_part("bots", game_name):
+        expert: str | None = part("bots", game_name).EXPERT
+        if expert is not None:
+            return LEVELS.get(expert, expert)
     return LEVELS[level]
 
 

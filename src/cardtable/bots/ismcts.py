@@ -36,8 +36,7 @@ from dataclasses import dataclass, field
 from cardtable import compiled
 from cardtable.core import Action, Game, Knowledge, State, View
 from cardtable.errors import CardtableError, InvalidBudgetError, InvalidPositionError
-from cardtable.rules.catalog import descriptor
-from cardtable.rules.descriptor import load
+from cardtable.parts import part
 
 __all__ = [
     "InvalidBudgetError",
@@ -226,9 +225,9 @@ def uniform_rollout(state: State, rng: random.Random) -> Sequence[float]:
 
 
 def guided_rollout(game_name: str) -> Rollout:
-    """The game's guided rollout (the ``rollout`` of its rollout module, which its
-    descriptor names), imported when a search first needs it."""
-    policy: Rollout = load(descriptor(game_name).rollout).rollout
+    """The game's guided rollout (the ``rollout`` of its rollout module,
+    ``cardtable.bots.<game>_rollout``), imported when a search first needs it."""
+    policy: Rollout = part("bots", game_name, "_rollout").rollout
     return policy
 
 

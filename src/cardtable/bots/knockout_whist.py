@@ -33,7 +33,7 @@ from cardtable.bots.reading import card_index, rank_of, suit_of
 from cardtable.cards import Card, Suit
 from cardtable.core import Action, View
 
-__all__ = ["KnockoutWhistHeuristic", "suit_strength"]
+__all__ = ["EXPERT", "HEURISTIC", "KnockoutWhistHeuristic", "suit_strength"]
 
 _HONOURS = {12: 4, 11: 3, 10: 2, 9: 1}  # rank offsets (rank - 2) of A, K, Q, J
 
@@ -199,3 +199,9 @@ class KnockoutWhistHeuristic:
             return cheapest
         side = [c for c in cards if suit_of(c) != table.trump]
         return min(side or cards, key=rank_of)
+
+
+HEURISTIC = KnockoutWhistHeuristic
+"""The ``heuristic`` bot, the ``easy`` level (:mod:`cardtable.parts`)."""
+EXPERT: str | None = None
+"""The ``expert`` level: the common one (PIMC over the learned rollout's search)."""

@@ -47,7 +47,7 @@ from cardtable.bots.reading import card_index, rank_of, suit_of
 from cardtable.cards import Card
 from cardtable.core import Action, View
 
-__all__ = ["KrytNavalivatHeuristic", "card_power"]
+__all__ = ["EXPERT", "HEURISTIC", "KrytNavalivatHeuristic", "card_power"]
 
 SUITS = "CDHS"
 _SIX, _ACE = 4, 12  # rank offsets (rank - 2) of the 36-card pack's lowest and highest
@@ -367,3 +367,10 @@ class KrytNavalivatHeuristic:
         if not covers:
             return table.beat(card, None)
         return max(table.beat(card, c) for c in covers)
+
+
+HEURISTIC = KrytNavalivatHeuristic
+"""The ``heuristic`` bot, the ``easy`` level (:mod:`cardtable.parts`)."""
+EXPERT: str | None = "pimc:deals=100,seconds=0.9,model=paranoid,iterations=250000"
+"""The ``expert`` level: ``hard``'s search at five times its iterations, the exact endgame
+beside it."""

@@ -35,7 +35,7 @@ from cardtable.bots.reading import card_index, rank_of, suit_of
 from cardtable.cards import Card
 from cardtable.core import Action, View
 
-__all__ = ["NeufHeuristic", "expected_tricks"]
+__all__ = ["EXPERT", "HEURISTIC", "NeufHeuristic", "expected_tricks"]
 
 SUITS = "CDHS"
 _ACE, _KING, _QUEEN, _JACK = 12, 11, 10, 9  # rank offsets (rank - 2)
@@ -253,3 +253,13 @@ class NeufHeuristic:
             if bosses:
                 return min(bosses, key=lambda c: (suit_of(c) == table.trump, rank_of(c)))
         return min(beaters, key=lambda c: (suit_of(c) == table.trump, rank_of(c)))
+
+
+HEURISTIC = NeufHeuristic
+"""The ``heuristic`` bot, the ``easy`` level (:mod:`cardtable.parts`)."""
+# The hints' analysis at the hint's budget (hard's search to the end of the deal): measured
+# as strong as hard (docs/hints.md), so the level plays what the hint says. Neither PIMC over
+# the end of a deal, the learned value at the end of a trick (``rollout=learned``, measured
+# weaker) nor any other method tried has beaten ``hard`` (docs/bots.md).
+EXPERT: str | None = "cardtable.bots.advice:HintFollower"
+"""The ``expert`` level: the player who follows the hints."""

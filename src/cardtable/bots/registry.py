@@ -19,8 +19,8 @@ from cardtable.bots.base import (
     parameters,
 )
 from cardtable.errors import InvalidBudgetError
+from cardtable.parts import has_part, part
 from cardtable.rules.catalog import DESCRIPTORS
-from cardtable.rules.descriptor import load
 
 __all__ = ["make_bot"]
 
@@ -63,10 +63,10 @@ def make_bot(spec: str, game_name: str) -> Bot:
     if kind == "random" and not arguments:
         return RandomBot()
     if kind == "heuristic" and not arguments:
-        game = DESCRIPTORS.get(game_name)
-        if game is None:
+        if game_name not in DESCRIPTORS or not has_part("bots", game_name):
             raise UnknownBotError(f"there is no heuristic bot for {game_name!r} yet; use 'random'")
-        heuristic: Bot = load(game.heuristic)()  # a game's bot loads when someone asks for it
+        # A game's bot loads when someone asks for it.
+        heuristic: Bot = part("bots", game_name).HEURISTIC()
         return heuristic
     if kind == "ismcts":
         from cardtable.bots.ismcts import IsmctsBot

@@ -24,8 +24,7 @@ from typing import Any
 from cardtable.analysis import MARGINS, Analysis
 from cardtable.core import View
 from cardtable.hints.reasons import Reason, any_action, forced
-from cardtable.rules.catalog import descriptor
-from cardtable.rules.descriptor import load
+from cardtable.parts import part
 
 __all__ = ["MARGINS", "Reason", "advice", "reason_for"]
 
@@ -33,7 +32,7 @@ __all__ = ["MARGINS", "Reason", "advice", "reason_for"]
 def reason_for(game_name: str, view: View, best: str, values: Mapping[str, float]) -> Reason:
     """Why ``best`` is the action to play, from ``view`` (the seat's own) and the values of
     its legal actions."""
-    rules = load(descriptor(game_name).hints)  # the game's rules of thumb, loaded when asked
+    rules = part("hints", game_name)  # the game's rules of thumb, loaded when asked
     reason: Reason = rules.reason(view, best, values)
     return reason
 

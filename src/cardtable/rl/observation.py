@@ -282,7 +282,7 @@ class _Encoder:
         self.pack_size = len(pack)
         self.actions = {str(action): number for number, action in enumerate(game.actions)}
         self.num_actions = len(game.actions)
-        # Each layout by its name, which the game's descriptor gives (``observation``).
+        # Each layout by the name of its game's rules package (the descriptor's ``package``).
         builders: dict[str, _Builders] = {  # layouts' names, not games'
             "knockout_whist": (
                 _layout_knockout_whist,
@@ -297,9 +297,9 @@ class _Encoder:
             ),
         }
         known = DESCRIPTORS.get(game.name)
-        if known is None or known.observation not in builders:
+        if known is None or known.package not in builders:
             raise ValueError(f"no observation layout for the game {game.name!r}")
-        make_layout, self.fill, self.of_facts = builders[known.observation]
+        make_layout, self.fill, self.of_facts = builders[known.package]
         self.layout = make_layout(self.players, self.pack_size)
         self.at = at = {name: s.start for name, s in self.layout.fields.items()}
         self.nbytes = (self.layout.size + 7) // 8

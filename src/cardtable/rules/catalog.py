@@ -23,21 +23,14 @@ KNOCKOUT_WHIST = Descriptor(
     next_dealer="left",
     variants=(),
     sessions=False,
-    heuristic="cardtable.bots.knockout_whist:KnockoutWhistHeuristic",
-    rollout="cardtable.bots.knockout_whist_rollout",
-    expert=None,
     solver_model="max-n",
     max_n_players=None,
     solves_endgame_only=False,
-    hints="cardtable.hints.knockout_whist",
     hint_unit="tricks",
     hint_judge="tricks",
     hint_given_to_beat=(),
-    terminal="cardtable.terminal.knockout_whist:KnockoutWhistScreen",
-    tutorial="cardtable.tutorial.knockout_whist",
     arena_metric="win",
     per_deal=False,
-    observation="knockout_whist",
     view="cardtable.rules.knockout_whist.view:KnockoutWhistView",
 )
 
@@ -52,29 +45,17 @@ NEUF = Descriptor(
     next_dealer="left",
     variants=("trump_sequence", "dealer_exchanges_first", "tie_avoidance"),
     sessions=False,
-    heuristic="cardtable.bots.neuf:NeufHeuristic",
-    rollout="cardtable.bots.neuf_rollout",
-    # The hints' analysis at the hint's budget (hard's search to the end of the deal):
-    # measured as strong as hard (docs/hints.md), so the level plays what the hint says.
-    # Neither PIMC over the end of a deal, the learned value at the end of a trick
-    # (``rollout=learned``, measured weaker) nor any other method tried has beaten ``hard``
-    # (docs/bots.md).
-    expert="cardtable.bots.advice:HintFollower",
     # Neuf's max-n cannot prune, and takes far too long over more than the last few tricks.
     solver_model="paranoid",
     max_n_players=None,
     solves_endgame_only=False,
-    hints="cardtable.hints.neuf",
     hint_unit="points",
     # Valued by hard's search to the end of the deal: PIMC over the paranoid solver played
     # worse than hard (docs/hints.md).
     hint_judge=None,
     hint_given_to_beat=(),
-    terminal="cardtable.terminal.neuf:NeufScreen",
-    tutorial="cardtable.tutorial.neuf",
     arena_metric="score",
     per_deal=True,
-    observation="neuf",
     view="cardtable.rules.neuf.view:NeufView",
 )
 
@@ -91,23 +72,15 @@ KRYT_NAVALIVAT = Descriptor(
     variants=("trump_mode",),
     # Played as a session of hands (SPEC §0.1, KRYT-2.1).
     sessions=True,
-    heuristic="cardtable.bots.kryt_navalivat:KrytNavalivatHeuristic",
-    rollout="cardtable.bots.kryt_navalivat_rollout",
-    # ``hard``'s search at five times its iterations, the exact endgame beside it.
-    expert="pimc:deals=100,seconds=0.9,model=paranoid,iterations=250000",
     # Max-n is two players' exact game; with more the solver falls back to paranoid.
     solver_model="max-n",
     max_n_players=2,
     solves_endgame_only=True,
-    hints="cardtable.hints.kryt_navalivat",
     hint_unit="not_fool",
     hint_judge=None,
     hint_given_to_beat=("lead", "cover"),
-    terminal="cardtable.terminal.kryt_navalivat:KrytNavalivatScreen",
-    tutorial="cardtable.tutorial.kryt_navalivat",
     arena_metric="fool",
     per_deal=False,
-    observation="kryt_navalivat",
     view="cardtable.rules.kryt_navalivat.view:KrytNavalivatView",
 )
 

@@ -4,9 +4,11 @@ The server, the bots, the hints, the terminal, the arena, the reviews and the en
 play any game; where one game differs from another they ask its descriptor, never its
 name. Each game's descriptor is in :mod:`cardtable.rules.catalog`.
 
-A descriptor is light: the modules it names (the game's class, its bots, its screen…) are
-written as ``"module"`` or ``"module:attribute"`` and imported on first use, so that
-``import cardtable`` loads none of them.
+A descriptor is light: the modules of the rules it names (the game's class, its refusals,
+its view) are written as ``"module:attribute"`` and imported on first use, so that ``import
+cardtable`` loads none of them. It names nothing above the rules: the bots, the hints, the
+terminal and the tutorials find their own module of a game by its package's name
+(:attr:`Descriptor.package`, :mod:`cardtable.parts`).
 """
 
 from __future__ import annotations
@@ -57,13 +59,6 @@ class Descriptor:
     """The options this game alone has (besides ``players`` and ``dealer``)."""
     sessions: bool
     """Whether the terminal plays it as a session of hands (``--hands``)."""
-    heuristic: str
-    """The ``heuristic`` bot (the ``easy`` level), ``"module:Class"``."""
-    rollout: str
-    """The module of the search's guided rollout policy."""
-    expert: str | None
-    """What the ``expert`` level is in this game, where it is not the common one: another
-    level's name or a bot spec."""
     solver_model: str | None
     """How the core's exact solver takes the other seats by default (``max-n`` or
     ``paranoid``); ``None``: the game has no solver."""
@@ -71,8 +66,6 @@ class Descriptor:
     """The most players the solver's max-n is defined for (more: paranoid); ``None``: any."""
     solves_endgame_only: bool
     """Whether the solver needs the stock empty (the endgame) before it solves."""
-    hints: str
-    """The module of the hints' rules of thumb (``reason(view, best, values)``)."""
     hint_unit: str
     """The unit a hint values actions in."""
     hint_judge: str | None
@@ -83,20 +76,21 @@ class Descriptor:
     cover, KRYT-4.1, KRYT-4.2 (a)): no card does another's job there (a higher card is
     harder to beat), so a tie among them goes to the analysis's highest value, not to the
     card kept least."""
-    terminal: str
-    """The terminal's screen, ``"module:Class"``."""
-    tutorial: str
-    """The module of the tutorial's script (its ``TUTORIAL``)."""
     arena_metric: Literal["win", "score", "fool"]
-    """The key of the arena's metric of a seat's game (:mod:`cardtable.arena.metrics`)."""
+    """What a seat's game is measured by when bots are compared: whether it won, its score,
+    or whether it was the fool."""
     per_deal: bool
     """Whether its deals are scored on their own (the core's ``Guided::DEAL_HORIZON``): the
     arena can measure it deal by deal (one deal a game), and the hints' analysis values its
     actions by the deal (:mod:`cardtable.analysis`)."""
-    observation: str
-    """The name of the game's layout in :mod:`cardtable.rl.observation`."""
     view: str
     """The ``TypedDict`` of a seat's view ("module:attr"), the one schema of the view."""
+
+    @property
+    def package(self) -> str:
+        """The name of the game's rules package (``cardtable.rules.<package>``), which each
+        layer above the rules gives its module of the game (:mod:`cardtable.parts`)."""
+        return self.game.partition(":")[0].split(".")[2]
 
     def game_class(self) -> type[Game]:
         cls: type[Game] = load(self.game)

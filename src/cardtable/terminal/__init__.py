@@ -13,8 +13,8 @@ from rich.console import RenderableType
 
 from cardtable.core import Action, View
 from cardtable.errors import UnknownGameError
+from cardtable.parts import has_part, part
 from cardtable.rules.catalog import DESCRIPTORS
-from cardtable.rules.descriptor import load
 
 __all__ = ["GameScreen", "screen_for"]
 
@@ -65,8 +65,7 @@ class GameScreen(Protocol):
 
 def screen_for(game_name: str) -> GameScreen:
     """The terminal screen for a game; :class:`UnknownGameError` if it has none."""
-    known = DESCRIPTORS.get(game_name)
-    if known is None:
+    if game_name not in DESCRIPTORS or not has_part("terminal", game_name):
         raise UnknownGameError(f"there is no terminal table for {game_name!r} yet")
-    screen: GameScreen = load(known.terminal)()  # a game's screen loads when it is played
+    screen: GameScreen = part("terminal", game_name).SCREEN()  # loaded when it is played
     return screen

@@ -25,7 +25,7 @@ from cardtable.terminal.cards import (
     trick_winner,
 )
 
-__all__ = ["KnockoutWhistScreen"]
+__all__ = ["SCREEN", "KnockoutWhistScreen"]
 
 HANDS = 7
 # ``help``: this game's actions, as they are typed.
@@ -210,3 +210,7 @@ class KnockoutWhistScreen:
             or after["phase"] == "over"
             or len(after["tricks"]) > len(before["tricks"])
         )
+
+
+SCREEN = KnockoutWhistScreen
+"""The game's screen in the terminal (:mod:`cardtable.parts`)."""

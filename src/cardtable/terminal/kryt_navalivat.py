@@ -23,7 +23,7 @@ from cardtable.errors import InvalidCardError
 from cardtable.rules.kryt_navalivat.beating import ACE, NO_SUIT, beats
 from cardtable.terminal.cards import card_markup, counted, hand_markup, suit_markup
 
-__all__ = ["KrytNavalivatScreen", "pile_markup", "take_markup"]
+__all__ = ["SCREEN", "KrytNavalivatScreen", "pile_markup", "take_markup"]
 
 # ``help``: this game's actions, as they are typed.
 COMMANDS = (
@@ -322,3 +322,7 @@ class KrytNavalivatScreen:
         """A pick-up that emptied the pile, the stock running out, or the end of the hand."""
         emptied = bool(before["pile"]) and not after["pile"]
         return emptied or (before["stock"] > 0 and after["stock"] == 0) or after["mode"] == "over"
+
+
+SCREEN = KrytNavalivatScreen
+"""The game's screen in the terminal (:mod:`cardtable.parts`)."""

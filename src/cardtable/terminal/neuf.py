@@ -26,7 +26,7 @@ from cardtable.terminal.cards import (
     trick_winner,
 )
 
-__all__ = ["NeufScreen", "score_sheet"]
+__all__ = ["SCREEN", "NeufScreen", "score_sheet"]
 
 TRICKS = 13
 # ``help``: this game's actions, as they are typed.
@@ -264,3 +264,7 @@ class NeufScreen:
             or after["phase"] == "over"
             or len(after["tricks"]) > len(before["tricks"])
         )
+
+
+SCREEN = NeufScreen
+"""The game's screen in the terminal (:mod:`cardtable.parts`)."""

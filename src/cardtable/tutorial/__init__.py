@@ -22,8 +22,8 @@ from typing import Any
 
 import cardtable
 from cardtable.core import Game, State
+from cardtable.parts import has_part, part
 from cardtable.rules.catalog import DESCRIPTORS
-from cardtable.rules.descriptor import load
 
 __all__ = ["TUTORIALS", "Step", "Tutorial", "tutorial_of"]
 
@@ -102,12 +102,10 @@ class Tutorial:
 def _registry() -> dict[str, Tutorial]:
     # Loaded when first asked for: each game's script imports this module's Step and Tutorial.
     found = {}
-    for known in DESCRIPTORS.values():
-        try:
-            tutorial: Tutorial = load(known.tutorial).TUTORIAL
-        except ModuleNotFoundError:
-            continue
-        found[tutorial.game] = tutorial
+    for name in DESCRIPTORS:
+        if has_part("tutorial", name):
+            tutorial: Tutorial = part("tutorial", name).TUTORIAL
+            found[tutorial.game] = tutorial
     return found
 
 
