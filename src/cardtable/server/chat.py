@@ -66,13 +66,11 @@ class Chat:
             chat = cls._of[hub] = cls(hub)
         return chat
 
-    def say(self, connection: Connection, message_id: object) -> None:
+    def say(self, connection: Connection, message_id: str) -> None:
         """Relay a seat's preset message to everyone at its table, the sender included (its
         answer); refused (and heard by nobody else) from a spectator, with an id that is not
         a preset, or past the seat's allowance."""
         seat = seated(connection)
-        if not isinstance(message_id, str):
-            raise TableError("malformed", "a preset message is {type: 'chat', id: text}")
         if message_id not in PRESETS:
             shown = f" {message_id!r}" if len(message_id) <= 40 else ""
             raise TableError(

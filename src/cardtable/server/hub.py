@@ -395,16 +395,14 @@ class Hub:
         self.seats.attach(connection)
 
     async def join(
-        self, connection: Connection, token: object, since: object, seed: object = None
+        self, connection: Connection, token: str | None, since: int | None, seed: str | None
     ) -> None:
         await self.seats.join(connection, token, since, seed)
 
     def leave(self, connection: Connection) -> None:
         self.seats.leave(connection)
 
-    async def act(self, connection: Connection, action: object, seq: object) -> None:
-        if not isinstance(action, str) or type(seq) is not int:
-            raise TableError("malformed", "an action is {type, action: text, seq: number}")
+    async def act(self, connection: Connection, action: str, seq: int) -> None:
         seat = seated(connection)
         await self.apply(
             connection.table, partial(connection.table.act, seat, action, "human", seq)
@@ -414,7 +412,7 @@ class Hub:
         seated(connection)
         await self.apply(connection.table, connection.table.next_game)
 
-    async def stand_in(self, connection: Connection, seat: object) -> None:
+    async def stand_in(self, connection: Connection, seat: int) -> None:
         self.seats.stand_in(connection, seat)
 
     async def hint(self, connection: Connection) -> dict[str, Any]:

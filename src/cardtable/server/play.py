@@ -13,16 +13,26 @@ from fastapi import APIRouter, WebSocket
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.websockets import WebSocketDisconnect
 
-from cardtable.server.chat import Chat
+from cardtable.server.chat import Chat as ChatRoom
 from cardtable.server.commits import MovedError, unavailable
 from cardtable.server.draining import MOVED_AWAY, RESTART_CODE, RESTARTING
 from cardtable.server.hub import Hub
+from cardtable.server.messages import (
+    Act,
+    Chat,
+    Hint,
+    Join,
+    Next,
+    Ping,
+    Review,
+    StandIn,
+    parse_message,
+)
 from cardtable.server.relay import RELAYED, relay
 from cardtable.server.reviews import Reviewer
 from cardtable.server.sockets import Connection
 from cardtable.server.store import Owner
 from cardtable.server.table import Table, TableError
-from cardtable.server.wire import parse_json
 
 __all__ = ["FAILED_CLOSES", "MAX_MESSAGE", "RELAY_HEADER", "play_routes"]
 
@@ -146,31 +156,23 @@ async def _serve(hub: Hub, connection: Connection, data: str | bytes) -> None:
             raise TableError("too_large", f"a message is at most {MAX_MESSAGE} bytes")
         if not connection.admit():
             raise TableError("flood", "too many messages; at most 20 a second")
-        message = parse_json(data)
-        if not isinstance(message, dict):
-            raise TableError("malformed", "a message is a JSON object")
-        kind = message.get("type")
-        if kind == "join":
-            await hub.join(
-                connection, message.get("token"), message.get("since"), message.get("seed")
-            )
-        elif kind == "action":
-            await hub.act(connection, message.get("action"), message.get("seq"))
-        elif kind == "hint":
-            connection.send(await hub.hint(connection))
-        elif kind == "next":
-            await hub.next_game(connection)
-        elif kind == "stand_in":
-            await hub.stand_in(connection, message.get("seat"))
-        elif kind == "review":
-            await Reviewer.of(hub).ask(connection, message.get("game"))
-        elif kind == "chat":
-            Chat.of(hub).say(connection, message.get("id"))
-        elif kind == "ping":
-            connection.send({"type": "pong"})
-        else:
-            named = f" {kind!r}" if isinstance(kind, str) and len(kind) <= 40 else ""
-            raise TableError("malformed", f"unknown message type{named}; see docs/server.md")
+        match parse_message(data):
+            case Join(token, since, seed):
+                await hub.join(connection, token, since, seed)
+            case Act(action, seq):
+                await hub.act(connection, action, seq)
+            case Hint():
+                connection.send(await hub.hint(connection))
+            case Next():
+                await hub.next_game(connection)
+            case StandIn(seat):
+                await hub.stand_in(connection, seat)
+            case Review(game):
+                await Reviewer.of(hub).ask(connection, game)
+            case Chat(preset):
+                ChatRoom.of(hub).say(connection, preset)
+            case Ping():
+                connection.send({"type": "pong"})
     except MovedError:
         pass  # the table moved to another process: this socket is closing
     except TableError as exc:

@@ -180,13 +180,11 @@ class Reviewer:
             reviewer = cls._of[hub] = cls(hub, review_level())
         return reviewer
 
-    async def ask(self, connection: Connection, game: object) -> None:
+    async def ask(self, connection: Connection, game: int) -> None:
         """The seat's review of game ``game``: sent at once if made before, else begun (the
         answer is its first ``review_progress``) or, if under way, its progress so far."""
         seat = seated(connection)
         table = connection.table
-        if type(game) is not int:
-            raise TableError("malformed", "a review is {type, game: the game's number}")
         if not 1 <= game <= table.games:
             raise TableError("no_game", f"this table has played games 1-{table.games}")
         run = await self.hub.finished_run(table, game)

@@ -49,13 +49,10 @@ class Seats:
         self.metrics.sockets_open.inc()
 
     async def join(
-        self, connection: Connection, token: object, since: object, seed: object = None
+        self, connection: Connection, token: str | None, since: int | None, seed: str | None
     ) -> None:
+        """Seat the socket by its token (None: watch), checked as messages.Join reads it."""
         table = connection.table
-        if token is not None and not isinstance(token, str):
-            raise TableError("malformed", "token is text, or null to watch")
-        if since is not None and (type(since) is not int or since < 0):
-            raise TableError("malformed", "since is an event number, or null")
         seat: Seat | None = None
         if token is not None:
             seat = table.seat_of_token(token)
@@ -102,12 +99,11 @@ class Seats:
         if seat is not None or vacated:
             self.presence(table)
 
-    async def _give_seed(self, table: Table, seat: Seat | None, seed: object) -> None:
+    async def _give_seed(self, table: Table, seat: Seat | None, seed: str) -> None:
         """A joining page's seed, stored as a ``seed`` event before its snapshot, so that
         every deal after the snapshot is derived from it (docs/fairness.md). A spectator's
-        seed deals nothing, but it is checked all the same."""
+        seed deals nothing (it was checked all the same, as every message is read)."""
         if seat is None:
-            table.check_seed(seed)
             return
         with self.stopping.change():
             async with self.memory.lock(table):
@@ -146,14 +142,14 @@ class Seats:
             return True
         return False
 
-    def stand_in(self, connection: Connection, seat: object) -> None:
+    def stand_in(self, connection: Connection, seat: int) -> None:
         """A seated player asks for a stand-in bot for ``seat``, a human seat with nobody
         at it (an invited player who has not come, or one who left): it plays at once, as
         after the grace period, until the seat's player joins. Everyone hears of it in a
         ``presence`` message, the asker's answer."""
         seated(connection)
         table = connection.table
-        if type(seat) is not int or not 0 <= seat < len(table.seats):
+        if not 0 <= seat < len(table.seats):
             raise TableError("malformed", f"seat is a seat number, 0 to {len(table.seats) - 1}")
         wanted = table.seats[seat]
         if wanted.kind != HUMAN:
