@@ -160,7 +160,7 @@ def kryt_navalivat_endgame(rng: random.Random, cards: int) -> State | None:
         view = state.view(0)  # counts and the mode are public (KRYT-9)
         held = sum(view["hand_sizes"])
         if view["stock"] == 0 and held <= cards:
-            return state if held == cards and view["mode"] != "cover" else None
+            return state if held == cards and view["phase"] != "cover" else None
         seat = state.to_move
         assert seat is not None
         state.apply(bot.choose(state.view(seat), state.legal_actions(), rng))

@@ -216,7 +216,7 @@ def test_free_mode_leads_a_card_the_next_player_cannot_beat() -> None:
         to_move=1,
         stock=False,
     )
-    assert state.view(1)["mode"] == "free"
+    assert state.view(1)["phase"] == "free"
     assert choice(state) == "lead 7S"
 
 

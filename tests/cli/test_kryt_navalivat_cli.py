@@ -118,7 +118,7 @@ def test_each_hand_ends_with_its_fool_and_the_running_tally(two_hands: tuple[str
     tallies = []
     for number, hand in enumerate(session.hands, 1):
         view = hand.view(None)
-        assert view["mode"] == "over" and not view["draw"]
+        assert view["phase"] == "over" and not view["draw"]
         loser = view["loser"]
         # KRYT-7.2: the fool alone holds cards; everybody else went out.
         assert [s for s in range(3) if view["hand_sizes"][s]] == [loser]
@@ -305,7 +305,7 @@ def test_screen_shows_trump_stock_pile_would_take_and_known_cards(
     output, state = mid_hand
     view = state.view(0)
     screen = last_screen(output)
-    assert view["mode"] == "respond" and view["trump_card"] is not None
+    assert view["phase"] == "respond" and view["trump_card"] is not None
     assert f"turned card {Card.parse(view['trump_card']).symbol} under the stock" in screen
     assert f"Stock: {view['stock']} cards (the turned card included)" in screen
     pile = view["pile"]

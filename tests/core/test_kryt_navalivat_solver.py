@@ -42,7 +42,7 @@ def endgame(seed: int, players: int = 2, cards: int = 8) -> State:
                 break
             view = state.view(0)  # counts and the mode are public (KRYT-9)
             held = sum(view["hand_sizes"])
-            if view["stock"] == 0 and held <= cards and view["mode"] != "cover":
+            if view["stock"] == 0 and held <= cards and view["phase"] != "cover":
                 return state
             seat = state.to_move
             assert seat is not None

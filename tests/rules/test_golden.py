@@ -69,11 +69,11 @@ def test_kryt_navalivat_golden_transcripts_reach_swap_free_turn_draw_and_both_tr
     ]
     spectators = [line["views"]["spectator"] for line in lines]
     assert any(line["action"] == "swap" for line in lines)
-    assert any(view["mode"] == "free" for view in spectators)
+    assert any(view["phase"] == "free" for view in spectators)
     assert any(view["anti_trump"] == "S" and view["trump"] == "D" for view in spectators)
     ends = [line["views"]["spectator"] for line in lines if line["action"] is None]
     assert len(ends) == len(kryt_navalivat)
     assert any(view["draw"] and view["loser"] is None for view in ends)
     for view in ends:
-        assert view["mode"] == "over" and view["stock"] == 0
+        assert view["phase"] == "over" and view["stock"] == 0
         assert sum(1 for size in view["hand_sizes"] if size) == 1

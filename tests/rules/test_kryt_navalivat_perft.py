@@ -232,7 +232,7 @@ def test_kryt_navalivat_perft_plain_deal_agrees_with_the_engines_deal() -> None:
         assert plain.faceup == view["trump_card"]
         assert plain.trump == view["trump"] and plain.anti == view["anti_trump"]
         assert len(plain.stock) + (plain.faceup is not None) == view["stock"]
-        assert list(plain.pile) == view["pile"] and plain.mode == view["mode"]
+        assert list(plain.pile) == view["pile"] and plain.mode == view["phase"]
         for seat, hand in enumerate(plain.hands):
             assert sorted(hand) == sorted(start(entry).view(seat)["hand"])
 
@@ -248,7 +248,7 @@ def test_kryt_navalivat_perft_fixture_covers_both_modes_player_counts_swap_and_f
     }
     assert deals == {(2, "turned"), (3, "turned"), (2, "permanent"), (3, "permanent")}
     assert "swap" in [str(a) for a in start(BY_NAME["two-players-swap-available"]).legal_actions()]
-    assert start(BY_NAME["three-players-free-turn-endgame"]).view(None)["mode"] == "free"
+    assert start(BY_NAME["three-players-free-turn-endgame"]).view(None)["phase"] == "free"
     frontier = [plain_start(BY_NAME["three-players-free-turn-endgame"])]
     ended = 0
     for _ in range(8):

@@ -77,9 +77,9 @@ PREDICATES: dict[str, Callable[[dict[str, Any], str], bool]] = {
     # KRYT-6: the six of trumps swapped while the turned card is in the stock.
     "swap_six": lambda v, a: a == "swap" and "6" + v["trump"] in v["hand"],
     # KRYT-3.1: a beat by a trump of a card that is not one, or a higher card of its suit.
-    "beat": lambda v, a: a.startswith("beat ") and v["mode"] == "respond",
+    "beat": lambda v, a: a.startswith("beat ") and v["phase"] == "respond",
     # KRYT-4.2: the cover after a beat.
-    "cover": lambda v, a: a.startswith("cover ") and v["mode"] == "cover",
+    "cover": lambda v, a: a.startswith("cover ") and v["phase"] == "cover",
     # KRYT-5: a pick-up of one card (a non-trump on top).
     "pick_up_one": lambda v, a: (
         a == "take" and v["pile"][-1][-1] != v["trump"] and len(v["would_take"]) == 1

@@ -37,25 +37,25 @@ const CASES: [Case; 4] = [
         players: 3,
         permanent: false,
         position: "kryt/1 players=3 trumps=S dealer=1 hands=10C,6D,9D/7C,KC,AD,9H/QD,6H,KH known=-/AD/- pile=9S,AS,AH,KS faceup=6S stock=8D,6C,10H,7D,8C,10S,8S,10D,7H,JC,QH,9C,JH,JD,AC,KD,7S,QC,JS,QS,8H turn=respond to_move=2 result=- seed=5",
-        view: r#"{"game": "kryt-navalivat", "options": {"players": 3, "trump_mode": "turned"}, "seat": 2, "players": 3, "dealer": 1, "trump_mode": "turned", "trump": "S", "anti_trump": null, "trump_card": "6S", "stock": 22, "hand_sizes": [3, 4, 3], "known": [[], ["AD"], []], "out": [], "pile": ["9S", "AS", "AH", "KS"], "would_take": ["AS", "AH", "KS"], "mode": "respond", "to_move": 2, "loser": null, "draw": false, "hand": ["QD", "6H", "KH"], "legal_actions": ["take"]}"#,
+        view: r#"{"game": "kryt-navalivat", "options": {"players": 3, "trump_mode": "turned"}, "seat": 2, "players": 3, "dealer": 1, "trump_mode": "turned", "trump": "S", "anti_trump": null, "trump_card": "6S", "stock": 22, "hand_sizes": [3, 4, 3], "known": [[], ["AD"], []], "out": [], "pile": ["9S", "AS", "AH", "KS"], "would_take": ["AS", "AH", "KS"], "phase": "respond", "to_move": 2, "loser": null, "draw": false, "hand": ["QD", "6H", "KH"], "legal_actions": ["take"]}"#,
     },
     Case {
         players: 4,
         permanent: true,
         position: "kryt/1 players=4 trumps=permanent dealer=1 hands=7C,QC,9D,JH/8C,9C,AC,QH,JS/KC,9H,8S,KS/10D,AH,9S known=QC,9D,JH/9C,AC/8S,KS/10D,9S pile=10H,AD,6H,8D,KD,7H,8H,6D,6S,7S,10S,AS faceup=- stock=JD,JC,KH,10C,6C,QD,QS,7D turn=respond to_move=2 result=- seed=7",
-        view: r#"{"game": "kryt-navalivat", "options": {"players": 4, "trump_mode": "permanent"}, "seat": 2, "players": 4, "dealer": 1, "trump_mode": "permanent", "trump": "D", "anti_trump": "S", "trump_card": null, "stock": 8, "hand_sizes": [4, 5, 4, 3], "known": [["QC", "9D", "JH"], ["9C", "AC"], ["8S", "KS"], ["10D", "9S"]], "out": [], "pile": ["10H", "AD", "6H", "8D", "KD", "7H", "8H", "6D", "6S", "7S", "10S", "AS"], "would_take": ["AS"], "mode": "respond", "to_move": 2, "loser": null, "draw": false, "hand": ["KC", "9H", "8S", "KS"], "legal_actions": ["take"]}"#,
+        view: r#"{"game": "kryt-navalivat", "options": {"players": 4, "trump_mode": "permanent"}, "seat": 2, "players": 4, "dealer": 1, "trump_mode": "permanent", "trump": "D", "anti_trump": "S", "trump_card": null, "stock": 8, "hand_sizes": [4, 5, 4, 3], "known": [["QC", "9D", "JH"], ["9C", "AC"], ["8S", "KS"], ["10D", "9S"]], "out": [], "pile": ["10H", "AD", "6H", "8D", "KD", "7H", "8H", "6D", "6S", "7S", "10S", "AS"], "would_take": ["AS"], "phase": "respond", "to_move": 2, "loser": null, "draw": false, "hand": ["KC", "9H", "8S", "KS"], "legal_actions": ["take"]}"#,
     },
     Case {
         players: 2,
         permanent: false,
         position: "kryt/1 players=2 trumps=C dealer=1 hands=8H,9H,JH/8C,QC,KC,AC,9D,JD,QD,6H,7H,10H,AS known=JH/8C,QC,KC,AC,JD,QD,6H,7H,10H,AS pile=JS,KS faceup=6C stock=JC,10S,QS,8S,AD,10C,6D,QH,8D,6S,7S,AH,9S,7C,7D,KD,9C,KH,10D turn=cover to_move=1 result=- seed=3",
-        view: r#"{"game": "kryt-navalivat", "options": {"players": 2, "trump_mode": "turned"}, "seat": 1, "players": 2, "dealer": 1, "trump_mode": "turned", "trump": "C", "anti_trump": null, "trump_card": "6C", "stock": 20, "hand_sizes": [3, 11], "known": [["JH"], ["8C", "QC", "KC", "AC", "JD", "QD", "6H", "7H", "10H", "AS"]], "out": [], "pile": ["JS", "KS"], "would_take": [], "mode": "cover", "to_move": 1, "loser": null, "draw": false, "hand": ["8C", "QC", "KC", "AC", "9D", "JD", "QD", "6H", "7H", "10H", "AS"], "legal_actions": ["cover 8C", "cover QC", "cover KC", "cover AC", "cover 9D", "cover JD", "cover QD", "cover 6H", "cover 7H", "cover 10H", "cover AS"]}"#,
+        view: r#"{"game": "kryt-navalivat", "options": {"players": 2, "trump_mode": "turned"}, "seat": 1, "players": 2, "dealer": 1, "trump_mode": "turned", "trump": "C", "anti_trump": null, "trump_card": "6C", "stock": 20, "hand_sizes": [3, 11], "known": [["JH"], ["8C", "QC", "KC", "AC", "JD", "QD", "6H", "7H", "10H", "AS"]], "out": [], "pile": ["JS", "KS"], "would_take": [], "phase": "cover", "to_move": 1, "loser": null, "draw": false, "hand": ["8C", "QC", "KC", "AC", "9D", "JD", "QD", "6H", "7H", "10H", "AS"], "legal_actions": ["cover 8C", "cover QC", "cover KC", "cover AC", "cover 9D", "cover JD", "cover QD", "cover 6H", "cover 7H", "cover 10H", "cover AS"]}"#,
     },
     Case {
         players: 3,
         permanent: false,
         position: "kryt/1 players=3 trumps=C dealer=2 hands=6C,8C,9C,10C,QC,KC,AC,6D,7D,8D,9D,10D,JD,KD,AD,6H,7H,9H,JH,QH,AH,6S,8S,JS,AS/7C,JC,QD,8H,10H,KH,9S,QS,KS/- known=6C,8C,9C,10C,QC,KC,AC,6D,7D,8D,9D,10D,JD,KD,AD,6H,7H,9H,JH,QH,AH,6S,8S,JS,AS/7C,JC,QD,8H,10H,KH,9S,QS,KS/- pile=7S,10S faceup=- stock=- turn=free to_move=0 result=- seed=3",
-        view: r#"{"game": "kryt-navalivat", "options": {"players": 3, "trump_mode": "turned"}, "seat": 0, "players": 3, "dealer": 2, "trump_mode": "turned", "trump": "C", "anti_trump": null, "trump_card": null, "stock": 0, "hand_sizes": [25, 9, 0], "known": [["6C", "8C", "9C", "10C", "QC", "KC", "AC", "6D", "7D", "8D", "9D", "10D", "JD", "KD", "AD", "6H", "7H", "9H", "JH", "QH", "AH", "6S", "8S", "JS", "AS"], ["7C", "JC", "QD", "8H", "10H", "KH", "9S", "QS", "KS"], []], "out": [2], "pile": ["7S", "10S"], "would_take": ["10S"], "mode": "free", "to_move": 0, "loser": null, "draw": false, "hand": ["6C", "8C", "9C", "10C", "QC", "KC", "AC", "6D", "7D", "8D", "9D", "10D", "JD", "KD", "AD", "6H", "7H", "9H", "JH", "QH", "AH", "6S", "8S", "JS", "AS"], "legal_actions": ["lead 6C", "lead 8C", "lead 9C", "lead 10C", "lead QC", "lead KC", "lead AC", "lead 6D", "lead 7D", "lead 8D", "lead 9D", "lead 10D", "lead JD", "lead KD", "lead AD", "lead 6H", "lead 7H", "lead 9H", "lead JH", "lead QH", "lead AH", "lead 6S", "lead 8S", "lead JS", "lead AS", "beat 6C", "beat 8C", "beat 9C", "beat 10C", "beat QC", "beat KC", "beat AC", "beat JS", "beat AS", "take"]}"#,
+        view: r#"{"game": "kryt-navalivat", "options": {"players": 3, "trump_mode": "turned"}, "seat": 0, "players": 3, "dealer": 2, "trump_mode": "turned", "trump": "C", "anti_trump": null, "trump_card": null, "stock": 0, "hand_sizes": [25, 9, 0], "known": [["6C", "8C", "9C", "10C", "QC", "KC", "AC", "6D", "7D", "8D", "9D", "10D", "JD", "KD", "AD", "6H", "7H", "9H", "JH", "QH", "AH", "6S", "8S", "JS", "AS"], ["7C", "JC", "QD", "8H", "10H", "KH", "9S", "QS", "KS"], []], "out": [2], "pile": ["7S", "10S"], "would_take": ["10S"], "phase": "free", "to_move": 0, "loser": null, "draw": false, "hand": ["6C", "8C", "9C", "10C", "QC", "KC", "AC", "6D", "7D", "8D", "9D", "10D", "JD", "KD", "AD", "6H", "7H", "9H", "JH", "QH", "AH", "6S", "8S", "JS", "AS"], "legal_actions": ["lead 6C", "lead 8C", "lead 9C", "lead 10C", "lead QC", "lead KC", "lead AC", "lead 6D", "lead 7D", "lead 8D", "lead 9D", "lead 10D", "lead JD", "lead KD", "lead AD", "lead 6H", "lead 7H", "lead 9H", "lead JH", "lead QH", "lead AH", "lead 6S", "lead 8S", "lead JS", "lead AS", "beat 6C", "beat 8C", "beat 9C", "beat 10C", "beat QC", "beat KC", "beat AC", "beat JS", "beat AS", "take"]}"#,
     },
 ];
 
@@ -303,7 +303,7 @@ fn views_that_are_not_a_seats_view_of_this_game_are_refused() {
             "known to hold more cards",
         ),
         (edited(&view, "stock", 21.into()), "do not make up the pack"),
-        (edited(&view, "mode", "think".into()), "not a turn mode"),
+        (edited(&view, "phase", "think".into()), "not a turn mode"),
         // The turn and the actions must follow from the cards (KRYT-4, KRYT-10); the first
         // field that does not is named, with Python's message.
         (

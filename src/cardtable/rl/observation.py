@@ -437,7 +437,7 @@ class _Encoder:
         out[at["trump"] + SUITS.index(view["trump"])] = 1.0
         if view["anti_trump"] is not None:
             out[at["anti_trump"] + SUITS.index(view["anti_trump"])] = 1.0
-        out[at["mode"] + KRYT_NAVALIVAT_MODES.index(view["mode"])] = 1.0
+        out[at["mode"] + KRYT_NAVALIVAT_MODES.index(view["phase"])] = 1.0
         self._seat(out, "to_move", view["to_move"], me)
         self._seat(out, "dealer", view["dealer"], me)
         for seat in view["out"]:

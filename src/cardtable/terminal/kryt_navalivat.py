@@ -123,7 +123,7 @@ class KrytNavalivatScreen:
     @staticmethod
     def _turn(view: View, names: Sequence[str]) -> str:
         """Whose turn it is and the mode (KRYT-4.1 … KRYT-4.3)."""
-        mode = view["mode"]
+        mode = view["phase"]
         if mode == "over":
             if view["draw"]:
                 return "The hand is over: a draw."
@@ -172,7 +172,7 @@ class KrytNavalivatScreen:
         card = str(action.arg) if isinstance(action.arg, Card) else ""
         taken: list[str] = []
         if action.verb == "lead":
-            if before["mode"] == "free":
+            if before["phase"] == "free":
                 lines = [f"{who} plays a free card: {card_markup(card)} (KRYT-4.3)."]
             else:
                 lines = [f"{who} leads {card_markup(card)}."]
@@ -225,7 +225,7 @@ class KrytNavalivatScreen:
         return lines
 
     def result(self, view: View, names: Sequence[str]) -> list[str]:
-        if view["mode"] != "over":
+        if view["phase"] != "over":
             return ["The hand is not over."]
         if view["draw"]:
             return [
@@ -252,7 +252,7 @@ class KrytNavalivatScreen:
         words = text.strip().lower().split()
         if len(words) == 3 and words[1] == "with":
             del words[1]  # "beat with 9c", as the menu words it
-        mode = view["mode"]
+        mode = view["phase"]
         if mode == "over" or not words:
             return None
         top = card_markup(view["pile"][-1]) if view["pile"] else ""
@@ -321,7 +321,7 @@ class KrytNavalivatScreen:
     def milestone(self, before: View, after: View) -> bool:
         """A pick-up that emptied the pile, the stock running out, or the end of the hand."""
         emptied = bool(before["pile"]) and not after["pile"]
-        return emptied or (before["stock"] > 0 and after["stock"] == 0) or after["mode"] == "over"
+        return emptied or (before["stock"] > 0 and after["stock"] == 0) or after["phase"] == "over"
 
 
 SCREEN = KrytNavalivatScreen

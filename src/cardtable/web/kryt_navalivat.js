@@ -7,17 +7,21 @@ import { h, suitSpan, badge, playText } from "./common.js";
 
 const SHOWN = 14;
 
+// The turn's phase. A view stored before the views said "phase" (a finished game's last
+// view, in its record) says "mode".
+const phase = (v) => v.phase ?? v.mode;
+
 export default {
   name: "kryt-navalivat",
   hasTricks: false,
 
-  isOver: (v) => v.mode === "over",
+  isOver: (v) => phase(v) === "over",
   trump: (v) => v.trump,
 
   seatLines(v, seat, ctx) {
     const out = [];
     if (v.out.includes(seat)) out.push(badge(t("kryt.out"), "status-out"));
-    if (v.mode === "over" && v.loser === seat) out.push(badge(t("kryt.fool"), "fool"));
+    if (phase(v) === "over" && v.loser === seat) out.push(badge(t("kryt.fool"), "fool"));
     if (v.dealer === seat) out.push(badge(t("dealer_short"), "dealer"));
     // One's own known cards are marked in the hand instead (table_hand.js), to keep the box small.
     const known = seat === ctx.mySeat ? [] : v.known[seat] || [];
@@ -54,7 +58,7 @@ export default {
 
   info(v) {
     const rows = [
-      [t("kryt.mode_label"), t(`kryt.mode.${v.mode}`)],
+      [t("kryt.mode_label"), t(`kryt.mode.${phase(v)}`)],
       [t("trump"), suitSpan(v.trump)],
     ];
     if (v.anti_trump) rows.push([t("kryt.anti_trump"), suitSpan(v.anti_trump)]);
@@ -85,9 +89,9 @@ export default {
   },
 
   turnText(v, ctx) {
-    if (v.mode === "over") return t("game_over");
+    if (phase(v) === "over") return t("game_over");
     const who = v.to_move;
-    const mode = t(`kryt.mode.${v.mode}`);
+    const mode = t(`kryt.mode.${phase(v)}`);
     return who === ctx.mySeat ? t("kryt.your_turn", { mode }) : t("kryt.turn_of", { name: ctx.name(who), mode });
   },
 

@@ -165,7 +165,7 @@ impl KrytNavalivat {
                 .collect(),
             pile: texts(self.pile().iter().copied()),
             would_take: texts(self.would_take().iter().copied()),
-            mode: self.mode.name().to_string(),
+            phase: self.mode.name().to_string(),
             to_move: (self.to_move != NONE).then_some(i64::from(self.to_move)),
             loser: self.loser().map(|s| s as i64),
             draw: self.drawn(),
@@ -314,11 +314,11 @@ impl Knowledge {
             return Err(fail("the view's cards and counts do not make up the pack"));
         }
 
-        let mode = &view.mode;
+        let phase = &view.phase;
         let mode = Mode::ALL
             .into_iter()
-            .find(|m| mode == m.name())
-            .ok_or_else(|| fail(format!("the view's mode '{mode}' is not a turn mode")))?;
+            .find(|m| phase == m.name())
+            .ok_or_else(|| fail(format!("the view's phase '{phase}' is not a turn mode")))?;
         let to_move = seat_or_none(view.to_move, "to_move")?;
         let loser = seat_or_none(view.loser, "loser")?;
         // `draw` is the loser's and the cards': the check against the sample's view reads it.

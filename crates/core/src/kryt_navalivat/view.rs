@@ -38,7 +38,8 @@ pub struct View {
     pub(super) out: Vec<i64>,
     pub(super) pile: Vec<String>,
     pub(super) would_take: Vec<String>,
-    pub(super) mode: String,
+    /// The turn's phase (the state's mode), as every game's view names it.
+    pub(super) phase: String,
     #[serde(deserialize_with = "nullable")]
     pub(super) to_move: Option<i64>,
     #[serde(deserialize_with = "nullable")]

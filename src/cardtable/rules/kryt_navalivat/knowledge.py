@@ -197,9 +197,9 @@ class KrytNavalivatKnowledge:
         self._slots = tuple(slots)
         self._bits = math.factorial(len(pool)).bit_length() + _SLACK_BITS
 
-        if view["mode"] not in MODES:
-            raise InvalidPositionError(f"the view's mode {view['mode']!r} is not a turn mode")
-        state.mode = view["mode"]
+        if view["phase"] not in MODES:
+            raise InvalidPositionError(f"the view's phase {view['phase']!r} is not a turn mode")
+        state.mode = view["phase"]
         to_move = view["to_move"]
         state.to_move = None if to_move is None else _count(to_move, "to_move")
         loser = view["loser"]

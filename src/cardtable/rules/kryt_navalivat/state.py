@@ -441,7 +441,7 @@ class KrytNavalivatState(State):
             "out": [s for s in range(self.players) if self.is_out(s)],
             "pile": [card_text(c) for c in pile],
             "would_take": [card_text(c) for c in self.would_take()],
-            "mode": self.mode,
+            "phase": self.mode,
             "to_move": self.to_move,
             "loser": self.loser,
             "draw": self.drawn,

@@ -50,7 +50,8 @@ class KrytNavalivatView(TypedDict, closed=True):
     out: list[int]
     pile: list[str]
     would_take: list[str]
-    mode: Literal["lead", "respond", "cover", "free", "over"]
+    # The turn's phase, as every game's view names it (the state's own ``mode``).
+    phase: Literal["lead", "respond", "cover", "free", "over"]
     to_move: int | None
     loser: int | None
     draw: bool
