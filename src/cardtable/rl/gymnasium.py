@@ -54,17 +54,18 @@ from cardtable.bots import Bot, make_bot
 from cardtable.core import Game, State
 from cardtable.errors import GameOverError, IllegalActionError
 from cardtable.rl.observation import action_number, encoder, layout
+from cardtable.rules.catalog import DESCRIPTORS
 
 __all__ = ["ENVIRONMENTS", "CardtableEnv"]
 
 Observation = npt.NDArray[np.float32]
 
 ENVIRONMENTS: dict[str, str] = {
-    "cardtable/KnockoutWhist-v0": "knockout-whist",
-    "cardtable/Neuf-v0": "neuf",
-    "cardtable/KrytNavalivat-v0": "kryt-navalivat",
+    f"cardtable/{''.join(map(str.title, known.package.split('_')))}-v0": name
+    for name, known in DESCRIPTORS.items()
 }
-"""Registered id -> game name."""
+"""Registered id (``cardtable/<the game's package in CamelCase>-v0``:
+``cardtable/KnockoutWhist-v0``) -> game name."""
 
 ILLEGAL_ACTIONS = ("raise", "terminate")
 

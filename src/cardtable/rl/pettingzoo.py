@@ -46,16 +46,16 @@ import cardtable
 from cardtable.core import Game, State
 from cardtable.errors import GameOverError, IllegalActionError, UnknownGameError
 from cardtable.rl.observation import action_number, encoder, layout
+from cardtable.rules.catalog import DESCRIPTORS
 
 __all__ = ["ENVIRONMENTS", "RENDER_MODES", "env", "make_env", "raw_env"]
 
 ENVIRONMENTS: dict[str, str] = {
-    "cardtable/knockout_whist_v0": "knockout-whist",
-    "cardtable/neuf_v0": "neuf",
-    "cardtable/kryt_navalivat_v0": "kryt-navalivat",
+    f"cardtable/{known.package}_v0": name for name, known in DESCRIPTORS.items()
 }
-"""Registered name -> game name. The version changes whenever observations, actions or
-rewards change meaning."""
+"""Registered name (``cardtable/<the game's package>_v0``: ``cardtable/knockout_whist_v0``)
+-> game name. The version changes whenever observations, actions or rewards change
+meaning."""
 
 RENDER_MODES = ("human", "ansi")
 
