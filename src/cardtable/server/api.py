@@ -4,11 +4,12 @@ replayed, and the tutorials (docs/server.md)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
@@ -17,7 +18,7 @@ from cardtable.bots.base import LEVELS
 from cardtable.bots.ratings import level_ratings, rated_players
 from cardtable.rules.kryt_navalivat.game import TRUMP_MODES
 from cardtable.rules.neuf.ledger import TRUMP_SEQUENCES
-from cardtable.server.commits import UNAVAILABLE
+from cardtable.server.commits import UNAVAILABLE, unavailable
 from cardtable.server.hub import Hub
 from cardtable.server.limits import CreationLimit, Limits, client_of
 from cardtable.server.loading import DAMAGED, QUARANTINED
@@ -112,8 +113,12 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
     async def games() -> list[dict[str, Any]]:
         return describe_games()
 
-    @router.post("/api/tables", status_code=201)
-    async def open_table(request: Request) -> Any:
+    async def counted(
+        request: Request, what: str, answer: Callable[[dict[str, Any]], Awaitable[Any]]
+    ) -> Any:
+        """``answer`` the request's JSON object, counted against the client's allowance of
+        tables (a table opened, an open seat taken): refused 429 past it; given back if the
+        request is refused for what it asked."""
         if not json_labelled(request):
             return unlabelled()
         client = client_of(request.scope, limits).address
@@ -128,12 +133,12 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
         except TableError as exc:
             return error(503, exc.code, str(exc))
         if wait:
-            log.info("table refused", extra={"code": "rate_limited", "client": client})
+            log.info(f"{what} refused", extra={"code": "rate_limited", "client": client})
             return error(
                 429,
                 "rate_limited",
-                f"at most {limits.tables_per_minute:g} new tables a minute from one client; "
-                f"try again in {CreationLimit.retry_after(wait)} s",
+                f"at most {limits.tables_per_minute:g} new tables or seats a minute from one "
+                f"client; try again in {CreationLimit.retry_after(wait)} s",
                 {"Retry-After": CreationLimit.retry_after(wait)},
             )
         try:
@@ -148,13 +153,41 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
             data = parse_json(body)
             if not isinstance(data, dict):
                 raise TableError("malformed", "the body is a JSON object")
-            return await hub().open(data.get("game"), data.get("options", {}), data.get("seats"))
+            return await answer(data)
         except TableError as exc:
-            # Only tables opened count against the client (a table the database could not
+            # Only what was given counts against the client (a table the database could not
             # store is given back too).
             await refund()
-            log.info("table refused", extra={"code": exc.code, "reason": str(exc)})
-            return error(503 if exc.code == UNAVAILABLE else 400, exc.code, str(exc))
+            log.info(f"{what} refused", extra={"code": exc.code, "reason": str(exc)})
+            status = {UNAVAILABLE: 503, "no_table": 404, "seat_taken": 409}.get(exc.code, 400)
+            return error(status, exc.code, str(exc))
+
+    @router.post("/api/tables", status_code=201)
+    async def open_table(request: Request) -> Any:
+        return await counted(
+            request,
+            "table",
+            lambda data: hub().open(data.get("game"), data.get("options", {}), data.get("seats")),
+        )
+
+    @router.api_route("/api/open-tables", methods=PAGE_METHODS)
+    async def open_tables(game: str | None = None) -> Any:
+        if game is not None and game not in cardtable.GAMES:
+            return error(404, "unknown_game", f"unknown game {game!r}")
+        try:
+            return await hub().open_tables(game)
+        except SQLAlchemyError as exc:
+            refusal = unavailable(hub().metrics, exc)
+            if refusal is None:
+                raise
+            return error(503, refusal.code, str(refusal))
+
+    @router.post("/api/tables/{table_id}/seats/{seat}", status_code=201)
+    async def take_seat(table_id: str, seat: str, request: Request) -> Any:
+        number = int(seat) if seat.isascii() and seat.isdecimal() and len(seat) < 4 else seat
+        return await counted(
+            request, "seat", lambda data: hub().take_seat(table_id, number, data.get("name"))
+        )
 
     @router.api_route("/api/tables/{table_id}", methods=PAGE_METHODS)
     async def describe_table(table_id: str) -> Any:

@@ -44,12 +44,13 @@ from cardtable.server.draining import MOVED_AWAY, RESTART_CODE, RESTARTING, Drai
 from cardtable.server.hints import HINTS_PER_MINUTE, Hints
 from cardtable.server.leases import Leases
 from cardtable.server.loading import Loader
+from cardtable.server.lobby import open_tables, seat_rows, take_seat
 from cardtable.server.memory import Memory
 from cardtable.server.metrics import Metrics
 from cardtable.server.seats import Seats, seated
 from cardtable.server.sockets import Connection
 from cardtable.server.store import Owner, Store
-from cardtable.server.table import BOT, Change, Run, Table, TableError
+from cardtable.server.table import BOT, Change, Run, Table, TableError, token_hash
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
@@ -285,6 +286,40 @@ class Hub:
             invitations.append(entry)
         return {"table": table.id, "seats": invitations, "spectate": f"/t/{table.id}"}
 
+    async def open_tables(self, game: str | None) -> list[dict[str, Any]]:
+        """The tables with a seat anyone may take (``lobby.py``), newest first."""
+        found = await asyncio.to_thread(open_tables, self.store, game)
+        return [table.describe() for table in found]
+
+    async def take_seat(self, table_id: str, seat: object, name: object) -> dict[str, Any]:
+        """Give the open ``seat`` of table ``table_id`` to whoever asks first: its
+        invitation (the seat's token, made now); :class:`TableError` ``seat_taken`` if it
+        is not open (any more), ``no_table`` if there is no such table."""
+        given = Table.check_name(name, "", "malformed")
+        if type(seat) is not int or seat < 0:
+            raise TableError("malformed", "seat is a seat number")
+        token = secrets.token_urlsafe(16)
+        named = (given or "").strip() or f"Player {seat + 1}"
+        taken = await self.writer.patiently(
+            partial(take_seat, self.store, table_id, seat, token_hash(token), named),
+            self.writer.aside,
+        )
+        if not taken:
+            if not await self.known(table_id):
+                raise TableError("no_table", f"there is no table {table_id!r}")
+            raise TableError("seat_taken", f"seat {seat} of table {table_id} is not open")
+        table = self.tables.get(table_id)
+        if table is not None and table.seats[seat].open:
+            table.seats[seat].take(token_hash(token), named)
+            self.seats.presence(table)
+        log.info("open seat taken", extra={"table": table_id, "seat": seat})
+        return {
+            "table": table_id,
+            "seat": seat,
+            "name": named,
+            "invite": f"/t/{table_id}#seat={seat}&token={token}",
+        }
+
     async def open_tutorial(self, game: object, step: object) -> dict[str, Any]:
         """Open a tutorial table (in memory only) with its script played up to ``step``;
         the learner's invitation. The oldest tutorial tables nobody is at make room."""
@@ -397,7 +432,25 @@ class Hub:
     async def join(
         self, connection: Connection, token: str | None, since: int | None, seed: str | None
     ) -> None:
+        table = connection.table
+        if token is not None and table.seat_of_token(token) is None:
+            # An open seat taken through another process (or before this table was loaded
+            # here) is in the database: its token is learnt from there.
+            await self._learn_taken_seats(table)
         await self.seats.join(connection, token, since, seed)
+
+    async def _learn_taken_seats(self, table: Table) -> None:
+        if not any(seat.open for seat in table.seats):
+            return
+        stored = await asyncio.to_thread(seat_rows, self.store, table.id)
+        learnt = False
+        for number, name, digest in stored:
+            seat = table.seats[number]
+            if seat.open and digest is not None:
+                seat.take(digest, name)
+                learnt = True
+        if learnt:
+            self.seats.presence(table)
 
     def leave(self, connection: Connection) -> None:
         self.seats.leave(connection)

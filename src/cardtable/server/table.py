@@ -110,6 +110,16 @@ class Seat:
     stand_in: bool = False
 
     @property
+    def open(self) -> bool:
+        """A human seat the table's creator left for anyone to take (``lobby.py``): it has
+        no token until it is taken."""
+        return self.kind == HUMAN and self.token_hash is None
+
+    def take(self, digest: str, name: str) -> None:
+        """Seat the player who took this open seat: its token's hash, and their name."""
+        self.token_hash, self.name = digest, name
+
+    @property
     def awaited(self) -> bool:
         """A human seat whose invited player has not taken it: no stand-in plays for it
         unless someone at the table asks for one (docs/server.md, ``stand_in``)."""
@@ -129,6 +139,7 @@ class Seat:
             "connected": self.kind == BOT or self.connections > 0,
             "stand_in": self.stand_in,
             "awaited": self.awaited,
+            "open": self.open,
         }
 
 
@@ -214,14 +225,16 @@ class Table:
         for number, item in enumerate(seats):
             if not isinstance(item, dict) or item.get("kind") not in (HUMAN, BOT):
                 raise TableError("bad_seats", f"seat {number}: kind is 'human' or 'bot'")
-            name = item.get("name")
-            if name is not None and (not isinstance(name, str) or len(name) > NAME_LENGTH):
-                raise TableError(
-                    "bad_seats", f"seat {number}: a name is text of {NAME_LENGTH} or fewer"
-                )
-            if name is not None and not printable_name(name):
-                raise TableError("bad_seats", f"seat {number}: a name holds no control characters")
-            if item["kind"] == BOT:
+            name = Table.check_name(item.get("name"), f"seat {number}: ", "bad_seats")
+            listed = item.get("open", False)
+            if type(listed) is not bool or (listed and item["kind"] != HUMAN):
+                raise TableError("bad_seats", f"seat {number}: open is true or false, for a human")
+            if listed:
+                if name is not None:
+                    raise TableError("bad_seats", f"seat {number}: an open seat's taker names it")
+                # No name and no token: nobody holds it yet (every other human seat is named).
+                chosen.append(Seat(number, HUMAN, ""))
+            elif item["kind"] == BOT:
                 level = item.get("level", "medium")
                 if level not in LEVELS:
                     raise TableError(
@@ -233,6 +246,16 @@ class Table:
         if all(seat.kind == BOT for seat in chosen):
             raise TableError("bad_seats", "a table needs at least one human seat")
         return game_name, game.rules, chosen
+
+    @staticmethod
+    def check_name(name: object, where: str, code: str) -> str | None:
+        """A seat's name as given (None: none given); :class:`TableError` ``code`` if it is
+        not text of :data:`NAME_LENGTH` or fewer printable characters."""
+        if name is not None and (not isinstance(name, str) or len(name) > NAME_LENGTH):
+            raise TableError(code, f"{where}a name is text of {NAME_LENGTH} or fewer")
+        if name is not None and not printable_name(name):
+            raise TableError(code, f"{where}a name holds no control characters")
+        return name
 
     @staticmethod
     def check_game(game_name: object, options: object) -> tuple[str, dict[str, Any]]:
@@ -266,7 +289,7 @@ class Table:
         name, rules, chosen = cls.check_request(game_name, options, seats)
         tokens: dict[int, str] = {}
         for seat in chosen:
-            if seat.kind == HUMAN:
+            if seat.kind == HUMAN and seat.name:  # an open seat's token is its taker's
                 tokens[seat.seat] = secrets.token_urlsafe(16)
                 seat.token_hash = token_hash(tokens[seat.seat])
         table = cls(secrets.token_urlsafe(9), name, rules, chosen, secrets.token_hex(32))
