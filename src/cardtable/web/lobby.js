@@ -7,6 +7,9 @@
  * (common.js, rememberCreated), so that the table page can show its creator an awaited
  * seat's link. #play-now-buttons button[data-play-now="neuf"]: one human seat and bots, straight
  * to the table. "Your tables" (the tables this browser created or joined) is mine.js.
+ * A seat's kind may be "open": anyone may take it from the open tables, #open-tables
+ * (#open-list .open-table[data-table] button.take[data-seat="N"], #open-name, #open-empty),
+ * which the lobby looks at again every OPEN_EVERY ms.
  */
 
 import { initI18n, t, num, applyI18n, langSelect } from "./i18n.js";
@@ -15,6 +18,8 @@ import { initMine, renderMine } from "./mine.js";
 
 // "Play now": the bots' level, the one the lobby offers first.
 const PLAY_NOW_LEVEL = "medium";
+// How often the open tables are looked at again, while the page is shown.
+const OPEN_EVERY = 5000;
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -126,6 +131,7 @@ function renderSeats() {
       "select",
       { class: "kind", id: `kind-${s}`, "aria-label": t("lobby.seat_kind", { n: s + 1 }) },
       h("option", { value: "human" }, t("lobby.human")),
+      h("option", { value: "open" }, t("lobby.open_seat")),
       h("option", { value: "bot" }, t("lobby.bot")),
     );
     kind.value = prev.kind;
@@ -154,6 +160,7 @@ function collect() {
   const seats = [...$("seat-rows").children].map((row, s) => {
     const kind = row.querySelector("select.kind").value;
     if (kind === "bot") return { kind: "bot", level: row.querySelector("select.level").value };
+    if (kind === "open") return { kind: "human", open: true };
     const name = row.querySelector("input.name").value.trim() || t("seat_n", { n: s + 1 });
     return { kind: "human", name };
   });
@@ -174,6 +181,10 @@ function showCreated(answer, request, mine = null) {
   const abs = (path) => new URL(path, location.origin).href;
   let first = null;
   for (const seat of answer.seats) {
+    if (request.seats[seat.seat].open) {
+      box.append(h("p", { class: "invite open-seat note", dataset: { seat: String(seat.seat) } }, t("lobby.open_seat_listed", { n: seat.seat + 1 })));
+      continue;
+    }
     if (seat.kind !== "human" || !seat.invite) continue;
     const name = request.seats[seat.seat].name;
     box.append(inviteRow(`${t("seat_n", { n: seat.seat + 1 })} · ${name}`, abs(seat.invite), { seat: String(seat.seat) }));
@@ -237,6 +248,72 @@ async function main() {
   $("create").addEventListener("submit", submit);
   renderGame();
   renderPlayNow();
+  lookAtOpenTables();
+  setInterval(() => {
+    if (!document.hidden) lookAtOpenTables();
+  }, OPEN_EVERY);
+}
+
+// The open tables: each with its game, who sits where, and a button for each open seat.
+async function lookAtOpenTables() {
+  let listed;
+  try {
+    const res = await fetch("/api/open-tables");
+    if (!res.ok) return; // looked at again in a moment
+    listed = await res.json();
+  } catch {
+    return;
+  }
+  const list = $("open-list");
+  const key = JSON.stringify(listed);
+  if (list.dataset.key === key) return; // as it is: a focused button stays focused
+  list.dataset.key = key;
+  $("open-empty").hidden = listed.length > 0;
+  list.replaceChildren(
+    ...listed.map((entry) => {
+      const g = games.find((x) => x.name === entry.game);
+      const who = entry.seats.map((s) => (s.open ? t("lobby.open_seat_short") : s.kind === "bot" ? t("lobby.open_bot", { level: t(`levels.${s.level}`) }) : s.name));
+      const takes = entry.seats.filter((s) => s.open).map((s) => {
+        const button = h("button", { type: "button", class: "take primary", dataset: { seat: String(s.seat) } }, t("lobby.take_seat", { n: s.seat + 1 }));
+        button.addEventListener("click", () => takeSeat(entry, s.seat, button));
+        return button;
+      });
+      // The rules it is played by: each choice, and each flag that is on.
+      const rules = Object.entries(entry.options)
+        .filter(([name, value]) => name !== "players" && value !== false)
+        .map(([name, value]) => (value === true ? optionLabel(g, name) : choiceLabel(name, value)));
+      return h(
+        "li",
+        { class: "open-table", dataset: { table: entry.table } },
+        h("span", { class: "open-game" }, g ? gameTitle(g) : entry.game),
+        rules.length ? h("span", { class: "open-rules note" }, rules.join(t("lobby.separator"))) : "",
+        " ",
+        h("span", { class: "open-who" }, who.join(t("lobby.separator"))),
+        " ",
+        ...takes,
+      );
+    }),
+  );
+}
+
+async function takeSeat(entry, seat, button) {
+  $("banner").hidden = true;
+  button.disabled = true;
+  const name = $("open-name").value.trim();
+  try {
+    const res = await fetch(`/api/tables/${encodeURIComponent(entry.table)}/seats/${seat}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(name ? { name } : {}),
+    });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(res.status === 409 ? t("lobby.seat_gone") : answer.message || `HTTP ${res.status}`);
+    location.assign(answer.invite);
+  } catch (err) {
+    showBanner(`${t("colon", { label: t("lobby.take_failed") })} ${err.message}`);
+    button.disabled = false;
+    lookAtOpenTables();
+  }
 }
 
 function gameTitle(g) {

@@ -123,17 +123,19 @@ export function turnWords() {
 }
 
 /** The seat to move when it is a person's with nobody at it and no bot standing in:
- * {seat, awaited} (awaited: its invited player has never come), else null. */
+ * {seat, awaited, open} (awaited: its invited player has never come; open: the seat is
+ * anyone's to take, from the lobby's open tables), else null. */
 export function absentMover(v) {
   if (st.replay || !v || v.to_move === null || v.to_move === undefined || GAMES[v.game].isOver(v)) return null;
   const info = st.table && st.table.seats ? st.table.seats[v.to_move] : null;
   if (!info || info.kind !== "human" || info.connected || info.stand_in) return null;
-  return { seat: v.to_move, awaited: Boolean(info.awaited) };
+  return { seat: v.to_move, awaited: Boolean(info.awaited), open: Boolean(info.open) };
 }
 
 export function waitingWords(v) {
   const absent = absentMover(v);
   if (!absent) return "";
+  if (absent.open) return t("waiting.open", { n: absent.seat + 1 });
   return t(absent.awaited ? "waiting.join" : "waiting.back", { name: seatName(absent.seat) });
 }
 
