@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -178,3 +179,71 @@ def test_a_seat_taken_through_another_process_is_learnt_by_the_table_s_holder(
         finally:
             for server in servers:
                 server.stop()
+
+
+def _quick(client: TestClient, name: str, **asked: Any) -> dict[str, Any]:
+    body = {"game": "kryt-navalivat", "players": 2, "name": name, **asked}
+    answer = client.post("/api/quick-match", json=body)
+    assert answer.status_code == 201, answer.text
+    found: dict[str, Any] = answer.json()
+    return found
+
+
+def test_a_quick_match_with_no_one_else_starts_with_bots_after_its_wait(tmp_path: Path) -> None:
+    """Nobody waiting: a table is opened, the other seats open for the wait (listed, with
+    their deadline), then a bot of the level asked takes each, those at the table are told,
+    and the bot plays."""
+    with TestClient(_app(tmp_path)) as client:
+        mine = _quick(client, "Ana", wait=1, level="easy")
+        assert not mine["matched"] and mine["seat"] == 0
+        table = mine["table"]
+        [listed] = client.get("/api/open-tables").json()
+        assert listed["table"] == table and listed["seats"][1]["open"]
+        assert listed["seats"][1]["open_until"] > time.time()
+        with client.websocket_connect(f"/ws/{table}") as session:
+            ana = Socket(session, "Ana")
+            ana.join(_token(mine["invite"]))
+            told = ana.until(
+                lambda f: f["type"] == "presence" and not f["table"]["seats"][1]["open"]
+            )
+            seat = told[-1]["table"]["seats"][1]
+            assert (seat["kind"], seat["level"], seat["name"]) == ("bot", "easy", "easy bot")
+            if ana.view["to_move"] != 0:  # the bot is to play first: it does
+                ana.until(lambda f: f["type"] == "event" and f["event"].get("seat") == 1)
+        assert client.get("/api/open-tables").json() == []
+        assert client.get(f"/api/tables/{table}").json()["seats"][1]["kind"] == "bot"
+
+
+def test_a_quick_match_finds_the_player_waiting_longest(tmp_path: Path) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        ana = _quick(client, "Ana", wait=60)
+        bo = _quick(client, "Bo")
+        assert bo["matched"] and (bo["table"], bo["seat"]) == (ana["table"], 1)
+        assert client.get(f"/api/tables/{ana['table']}").json()["seats"][1]["name"] == "Bo"
+        cy = _quick(client, "Cy")  # the table is full: a new one, waiting for the next
+        assert not cy["matched"] and cy["table"] != ana["table"]
+        other = _quick(client, "Di", players=3)  # not the same number of players
+        assert not other["matched"] and other["table"] != cy["table"]
+
+
+@pytest.mark.parametrize(
+    ("asked", "code", "says"),
+    [
+        ({"game": "chess"}, "unknown_game", "unknown game"),
+        ({"players": 9}, "bad_options", "players"),
+        ({"players": "2"}, "bad_options", "players is the number of seats"),
+        ({"wait": 0}, "bad_seats", "wait is 1 to 600 seconds"),
+        ({"wait": True}, "bad_seats", "wait is 1 to 600 seconds"),
+        ({"level": "godlike"}, "bad_seats", "level is one of"),
+        ({"name": 5}, "malformed", "a name is text"),
+    ],
+)
+def test_a_quick_match_asked_wrong_is_refused(
+    tmp_path: Path, asked: dict[str, Any], code: str, says: str
+) -> None:
+    with TestClient(_app(tmp_path)) as client:
+        body = {"game": "kryt-navalivat", "players": 2, **asked}
+        refused = client.post("/api/quick-match", json=body)
+        assert refused.status_code == 400, refused.text
+        assert refused.json()["error"] == code and says in refused.json()["message"]
+        assert client.get("/api/open-tables").json() == []

@@ -82,3 +82,47 @@ def test_two_strangers_find_each_other_through_the_open_tables_and_play_to_the_e
         for page in pages.values():
             expect(page.locator("#results")).to_be_visible()
         assert len(result["winners"]) == 1
+
+
+def quick_match(page: Page, game: str, players: int, wait: int, level: str = "easy") -> None:
+    page.select_option("#quick-game", game)
+    page.select_option("#quick-players", str(players))
+    page.select_option("#quick-wait", str(wait))
+    page.select_option("#quick-level", level)
+    page.click("#quick-go")
+
+
+def test_a_quick_match_seats_two_strangers_together_or_fills_with_bots_after_its_wait(
+    web_base: str, chromium: Browser
+) -> None:
+    """Cy asks for a quick match of Neuf for three and waits a minute; Di, asking the same,
+    is seated at Cy's table. Ed asks for Kryt'-navalivat' for two, with nobody else about:
+    after the wait (15 s), an easy bot takes the other seat and the game goes on."""
+    words = english()
+    with context(chromium) as cys, context(chromium) as dis, context(chromium) as eds:
+        cy = open_page(cys, web_base)
+        cy.fill("#open-name", "Cy")
+        quick_match(cy, "neuf", 3, 60)
+        expect(cy.locator("#seats .seat.me[data-seat='0']")).to_be_visible()
+        table = cy.url.split("/t/")[1].split("#")[0]
+        di = open_page(dis, web_base)
+        di.fill("#open-name", "Di")
+        quick_match(di, "neuf", 3, 60)
+        expect(di.locator("#seats .seat.me[data-seat='1']")).to_be_visible()
+        assert di.url.split("/t/")[1].split("#")[0] == table
+        expect(cy.locator("#seats .seat[data-seat='1']")).to_contain_text("Di")
+
+        ed = open_page(eds, web_base)
+        ed.fill("#open-name", "Ed")
+        quick_match(ed, "kryt-navalivat", 2, 15)
+        expect(ed.locator("#seats .seat.me[data-seat='0']")).to_be_visible()
+        alone = ed.url.split("/t/")[1].split("#")[0]
+        if to_move(ed) == 1:  # the open seat is to play: the page says until when it waits
+            expect(ed.locator("#waiting-text")).to_contain_text(
+                words["waiting"]["open_until"].split(";")[0].replace("{n}", "2")
+            )
+        expect(ed.locator("#seats .seat[data-seat='1']")).to_contain_text(
+            words["bot_name"].replace("{n}", "2"), timeout=30_000
+        )
+        seats = httpx.get(f"{web_base}/api/tables/{alone}").json()["seats"]
+        assert (seats[1]["kind"], seats[1]["level"]) == ("bot", "easy")

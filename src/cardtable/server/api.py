@@ -31,6 +31,10 @@ __all__ = ["CHOICES", "api_routes", "describe_games"]
 
 log = logging.getLogger("cardtable.server")
 
+# A quick match's wait for people (seconds) and the bots' level after it, unless asked.
+QUICK_WAIT = 30
+QUICK_LEVEL = "medium"
+
 # The choices of each option that is not a flag, for the lobby's form.
 CHOICES: dict[str, tuple[str, ...]] = {
     "trump_sequence": tuple(TRUMP_SEQUENCES),
@@ -181,6 +185,20 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
             if refusal is None:
                 raise
             return error(503, refusal.code, str(refusal))
+
+    @router.post("/api/quick-match", status_code=201)
+    async def quick_match(request: Request) -> Any:
+        return await counted(
+            request,
+            "quick match",
+            lambda data: hub().quick_match(
+                data.get("game"),
+                data.get("players"),
+                data.get("wait", QUICK_WAIT),
+                data.get("level", QUICK_LEVEL),
+                data.get("name"),
+            ),
+        )
 
     @router.post("/api/tables/{table_id}/seats/{seat}", status_code=201)
     async def take_seat(table_id: str, seat: str, request: Request) -> Any:

@@ -44,13 +44,13 @@ from cardtable.server.draining import MOVED_AWAY, RESTART_CODE, RESTARTING, Drai
 from cardtable.server.hints import HINTS_PER_MINUTE, Hints
 from cardtable.server.leases import Leases
 from cardtable.server.loading import Loader
-from cardtable.server.lobby import open_tables, seat_rows, take_seat
+from cardtable.server.lobby import fill_seat, open_tables, seat_rows, take_seat, waiting_tables
 from cardtable.server.memory import Memory
 from cardtable.server.metrics import Metrics
 from cardtable.server.seats import Seats, seated
 from cardtable.server.sockets import Connection
 from cardtable.server.store import Owner, Store
-from cardtable.server.table import BOT, Change, Run, Table, TableError, token_hash
+from cardtable.server.table import BOT, HUMAN, Change, Run, Table, TableError, token_hash
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
@@ -235,6 +235,12 @@ class Hub:
         while True:
             await asyncio.sleep(every)
             self.sweep()
+            try:
+                await self._fill_open_seats()
+            except UnavailableError:
+                pass  # the database did not answer: the seats are given at the next look
+            except Exception:
+                log.exception("open seats not filled")
 
     async def creation_wait(self, client: str, per_minute: float) -> float:
         """Seconds before ``client`` may open a table under its allowance of
@@ -444,13 +450,71 @@ class Hub:
             return
         stored = await asyncio.to_thread(seat_rows, self.store, table.id)
         learnt = False
-        for number, name, digest in stored:
+        for number, kind, name, digest in stored:
             seat = table.seats[number]
             if seat.open and digest is not None:
                 seat.take(digest, name)
                 learnt = True
+            elif seat.open and kind == BOT:
+                seat.fill()
+                learnt = True
         if learnt:
             self.seats.presence(table)
+
+    async def _fill_open_seats(self) -> None:
+        """Give each open seat whose wait is over (a quick match's) to its bot, at the
+        tables this process holds; one taken meanwhile through another process stays its
+        taker's."""
+        now = time.time()
+        for table in list(self.tables.values()):
+            due = [s for s in table.seats if s.open and s.open_until and s.open_until <= now]
+            for seat in due:
+                assert seat.level is not None
+                filled = await self.writer.patiently(
+                    partial(fill_seat, self.store, table.id, seat.seat, seat.level),
+                    self.writer.aside,
+                )
+                if filled:
+                    seat.fill()
+                    log.info(
+                        "open seat given to a bot", extra={"table": table.id, "seat": seat.seat}
+                    )
+            if due:
+                await self._learn_taken_seats(table)
+                self.seats.presence(table)
+                self.poke(table)
+
+    async def quick_match(
+        self, game: object, players: object, wait: object, level: object, name: object
+    ) -> dict[str, Any]:
+        """A seat with people at a table of ``game`` for ``players``: an open seat of a
+        table waiting for players, the longest waiting first, else a new table whose other
+        seats are open for ``wait`` seconds and then go to bots of ``level``. The seat's
+        invitation, and whether it was found (``matched``) or opened."""
+        game_name, _ = Table.check_game(game, {})
+        if type(players) is not int:
+            raise TableError("bad_options", "players is the number of seats")
+        Table.make_game(game_name, {"players": players})  # a number the game is played by
+        given = Table.check_name(name, "", "malformed")
+        waiting = await asyncio.to_thread(waiting_tables, self.store, game_name, players)
+        for table_id, seats in waiting:
+            for seat in seats:
+                try:
+                    return {**await self.take_seat(table_id, seat, given), "matched": True}
+                except TableError as exc:
+                    if exc.code != "seat_taken":
+                        raise
+        others = {"kind": HUMAN, "open": True, "wait": wait, "level": level}
+        mine = {"kind": HUMAN, "name": (given or "").strip() or "Player 1"}
+        opened = await self.open(game_name, {}, [mine, *[others] * (players - 1)])
+        first = opened["seats"][0]
+        return {
+            "table": opened["table"],
+            "seat": 0,
+            "name": mine["name"],
+            "invite": first["invite"],
+            "matched": False,
+        }
 
     def leave(self, connection: Connection) -> None:
         self.seats.leave(connection)

@@ -17,12 +17,20 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import and_, select, update
+from sqlalchemy import and_, func, select, update
 from sqlalchemy.orm import Session
 
 from cardtable.server.store import SeatRow, Store, TableRow
 
-__all__ = ["LISTED", "OpenTable", "open_tables", "seat_rows", "take_seat"]
+__all__ = [
+    "LISTED",
+    "OpenTable",
+    "fill_seat",
+    "open_tables",
+    "seat_rows",
+    "take_seat",
+    "waiting_tables",
+]
 
 LISTED = 50  # the most open tables one listing gives, newest first
 
@@ -78,8 +86,9 @@ def open_tables(store: Store, game: str | None, limit: int = LISTED) -> list[Ope
                     "seat": row.seat,
                     "kind": row.kind,
                     "name": None if is_open else row.name,
-                    "level": row.level,
+                    "level": None if is_open else row.level,
                     "open": is_open,
+                    "open_until": row.open_until,
                 }
             )
     return [
@@ -96,17 +105,53 @@ def take_seat(store: Store, table_id: str, seat: int, digest: str, name: str, wa
         taken = session.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat, _open_seat())
-            .values(token_hash=digest, name=name)
+            .values(token_hash=digest, name=name, open_until=None)
         )
         return bool(getattr(taken, "rowcount", 0) == 1)
 
 
-def seat_rows(store: Store, table_id: str) -> list[tuple[int, str, str | None]]:
-    """Each seat of a table as stored: (seat, name, token hash)."""
+def fill_seat(store: Store, table_id: str, seat: int, level: str, wait: float) -> bool:
+    """Give the open ``seat``, untaken in time, to a bot of ``level``, if it is still open:
+    whether it was (taken meanwhile through another process, it stays its taker's)."""
+    with store.writing(wait) as session:
+        filled = session.execute(
+            update(SeatRow)
+            .where(SeatRow.table_id == table_id, SeatRow.seat == seat, _open_seat())
+            .values(kind="bot", name=f"{level} bot", open_until=None)
+        )
+        return bool(getattr(filled, "rowcount", 0) == 1)
+
+
+def waiting_tables(store: Store, game: str, players: int) -> list[tuple[str, list[int]]]:
+    """The tables of ``game`` for ``players`` with a seat open, the longest waiting first,
+    each with its open seats: where a quick match looks for people first."""
     with Session(store.engine) as session:
         rows = session.execute(
-            select(SeatRow.seat, SeatRow.name, SeatRow.token_hash).where(
+            select(SeatRow.table_id, SeatRow.seat)
+            .join(TableRow, TableRow.id == SeatRow.table_id)
+            .where(TableRow.game == game, TableRow.quarantined.is_(None), _open_seat())
+            .order_by(TableRow.created, SeatRow.seat)
+            .limit(LISTED * 4)
+        ).all()
+        tables: dict[str, list[int]] = {}
+        for table_id, seat in rows:
+            tables.setdefault(table_id, []).append(int(seat))
+        counts = dict(
+            session.execute(
+                select(SeatRow.table_id, func.count())
+                .where(SeatRow.table_id.in_(list(tables)))
+                .group_by(SeatRow.table_id)
+            ).all()
+        )
+    return [(table_id, seats) for table_id, seats in tables.items() if counts[table_id] == players]
+
+
+def seat_rows(store: Store, table_id: str) -> list[tuple[int, str, str, str | None]]:
+    """Each seat of a table as stored: (seat, kind, name, token hash)."""
+    with Session(store.engine) as session:
+        rows = session.execute(
+            select(SeatRow.seat, SeatRow.kind, SeatRow.name, SeatRow.token_hash).where(
                 SeatRow.table_id == table_id
             )
         )
-        return [(int(seat), str(name), digest) for seat, name, digest in rows]
+        return [(int(seat), str(kind), str(name), digest) for seat, kind, name, digest in rows]

@@ -91,6 +91,9 @@ class SeatRow(Base):
     name: Mapped[str] = mapped_column(String(64))
     level: Mapped[str | None] = mapped_column(String(16), nullable=True)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    # An open seat's deadline (seconds since the epoch): a bot of ``level`` takes it then if
+    # nobody has (lobby.py). None for every other seat.
+    open_until: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class EventRow(Base):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -46,6 +47,7 @@ __all__ = [
 HUMAN, BOT = "human", "bot"
 LEVELS = tuple(BOT_LEVELS)  # easy, medium, hard, expert: the bots' levels
 NAME_LENGTH = 40  # characters of a seat's name, at most
+OPEN_WAIT = 600  # seconds an open seat may wait before a bot takes it, at most
 
 
 class TableError(CardtableError):
@@ -102,6 +104,9 @@ class Seat:
     # The seed the player's page gave with its last join (public: every deal names the
     # seeds it was derived from), or None: a bot's seat, or a player who gave none.
     seed: str | None = None
+    # An open seat's deadline (seconds since the epoch): a bot of ``level`` takes it then if
+    # nobody has (lobby.py); None: it waits for a taker for ever.
+    open_until: float | None = None
     # The server's own bookkeeping, not stored: how many sockets hold the seat, when the
     # last one left (None: none has joined since the server started), and whether a bot
     # is playing for the seat meanwhile.
@@ -117,7 +122,12 @@ class Seat:
 
     def take(self, digest: str, name: str) -> None:
         """Seat the player who took this open seat: its token's hash, and their name."""
-        self.token_hash, self.name = digest, name
+        self.token_hash, self.name, self.open_until = digest, name, None
+
+    def fill(self) -> None:
+        """Give this open seat, untaken in time, to a bot of its level."""
+        assert self.level is not None
+        self.kind, self.name, self.open_until = BOT, f"{self.level} bot", None
 
     @property
     def awaited(self) -> bool:
@@ -140,6 +150,7 @@ class Seat:
             "stand_in": self.stand_in,
             "awaited": self.awaited,
             "open": self.open,
+            "open_until": self.open_until,
         }
 
 
@@ -233,7 +244,8 @@ class Table:
                 if name is not None:
                     raise TableError("bad_seats", f"seat {number}: an open seat's taker names it")
                 # No name and no token: nobody holds it yet (every other human seat is named).
-                chosen.append(Seat(number, HUMAN, ""))
+                level, until = Table.check_wait(item, number)
+                chosen.append(Seat(number, HUMAN, "", level, open_until=until))
             elif item["kind"] == BOT:
                 level = item.get("level", "medium")
                 if level not in LEVELS:
@@ -246,6 +258,24 @@ class Table:
         if all(seat.kind == BOT for seat in chosen):
             raise TableError("bad_seats", "a table needs at least one human seat")
         return game_name, game.rules, chosen
+
+    @staticmethod
+    def check_wait(item: dict[str, Any], number: int) -> tuple[str | None, float | None]:
+        """An open seat's ``wait`` (seconds, at most :data:`OPEN_WAIT`) and the ``level`` of
+        the bot that takes it then: (level, deadline); none given, it waits for ever."""
+        wait: object = item.get("wait")
+        level: object = item.get("level")
+        if wait is None and level is None:
+            return None, None
+        if (
+            not isinstance(wait, int | float)
+            or isinstance(wait, bool)
+            or not 1 <= wait <= OPEN_WAIT
+        ):
+            raise TableError("bad_seats", f"seat {number}: wait is 1 to {OPEN_WAIT} seconds")
+        if not isinstance(level, str) or level not in LEVELS:
+            raise TableError("bad_seats", f"seat {number}: level is one of {', '.join(LEVELS)}")
+        return level, time.time() + wait
 
     @staticmethod
     def check_name(name: object, where: str, code: str) -> str | None:
@@ -301,7 +331,8 @@ class Table:
         """Rebuild a table from its stored events and chance rows: the current game is
         replayed, checking each of its actions; the earlier ones leave their results."""
         seats = [
-            Seat(row.seat, row.kind, row.name, row.level, row.token_hash) for row in stored.seats
+            Seat(row.seat, row.kind, row.name, row.level, row.token_hash, open_until=row.open_until)
+            for row in stored.seats
         ]
         table = cls(stored.id, stored.game, stored.options, seats, stored.secret)
         table.created = stored.created
@@ -399,6 +430,7 @@ class Table:
                 name=s.name,
                 level=s.level,
                 token_hash=s.token_hash,
+                open_until=s.open_until,
             )
             for s in self.seats
         ]

@@ -9,10 +9,12 @@
  * to the table. "Your tables" (the tables this browser created or joined) is mine.js.
  * A seat's kind may be "open": anyone may take it from the open tables, #open-tables
  * (#open-list .open-table[data-table] button.take[data-seat="N"], #open-name, #open-empty),
- * which the lobby looks at again every OPEN_EVERY ms.
+ * which the lobby looks at again every OPEN_EVERY ms. A quick match (#quick: #quick-game,
+ * #quick-players, #quick-wait, #quick-level, #quick-go) takes a seat at a table waiting
+ * for people, or opens one whose other seats go to bots after the wait.
  */
 
-import { initI18n, t, num, applyI18n, langSelect } from "./i18n.js";
+import { initI18n, t, num, list, applyI18n, langSelect } from "./i18n.js";
 import { h, copyField, createTable, rememberCreated } from "./common.js";
 import { initMine, renderMine } from "./mine.js";
 
@@ -248,6 +250,7 @@ async function main() {
   $("create").addEventListener("submit", submit);
   renderGame();
   renderPlayNow();
+  renderQuick();
   lookAtOpenTables();
   setInterval(() => {
     if (!document.hidden) lookAtOpenTables();
@@ -264,12 +267,12 @@ async function lookAtOpenTables() {
   } catch {
     return;
   }
-  const list = $("open-list");
+  const box = $("open-list");
   const key = JSON.stringify(listed);
-  if (list.dataset.key === key) return; // as it is: a focused button stays focused
-  list.dataset.key = key;
+  if (box.dataset.key === key) return; // as it is: a focused button stays focused
+  box.dataset.key = key;
   $("open-empty").hidden = listed.length > 0;
-  list.replaceChildren(
+  box.replaceChildren(
     ...listed.map((entry) => {
       const g = games.find((x) => x.name === entry.game);
       const who = entry.seats.map((s) => (s.open ? t("lobby.open_seat_short") : s.kind === "bot" ? t("lobby.open_bot", { level: t(`levels.${s.level}`) }) : s.name));
@@ -286,14 +289,60 @@ async function lookAtOpenTables() {
         "li",
         { class: "open-table", dataset: { table: entry.table } },
         h("span", { class: "open-game" }, g ? gameTitle(g) : entry.game),
-        rules.length ? h("span", { class: "open-rules note" }, rules.join(t("lobby.separator"))) : "",
+        rules.length ? h("span", { class: "open-rules note" }, list(rules, "unit")) : "",
         " ",
-        h("span", { class: "open-who" }, who.join(t("lobby.separator"))),
+        h("span", { class: "open-who" }, list(who, "unit")),
         " ",
         ...takes,
       );
     }),
   );
+}
+
+// A quick match's choices: the game, its number of players, how long to wait for people
+// and the level of the bots that take the seats nobody took.
+const QUICK_WAITS = [15, 30, 60, 120];
+
+function renderQuick() {
+  const game = $("quick-game");
+  game.replaceChildren(...games.map((g) => h("option", { value: g.name }, gameTitle(g))));
+  const players = () => {
+    const g = games.find((x) => x.name === game.value);
+    const box = $("quick-players");
+    box.replaceChildren();
+    for (let n = g.players.min; n <= g.players.max; n++) box.append(h("option", { value: String(n) }, num(n)));
+    box.value = String(g.players.default);
+  };
+  game.addEventListener("change", players);
+  players();
+  $("quick-wait").replaceChildren(...QUICK_WAITS.map((n) => h("option", { value: String(n) }, t("lobby.quick_seconds", { count: n }))));
+  $("quick-wait").value = "30";
+  $("quick-level").replaceChildren(...["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l }, t(`levels.${l}`))));
+  $("quick-level").value = PLAY_NOW_LEVEL;
+  $("quick-go").addEventListener("click", quickMatch);
+}
+
+async function quickMatch() {
+  $("banner").hidden = true;
+  const button = $("quick-go");
+  button.disabled = true;
+  const name = $("open-name").value.trim();
+  const body = {
+    game: $("quick-game").value,
+    players: Number($("quick-players").value),
+    wait: Number($("quick-wait").value),
+    level: $("quick-level").value,
+    ...(name ? { name } : {}),
+  };
+  try {
+    const res = await fetch("/api/quick-match", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const answer = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(answer.message || `HTTP ${res.status}`);
+    location.assign(answer.invite);
+  } catch (err) {
+    showBanner(`${t("colon", { label: t("lobby.quick_failed") })} ${err.message}`);
+    button.disabled = false;
+  }
 }
 
 async function takeSeat(entry, seat, button) {

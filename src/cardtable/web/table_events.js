@@ -2,7 +2,7 @@
  * The table's events in words: the log (rebuilt from every event when the page opens), the
  * tricks' winners, whose turn it is and whom the table waits for.
  */
-import { t } from "./i18n.js";
+import { t, currentLang } from "./i18n.js";
 import { noteForResults } from "./results.js";
 import { GAMES, TRICK_VERBS, st, seatName, announce, log, game, ctxFor } from "./table_state.js";
 
@@ -129,12 +129,16 @@ export function absentMover(v) {
   if (st.replay || !v || v.to_move === null || v.to_move === undefined || GAMES[v.game].isOver(v)) return null;
   const info = st.table && st.table.seats ? st.table.seats[v.to_move] : null;
   if (!info || info.kind !== "human" || info.connected || info.stand_in) return null;
-  return { seat: v.to_move, awaited: Boolean(info.awaited), open: Boolean(info.open) };
+  return { seat: v.to_move, awaited: Boolean(info.awaited), open: Boolean(info.open), until: info.open_until, level: info.level };
 }
 
 export function waitingWords(v) {
   const absent = absentMover(v);
   if (!absent) return "";
+  if (absent.open && absent.until) {
+    const time = new Date(absent.until * 1000).toLocaleTimeString(currentLang(), { timeStyle: "medium" });
+    return t("waiting.open_until", { n: absent.seat + 1, time, level: t(`levels.${absent.level}`) });
+  }
   if (absent.open) return t("waiting.open", { n: absent.seat + 1 });
   return t(absent.awaited ? "waiting.join" : "waiting.back", { name: seatName(absent.seat) });
 }
