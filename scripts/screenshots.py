@@ -5,10 +5,12 @@ English and in Persian (right to left), its hints and reviews also in French and
 
 It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, plays each game
 from Python (one person against bots) to a position in the middle of a hand and to its end,
-and photographs, in headless Chromium: the lobby (``lobby``), each game's table mid-game at
-the person's turn (``table-<game>``), a turn in the middle of a hand with a choice of three
-moves or more, the "Hint" button pressed and the hint shown (``hint-<game>``: its sentence
-and the best move's value in the panel beside the table, under the controls on a phone,
+and photographs, in headless Chromium: the lobby (``lobby``), its open tables
+(``open-tables``: a table with a seat left to anyone and a quick match waiting for
+people), each game's table mid-game at the person's turn (``table-<game>``), a turn in the
+middle of a hand with a choice of three moves or more, the "Hint" button pressed and the
+hint shown (``hint-<game>``: its sentence and the best move's value in the panel beside the
+table, under the controls on a phone,
 scrolled into view; each legal card's or button's badge: the best's value, "≈ best" for a
 move as good, the others' gap to it), the moment a hand ends, the page having played its
 last card (``hand-end-<game>``, in Knockout Whist and Neuf: a game of Kryt'-navalivat' is
@@ -45,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # The browser tests' pieces: the server in a subprocess, Chromium, a seat played from Python.
 sys.path.insert(0, str(ROOT / "tests"))
 
+import httpx  # noqa: E402
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
 
 from browser_pieces import (  # noqa: E402
@@ -81,13 +84,23 @@ LANGS: tuple[str, ...] = ("en", "fa")
 # the review's sentences and numbers say the most in words.
 EVERY_LANG: tuple[str, ...] = ("en", "fa", "fr", "ru")
 SPOKEN = ("hint", "review")
-PAGES: tuple[str, ...] = ("lobby", "table", "hint", "hand-end", "tutorial", "results", "review")
+PAGES: tuple[str, ...] = (
+    "lobby",
+    "open-tables",
+    "table",
+    "hint",
+    "hand-end",
+    "tutorial",
+    "results",
+    "review",
+)
 # The games whose review is photographed: it takes a search of every decision, minutes for
 # a long Kryt'-navalivat' game.
 REVIEWED = ("knockout-whist", "neuf", "kryt-navalivat")
 # The lobby is one page for every game. The end of a hand is photographed in the games of
 # several hands; Kryt'-navalivat's game is one hand, whose end is its results.
 LOBBY = "knockout-whist"
+LOBBY_PAGES = ("lobby", "open-tables")
 HANDS = ("knockout-whist", "neuf")
 # Each game with the number of players its pictures show.
 GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
@@ -116,8 +129,9 @@ class Shot:
 
     @property
     def key(self) -> str:
-        """What ``--only`` names it by: ``lobby``, or the page and the game."""
-        return "lobby" if self.page == "lobby" else f"{self.page}-{self.game}"
+        """What ``--only`` names it by: ``lobby`` or ``open-tables``, else the page and the
+        game."""
+        return self.page if self.page in LOBBY_PAGES else f"{self.page}-{self.game}"
 
     @property
     def name(self) -> str:
@@ -140,7 +154,7 @@ def shots(
         for lang in (langs or (EVERY_LANG if page in SPOKEN else LANGS))
         for width, height in sizes
         if (page != "review" or game in REVIEWED)
-        and (page != "lobby" or game == LOBBY)
+        and (page not in LOBBY_PAGES or game == LOBBY)
         and (page != "hand-end" or game in HANDS)
     ]
 
@@ -283,8 +297,11 @@ def ready(page: Page, what: str) -> None:
     """Waits until the page shows what its picture is of: the person's turn, the hint
     asked for at it, the lesson's first move, the results, or the person's review beside
     the replay."""
-    if what == "lobby":
+    if what in LOBBY_PAGES:
         page.wait_for_selector("#game option", state="attached")
+        if what == "open-tables":
+            expect(page.locator("#open-list .open-table").first).to_be_visible()
+            page.locator("#open-tables").evaluate("e => e.scrollIntoView({ block: 'start' })")
         page.evaluate("document.fonts.ready")
         page.wait_for_timeout(200)
         return
@@ -374,12 +391,29 @@ def photograph(
                 links[key] = finished(base, shot.game, players, rng)
             elif shot.page == "lobby":
                 links[key] = f"{base}/"
+            elif shot.page == "open-tables":
+                links[key] = open_tables(base)
             else:
                 links[key] = f"{base}/learn/{shot.game}"
         with opened(browser, links[key], shot.page, shot.lang, (shot.width, shot.height)) as page:
             written.append(take(page, folder, shot))
         log(f"wrote {written[-1]}")
     return written
+
+
+def open_tables(base: str) -> str:
+    """The lobby, with tables waiting for players: one opened with a seat left to anyone,
+    and a quick match waiting for people."""
+    seats = [
+        {"kind": "human", "name": "Ana"},
+        {"kind": "human", "open": True},
+        {"kind": "bot", "level": "hard"},
+    ]
+    made = httpx.post(f"{base}/api/tables", json={"game": "neuf", "seats": seats}, timeout=30)
+    made.raise_for_status()
+    asked = {"game": "kryt-navalivat", "players": 3, "wait": 600, "name": "Boris"}
+    httpx.post(f"{base}/api/quick-match", json=asked, timeout=30).raise_for_status()
+    return f"{base}/"
 
 
 @contextmanager
