@@ -26,12 +26,14 @@ from cardtable.rules.catalog import descriptor
 __all__ = [
     "CONFIG_FORMAT",
     "DEFAULT_MIN_DEALS",
+    "DEFAULT_SPRT_MIN_DEALS",
     "MAX_ACTIONS",
     "ArenaConfig",
     "ArenaError",
     "BackendUnavailableError",
     "InvalidTournamentError",
     "ResumeMismatchError",
+    "Sprt",
     "StoppingRule",
 ]
 
@@ -40,6 +42,9 @@ CONFIG_VERSION = 1
 CONFIG_VERSION_EXTENDED = 2  # with per_deal, a stopping rule or a cap of its own
 CONFIG_VERSIONS = (CONFIG_VERSION, CONFIG_VERSION_EXTENDED)
 DEFAULT_MIN_DEALS = 100
+# With an SPRT: deals played before it is first checked, so that the spread of a deal's
+# difference, which the test estimates as it goes, is not read from a handful.
+DEFAULT_SPRT_MIN_DEALS = 20
 
 MAX_ACTIONS = 10_000
 """The actions after which the arena stops a game that has not ended and scores it a draw.
@@ -67,17 +72,58 @@ class BackendUnavailableError(ArenaError):
 
 
 @dataclass(frozen=True)
-class StoppingRule:
-    """Stop once the first bot is told apart from every other (``--stop-when-separated
-    MARGIN --min-deals N``): after each whole deal, from the ``min_deals``-th on, the
-    tournament stops when the first entry's 95% interval and each other entry's are at
-    least ``margin`` apart (no overlap), in the metric's units, by the same statistics as
-    the report's (:mod:`cardtable.arena.stopping`)."""
+class Sprt:
+    """A sequential probability ratio test of the first bot's paired difference to the
+    second (``--sprt H0,H1 --alpha A --beta B``): ``h0`` and ``h1`` the two differences told
+    apart, in the metric's units, first bot minus second, averaged by deal; ``alpha`` the
+    chance of taking H1 when H0 holds, ``beta`` of taking H0 when H1 holds. Its error rates
+    hold however often it is checked (:mod:`cardtable.arena.stopping`)."""
 
-    margin: float
-    min_deals: int = DEFAULT_MIN_DEALS
+    h0: float
+    h1: float
+    alpha: float = 0.05
+    beta: float = 0.05
 
     def validate(self) -> None:
+        numbers = (self.h0, self.h1, self.alpha, self.beta)
+        if not all(isinstance(x, int | float) and not isinstance(x, bool) for x in numbers):
+            raise InvalidTournamentError(f"the SPRT's bounds and errors are numbers: {numbers!r}")
+        if not all(math.isfinite(x) for x in numbers) or self.h0 == self.h1:
+            raise InvalidTournamentError(
+                f"the SPRT tells two different differences apart (--sprt H0,H1), not "
+                f"{self.h0!r} and {self.h1!r}"
+            )
+        if not (0 < self.alpha < 0.5 and 0 < self.beta < 0.5):
+            raise InvalidTournamentError(
+                f"the SPRT's error rates (--alpha, --beta) lie between 0 and 0.5, not "
+                f"{self.alpha!r} and {self.beta!r}"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"h0": self.h0, "h1": self.h1, "alpha": self.alpha, "beta": self.beta}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Sprt:
+        return cls(*(float(data[key]) for key in ("h0", "h1", "alpha", "beta")))
+
+
+@dataclass(frozen=True)
+class StoppingRule:
+    """When a tournament stops before its last game, checked after each whole deal from the
+    ``min_deals``-th on. With an ``sprt``, when the test takes one of its hypotheses: the
+    table of record's way, its error rates controlled. Else once the first bot is told
+    apart from every other (``--stop-when-separated MARGIN --min-deals N``): the first
+    entry's 95% interval and each other entry's at least ``margin`` apart (no overlap), in
+    the metric's units, by the same statistics as the report's; optional stopping, for
+    exploration (:mod:`cardtable.arena.stopping`)."""
+
+    margin: float = 0.0
+    min_deals: int = DEFAULT_MIN_DEALS
+    sprt: Sprt | None = None
+
+    def validate(self) -> None:
+        if self.sprt is not None:
+            self.sprt.validate()
         margin = self.margin
         if (
             isinstance(margin, bool)
@@ -96,11 +142,19 @@ class StoppingRule:
             )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"margin": self.margin, "min_deals": self.min_deals}
+        found: dict[str, Any] = {"margin": self.margin, "min_deals": self.min_deals}
+        if self.sprt is not None:
+            found["sprt"] = self.sprt.to_dict()
+        return found
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> StoppingRule:
-        return cls(margin=float(data["margin"]), min_deals=int(data["min_deals"]))
+        sprt = data.get("sprt")
+        return cls(
+            margin=float(data["margin"]),
+            min_deals=int(data["min_deals"]),
+            sprt=None if sprt is None else Sprt.from_dict(sprt),
+        )
 
 
 @dataclass(frozen=True)
@@ -154,6 +208,10 @@ class ArenaConfig:
             if len(self.bots) < 2:
                 raise InvalidTournamentError(
                     "a stopping rule compares the first bot with the others: give at least two bots"
+                )
+            if self.stop.sprt is not None and len(self.bots) != 2:
+                raise InvalidTournamentError(
+                    "the SPRT tests the first bot's difference to the second: give two bots"
                 )
         for spec in self.bots:
             make_bot(spec, game.name)

@@ -14,9 +14,10 @@ from typing import Any
 
 from rich.table import Table
 
-from cardtable.arena.result import Standing, TournamentResult
+from cardtable.arena.result import RuleReport, Standing, TournamentResult
 from cardtable.arena.schedule import entry_names
 from cardtable.arena.stats import CONFIDENCE, Interval
+from cardtable.arena.stopping import sprt_bounds
 
 __all__ = [
     "CHART_MISSING",
@@ -119,6 +120,27 @@ def _stopping(result: TournamentResult) -> dict[str, Any] | None:
     if rule is None:
         return None
     met = rule.met
+    test = rule.rule.sprt
+    if test is not None:
+        low, high = sprt_bounds(test)
+        return {
+            "rule": "sequential probability ratio test of the first bot's paired difference",
+            "h0": test.h0,
+            "h1": test.h1,
+            "alpha": test.alpha,
+            "beta": test.beta,
+            "bounds": [low, high],
+            "min_deals": rule.rule.min_deals,
+            "first": rule.first,
+            "decision": None if met is None else met.decision,
+            "llr": rule.llr,
+            "stopped": rule.stopped,
+            "met_after_deals": None if met is None else met.deals,
+            "whole_deals": None if met is None else met.whole,
+            "played_on": rule.played_on,
+            "games_left_out": rule.left_out,
+            "text": rule_note(result),
+        }
     return {
         "rule": "stop when the first bot's 95% interval is at least margin from every other's",
         "margin": rule.rule.margin,
@@ -159,6 +181,8 @@ def rule_note(result: TournamentResult) -> str | None:
     if report is None:
         return None
     rule, met = report.rule, report.met
+    if rule.sprt is not None:
+        return _sprt_note(result, report)
     words = (
         f"the stopping rule (first bot {report.first}'s 95% interval at least {rule.margin:g} "
         f"from every other's, checked after each whole deal once {rule.min_deals} are done)"
@@ -176,6 +200,31 @@ def rule_note(result: TournamentResult) -> str | None:
         when = "was not met" if met is None else f"was met after {met.deals} deals"
         return f"{words[0].upper()}{words[1:]} {when}; played on past it (--play-on)."
     return f"{words[0].upper()}{words[1:]} was not met."
+
+
+def _sprt_note(result: TournamentResult, report: RuleReport) -> str:
+    test, met = report.rule.sprt, report.met
+    assert test is not None
+    low, high = sprt_bounds(test)
+    second = entry_names(result.config.bots)[1]
+    words = (
+        f"the SPRT of the paired difference {report.first} minus {second} (H0 "
+        f"{test.h0:+g}, H1 {test.h1:+g}; alpha {test.alpha:g}, beta {test.beta:g}: it takes "
+        f"H1 at a log-likelihood ratio of {high:.2f}, H0 at {low:.2f})"
+    )
+    ratio = "" if report.llr is None else f" (ratio {report.llr:.2f})"
+    if met is not None and met.decision is not None:
+        taken = "H1" if met.decision == "h1" else "H0"
+        text = f"{words[0].upper()}{words[1:]} took {taken} after {met.deals} deals{ratio}"
+        if report.stopped:
+            text += f": the results are over their {met.whole} whole deals"
+            text += f" ({result.finished} games), of the {result.scheduled} games asked for"
+        if report.left_out:
+            text += f"; {report.left_out} games finished past it are on disk, not counted"
+        if report.played_on:
+            text += "; played on past it (--play-on)"
+        return text + "."
+    return f"{words[0].upper()}{words[1:]} took neither hypothesis{ratio}."
 
 
 def _standing_row(standing: Standing) -> dict[str, Any]:

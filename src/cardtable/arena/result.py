@@ -55,6 +55,8 @@ class RuleReport:
     """Whether ``play_on`` (``--play-on``) told the tournament to play past the rule."""
     left_out: int
     """Games on disk past the stop (finished by other workers meanwhile), not counted."""
+    llr: float | None = None
+    """An SPRT's log-likelihood ratio, where it decided or at the last whole deal."""
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,16 @@
-"""The stopping rule (``--stop-when-separated MARGIN --min-deals N``): stop a tournament
-once its first bot is told apart from every other.
+"""The stopping rules: a sequential probability ratio test (``--sprt H0,H1``), for tables of
+record, and the separation rule (``--stop-when-separated MARGIN --min-deals N``), which stops
+a tournament once its first bot is told apart from every other, for exploration.
+
+**The SPRT** (Wald's, in the generalized form engine testers use for paired games) weighs
+the whole deals' paired differences, the first bot's metric minus the second's, each deal's
+games averaged: under a normal model of a deal's difference with the spread estimated from
+the deals so far, the log-likelihood ratio of H1 (the mean difference is ``h1``) to H0 (it
+is ``h0``) is ``n (h1 - h0) (2 mean - h0 - h1) / (2 variance)``. It is checked after each
+whole deal from the ``min_deals``-th on, and takes H1 once the ratio reaches
+``log((1 - beta) / alpha)``, H0 once it falls to ``log(beta / (1 - alpha))``: its chances
+of taking the wrong one are ``alpha`` and ``beta`` however many times it looked. Should the
+games asked for run out first, it took neither.
 
 The rule is checked after each whole deal, every one of its games finished, from the
 ``min_deals``-th whole deal on. It is met when the first entry's 95% interval and every
@@ -24,16 +35,31 @@ remove it (``docs/arena.md``, "Stopping early").
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cardtable.arena.config import ArenaConfig, StoppingRule
+from cardtable.arena.config import ArenaConfig, Sprt, StoppingRule
 from cardtable.arena.match import GameOutcome
 from cardtable.arena.metrics import metric_for
 from cardtable.arena.schedule import entry_names
 from cardtable.arena.stats import Interval, estimate
 
-__all__ = ["RuleWatch", "StopPoint", "gap", "rule_met", "separated", "values_by_deal"]
+__all__ = [
+    "RuleWatch",
+    "StopPoint",
+    "gap",
+    "rule_met",
+    "separated",
+    "sprt_bounds",
+    "sprt_decision",
+    "sprt_llr",
+    "values_by_deal",
+]
+
+# The least variance of a deal's difference the SPRT reckons with: deals all alike (two
+# bots that tie every deal) would otherwise divide by zero.
+SPREAD_FLOOR = 1e-6
 
 
 def values_by_deal(
@@ -69,13 +95,40 @@ def separated(first: Interval | None, others: Iterable[Interval | None], margin:
     return True
 
 
+def sprt_llr(differences: Sequence[float], test: Sprt) -> float:
+    """The log-likelihood ratio of ``test``'s H1 to its H0 over the deals' paired
+    differences (0 over fewer than two: no spread to read)."""
+    n = len(differences)
+    if n < 2:
+        return 0.0
+    mean = math.fsum(differences) / n
+    variance = math.fsum((d - mean) ** 2 for d in differences) / (n - 1)
+    spread = max(variance, SPREAD_FLOOR)
+    return n * (test.h1 - test.h0) * (2 * mean - test.h0 - test.h1) / (2 * spread)
+
+
+def sprt_bounds(test: Sprt) -> tuple[float, float]:
+    """The ratios at which the test takes H0 (the lower) and H1 (the upper)."""
+    return math.log(test.beta / (1 - test.alpha)), math.log((1 - test.beta) / test.alpha)
+
+
+def sprt_decision(differences: Sequence[float], test: Sprt) -> tuple[str | None, float]:
+    """``"h1"``, ``"h0"`` or None (look again after another deal), and the ratio now."""
+    llr = sprt_llr(differences, test)
+    low, high = sprt_bounds(test)
+    return ("h1" if llr >= high else "h0" if llr <= low else None), llr
+
+
 @dataclass(frozen=True, slots=True)
 class StopPoint:
     """Where the rule was met: after ``deals`` deals (deals ``0 … deals-1``), of which
-    ``whole`` had every game finished."""
+    ``whole`` had every game finished; an SPRT's ``decision`` (``"h0"`` or ``"h1"``) and
+    its log-likelihood ratio then."""
 
     deals: int
     whole: int
+    decision: str | None = None
+    llr: float | None = None
 
 
 class RuleWatch:
@@ -112,9 +165,10 @@ class RuleWatch:
             for entry, values in values_by_deal(games, self.entries).items():
                 if values:
                     self._values[entry].append(values[games[0].deal])
-            if self.whole >= self.rule.min_deals and self._separated():
-                self.met = StopPoint(self.settled, self.whole)
-                return self.met
+            if self.whole >= self.rule.min_deals:
+                self.met = self._check()
+                if self.met is not None:
+                    return self.met
         return None
 
     def feed(self, outcomes: Iterable[GameOutcome]) -> StopPoint | None:
@@ -132,10 +186,20 @@ class RuleWatch:
             for entry, groups in self._values.items()
         }
 
-    def _separated(self) -> bool:
+    def differences(self) -> list[float]:
+        """The first entry's metric minus the second's, each whole deal's games averaged."""
+        first, second = (self._values[e] for e in self.entries[:2])
+        return [sum(a) / len(a) - sum(b) / len(b) for a, b in zip(first, second, strict=True)]
+
+    def _check(self) -> StopPoint | None:
+        if self.rule.sprt is not None:
+            decision, llr = sprt_decision(self.differences(), self.rule.sprt)
+            return None if decision is None else StopPoint(self.settled, self.whole, decision, llr)
         intervals = self.intervals()
         first, *others = self.entries
-        return separated(intervals[first], (intervals[e] for e in others), self.rule.margin)
+        if separated(intervals[first], (intervals[e] for e in others), self.rule.margin):
+            return StopPoint(self.settled, self.whole)
+        return None
 
 
 def rule_met(config: ArenaConfig, outcomes: Iterable[GameOutcome]) -> StopPoint | None:

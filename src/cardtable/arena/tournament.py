@@ -28,7 +28,7 @@ from cardtable.arena.report import write_reports
 from cardtable.arena.result import Difference, RuleReport, Standing, TournamentResult
 from cardtable.arena.schedule import entry_names, schedule
 from cardtable.arena.stats import estimate, paired_difference
-from cardtable.arena.stopping import RuleWatch, StopPoint, rule_met, values_by_deal
+from cardtable.arena.stopping import RuleWatch, StopPoint, rule_met, sprt_llr, values_by_deal
 from cardtable.arena.store import ResultStore
 
 __all__ = ["ON_ERROR", "Progress", "run_tournament"]
@@ -158,6 +158,14 @@ def rule_report(
     assert config.stop is not None
     kept = list(outcomes)
     stopped = met is not None and not played_on
+    llr = None
+    if config.stop.sprt is not None:
+        if met is not None:
+            llr = met.llr
+        else:  # undecided: the ratio over every whole deal there is
+            watch = RuleWatch(config)
+            watch.feed(sorted(kept, key=_index))
+            llr = sprt_llr(watch.differences(), config.stop.sprt)
     return RuleReport(
         rule=config.stop,
         first=entry_names(config.bots)[0],
@@ -165,6 +173,7 @@ def rule_report(
         stopped=stopped,
         played_on=played_on,
         left_out=sum(o.deal >= met.deals for o in kept) if stopped and met else 0,
+        llr=llr,
     )
 
 

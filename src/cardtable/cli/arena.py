@@ -132,13 +132,31 @@ def arena(
             "metric's units) from every other bot's, checked after each whole deal.",
         ),
     ] = None,
+    sprt: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            metavar="H0,H1",
+            help="Stop once a sequential probability ratio test takes H0 or H1, two values "
+            "of the first bot's paired difference to the second (first minus second, in the "
+            "metric's units), its error rates --alpha and --beta; for tables of record.",
+        ),
+    ] = None,
+    alpha: Annotated[
+        float,
+        typer.Option("--alpha", help="With --sprt: the chance of taking H1 when H0 holds."),
+    ] = 0.05,
+    beta: Annotated[
+        float,
+        typer.Option("--beta", help="With --sprt: the chance of taking H0 when H1 holds."),
+    ] = 0.05,
     min_deals: Annotated[
         int | None,
         typer.Option(
             "--min-deals",
             metavar="N",
-            help="With --stop-when-separated: check only once N whole deals are done "
-            "(default 100).",
+            help="With --stop-when-separated or --sprt: check only once N whole deals are "
+            "done (default 100 with the one, 20 with the other).",
         ),
     ] = None,
     play_on: Annotated[
@@ -160,7 +178,13 @@ def arena(
     ] = None,
 ) -> None:
     from cardtable.arena import ArenaConfig, run_tournament
-    from cardtable.arena.config import DEFAULT_MIN_DEALS, MAX_ACTIONS, StoppingRule
+    from cardtable.arena.config import (
+        DEFAULT_MIN_DEALS,
+        DEFAULT_SPRT_MIN_DEALS,
+        MAX_ACTIONS,
+        Sprt,
+        StoppingRule,
+    )
     from cardtable.arena.store import CONFIG_FILE
     from cardtable.arena.tournament import default_folder
 
@@ -168,14 +192,24 @@ def arena(
         _fail("give --out for a new tournament or --resume for an old one, not both", USAGE_ERROR)
     if report_only and resume is None:
         _fail("--report-only reports a tournament's folder: give it with --resume", USAGE_ERROR)
-    if min_deals is not None and stop_when_separated is None:
-        _fail("--min-deals goes with --stop-when-separated MARGIN", USAGE_ERROR)
+    if min_deals is not None and stop_when_separated is None and sprt is None:
+        _fail("--min-deals goes with --stop-when-separated MARGIN or --sprt H0,H1", USAGE_ERROR)
+    if sprt is not None and stop_when_separated is not None:
+        _fail("give one stopping rule: --sprt H0,H1 or --stop-when-separated MARGIN", USAGE_ERROR)
     if play_on and resume is None:
         _fail("--play-on plays on a stopped tournament: give its folder with --resume", USAGE_ERROR)
     stop = None
     if stop_when_separated is not None:
         deals = DEFAULT_MIN_DEALS if min_deals is None else min_deals
         stop = StoppingRule(margin=stop_when_separated, min_deals=deals)
+    if sprt is not None:
+        bounds = sprt.split(",")
+        try:
+            h0, h1 = (float(bound) for bound in bounds)
+        except ValueError:
+            _fail(f"--sprt takes two numbers, H0,H1 (e.g. 0,0.05), not {sprt!r}", USAGE_ERROR)
+        deals = DEFAULT_SPRT_MIN_DEALS if min_deals is None else min_deals
+        stop = StoppingRule(min_deals=deals, sprt=Sprt(h0, h1, alpha, beta))
     options = _arena_options(option or [])
     if players is not None:
         options["players"] = players
@@ -323,8 +357,13 @@ def _resume_command(config: ArenaConfig, folder: Path) -> str:
         words.append("--no-duplicate")
     if config.per_deal:
         words.append("--per-deal")
-    if config.stop is not None:
+    test = None if config.stop is None else config.stop.sprt
+    if test is not None:
+        words += ["--sprt", f"{test.h0!r},{test.h1!r}"]
+        words += ["--alpha", repr(test.alpha), "--beta", repr(test.beta)]
+    elif config.stop is not None:
         words += ["--stop-when-separated", repr(float(config.stop.margin))]
+    if config.stop is not None:
         words += ["--min-deals", str(config.stop.min_deals)]
     if config.max_actions != MAX_ACTIONS:
         words += ["--max-actions", str(config.max_actions)]
@@ -379,12 +418,21 @@ def _print_arena(console: Console, result: TournamentResult, again: str) -> None
             f"Stopped at the first failure. Resume with: {again}", markup=False, soft_wrap=True
         )
     elif result.stopped_by_rule:
-        console.print(
-            "Checking after every deal is optional stopping: the 95% is nominal "
-            "(docs/arena.md, 'Stopping early').",
-            markup=False,
-            soft_wrap=True,
-        )
+        rule = result.rule
+        if rule is not None and rule.rule.sprt is not None:
+            console.print(
+                "The SPRT's error rates hold however often it looked "
+                "(docs/arena.md, 'Stopping early').",
+                markup=False,
+                soft_wrap=True,
+            )
+        else:
+            console.print(
+                "Checking after every deal is optional stopping: the 95% is nominal "
+                "(docs/arena.md, 'Stopping early').",
+                markup=False,
+                soft_wrap=True,
+            )
         if not result.complete:
             console.print(
                 f"To play the games left all the same: {again} --play-on",
