@@ -46,7 +46,10 @@ def row(name: str, summary: dict[str, Any], minutes: float) -> str:
     for d in summary.get("differences", []):
         result += f"; {d['entry']} − {d['other']} {interval(d, digits)} paired"
     stopping = summary.get("stopping") or {}
-    if stopping.get("stopped"):
+    if stopping.get("stopped") and stopping.get("decision"):
+        taken = stopping["decision"].upper()
+        ended = f"the SPRT took {taken} after {stopping['met_after_deals']} deals"
+    elif stopping.get("stopped"):
         ended = f"stopped by the rule after {stopping['met_after_deals']} deals"
     elif summary["finished"] < summary["scheduled"]:
         # A report made with --report-only of a table stopped before its end.
