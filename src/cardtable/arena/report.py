@@ -120,30 +120,7 @@ def _stopping(result: TournamentResult) -> dict[str, Any] | None:
     if rule is None:
         return None
     met = rule.met
-    test = rule.rule.sprt
-    if test is not None:
-        low, high = sprt_bounds(test)
-        return {
-            "rule": "sequential probability ratio test of the first bot's paired difference",
-            "h0": test.h0,
-            "h1": test.h1,
-            "alpha": test.alpha,
-            "beta": test.beta,
-            "bounds": [low, high],
-            "min_deals": rule.rule.min_deals,
-            "first": rule.first,
-            "decision": None if met is None else met.decision,
-            "llr": rule.llr,
-            "stopped": rule.stopped,
-            "met_after_deals": None if met is None else met.deals,
-            "whole_deals": None if met is None else met.whole,
-            "played_on": rule.played_on,
-            "games_left_out": rule.left_out,
-            "text": rule_note(result),
-        }
-    return {
-        "rule": "stop when the first bot's 95% interval is at least margin from every other's",
-        "margin": rule.rule.margin,
+    shared = {
         "min_deals": rule.rule.min_deals,
         "first": rule.first,
         "stopped": rule.stopped,
@@ -151,8 +128,26 @@ def _stopping(result: TournamentResult) -> dict[str, Any] | None:
         "whole_deals": None if met is None else met.whole,
         "played_on": rule.played_on,
         "games_left_out": rule.left_out,
-        "note": OPTIONAL_STOPPING,
         "text": rule_note(result),
+    }
+    test = rule.rule.sprt
+    if test is None:
+        return {
+            "rule": "stop when the first bot's 95% interval is at least margin from every other's",
+            "margin": rule.rule.margin,
+            **shared,
+            "note": OPTIONAL_STOPPING,
+        }
+    return {
+        "rule": "sequential probability ratio test of the first bot's paired difference",
+        "h0": test.h0,
+        "h1": test.h1,
+        "alpha": test.alpha,
+        "beta": test.beta,
+        "bounds": list(sprt_bounds(test)),
+        "decision": None if met is None else met.decision,
+        "llr": rule.llr,
+        **shared,
     }
 
 
