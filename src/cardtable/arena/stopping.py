@@ -150,6 +150,7 @@ class RuleWatch:
         self.met: StopPoint | None = None
         self._waiting: dict[int, dict[int, GameOutcome]] = {}
         self._values: dict[str, list[list[float]]] = {e: [] for e in self.entries}
+        self._differences: list[float] = []
 
     def add(self, outcome: GameOutcome) -> StopPoint | None:
         """Take one game; the stop point if the rule is met now (only the first time)."""
@@ -162,9 +163,14 @@ class RuleWatch:
             if not all(game.ok for game in games):
                 continue
             self.whole += 1
-            for entry, values in values_by_deal(games, self.entries).items():
+            deal = values_by_deal(games, self.entries)
+            for entry, values in deal.items():
                 if values:
                     self._values[entry].append(values[games[0].deal])
+            if len(self.entries) >= 2:  # the paired difference, kept as the deals come
+                first, second = (deal[e].get(games[0].deal) for e in self.entries[:2])
+                if first and second:
+                    self._differences.append(sum(first) / len(first) - sum(second) / len(second))
             if self.whole >= self.rule.min_deals:
                 self.met = self._check()
                 if self.met is not None:
@@ -188,8 +194,7 @@ class RuleWatch:
 
     def differences(self) -> list[float]:
         """The first entry's metric minus the second's, each whole deal's games averaged."""
-        first, second = (self._values[e] for e in self.entries[:2])
-        return [sum(a) / len(a) - sum(b) / len(b) for a, b in zip(first, second, strict=True)]
+        return list(self._differences)
 
     def _check(self) -> StopPoint | None:
         if self.rule.sprt is not None:

@@ -294,8 +294,7 @@ class Hub:
 
     async def open_tables(self, game: str | None) -> list[dict[str, Any]]:
         """The tables with a seat anyone may take (``lobby.py``), newest first."""
-        found = await asyncio.to_thread(open_tables, self.store, game)
-        return [table.describe() for table in found]
+        return await asyncio.to_thread(open_tables, self.store, game)
 
     async def take_seat(self, table_id: str, seat: object, name: object) -> dict[str, Any]:
         """Give the open ``seat`` of table ``table_id`` to whoever asks first: its
@@ -305,10 +304,10 @@ class Hub:
         if type(seat) is not int or seat < 0:
             raise TableError("malformed", "seat is a seat number")
         token = secrets.token_urlsafe(16)
+        digest = token_hash(token)
         named = (given or "").strip() or f"Player {seat + 1}"
         taken = await self.writer.patiently(
-            partial(take_seat, self.store, table_id, seat, token_hash(token), named),
-            self.writer.aside,
+            partial(take_seat, self.store, table_id, seat, digest, named), self.writer.aside
         )
         if not taken:
             if not await self.known(table_id):
@@ -316,7 +315,7 @@ class Hub:
             raise TableError("seat_taken", f"seat {seat} of table {table_id} is not open")
         table = self.tables.get(table_id)
         if table is not None and table.seats[seat].open:
-            table.seats[seat].take(token_hash(token), named)
+            table.seats[seat].take(digest, named)
             self.seats.presence(table)
         log.info("open seat taken", extra={"table": table_id, "seat": seat})
         return {

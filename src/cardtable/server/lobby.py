@@ -14,7 +14,6 @@ taker from the database when the taker first joins (:meth:`Seats.join`).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, func, select, update
@@ -24,7 +23,6 @@ from cardtable.server.store import SeatRow, Store, TableRow
 
 __all__ = [
     "LISTED",
-    "OpenTable",
     "fill_seat",
     "open_tables",
     "seat_rows",
@@ -35,33 +33,14 @@ __all__ = [
 LISTED = 50  # the most open tables one listing gives, newest first
 
 
-@dataclass(frozen=True, slots=True)
-class OpenTable:
-    """A table with a seat to take, as the lobby lists it."""
-
-    table: str
-    game: str
-    options: dict[str, Any]
-    created: float
-    seats: list[dict[str, Any]]
-
-    def describe(self) -> dict[str, Any]:
-        return {
-            "table": self.table,
-            "game": self.game,
-            "options": self.options,
-            "created": self.created,
-            "seats": self.seats,
-        }
-
-
 def _open_seat() -> Any:
     return and_(SeatRow.kind == "human", SeatRow.token_hash.is_(None))
 
 
-def open_tables(store: Store, game: str | None, limit: int = LISTED) -> list[OpenTable]:
+def open_tables(store: Store, game: str | None, limit: int = LISTED) -> list[dict[str, Any]]:
     """The newest tables (of ``game``, or of any) with a seat open, quarantined ones left
-    out, each with every seat: who sits there (a name, a bot's level) or that it is open."""
+    out, as the lobby lists them: ``table``, ``game``, ``options``, ``created`` and every
+    seat, who sits there (a name, a bot's level) or that it is open."""
     with Session(store.engine) as session:
         listed = (
             select(TableRow)
@@ -92,7 +71,13 @@ def open_tables(store: Store, game: str | None, limit: int = LISTED) -> list[Ope
                 }
             )
     return [
-        OpenTable(table.id, table.game, json.loads(table.options), table.created, seats[table.id])
+        {
+            "table": table.id,
+            "game": table.game,
+            "options": json.loads(table.options),
+            "created": table.created,
+            "seats": seats[table.id],
+        }
         for table in tables
     ]
 
@@ -101,25 +86,25 @@ def take_seat(store: Store, table_id: str, seat: int, digest: str, name: str, wa
     """Give the open ``seat`` of ``table_id`` the token whose hash is ``digest`` and the
     taker's ``name``, if it is still open: whether it was (one write, so that it goes to
     one taker however many ask at once)."""
-    with store.writing(wait) as session:
-        taken = session.execute(
-            update(SeatRow)
-            .where(SeatRow.table_id == table_id, SeatRow.seat == seat, _open_seat())
-            .values(token_hash=digest, name=name, open_until=None)
-        )
-        return bool(getattr(taken, "rowcount", 0) == 1)
+    return _if_open(store, table_id, seat, wait, token_hash=digest, name=name, open_until=None)
 
 
 def fill_seat(store: Store, table_id: str, seat: int, level: str, wait: float) -> bool:
     """Give the open ``seat``, untaken in time, to a bot of ``level``, if it is still open:
     whether it was (taken meanwhile through another process, it stays its taker's)."""
+    return _if_open(store, table_id, seat, wait, kind="bot", name=f"{level} bot", open_until=None)
+
+
+def _if_open(store: Store, table_id: str, seat: int, wait: float, **values: Any) -> bool:
+    """Write ``values`` to the seat's row if the seat is still open, in one conditional
+    write: whether it was."""
     with store.writing(wait) as session:
-        filled = session.execute(
+        written = session.execute(
             update(SeatRow)
             .where(SeatRow.table_id == table_id, SeatRow.seat == seat, _open_seat())
-            .values(kind="bot", name=f"{level} bot", open_until=None)
+            .values(**values)
         )
-        return bool(getattr(filled, "rowcount", 0) == 1)
+        return bool(getattr(written, "rowcount", 0) == 1)
 
 
 def waiting_tables(store: Store, game: str, players: int) -> list[tuple[str, list[int]]]:

@@ -317,7 +317,7 @@ function renderQuick() {
   players();
   $("quick-wait").replaceChildren(...QUICK_WAITS.map((n) => h("option", { value: String(n) }, t("lobby.quick_seconds", { count: n }))));
   $("quick-wait").value = "30";
-  $("quick-level").replaceChildren(...["easy", "medium", "hard", "expert"].map((l) => h("option", { value: l }, t(`levels.${l}`))));
+  $("quick-level").replaceChildren(...(games[0].levels || [PLAY_NOW_LEVEL]).map((l) => h("option", { value: l }, t(`levels.${l}`))));
   $("quick-level").value = PLAY_NOW_LEVEL;
   $("quick-go").addEventListener("click", quickMatch);
 }
