@@ -7,7 +7,9 @@ It starts ``cardtable serve`` on a fresh SQLite file in a temporary folder, play
 from Python (one person against bots) to a position in the middle of a hand and to its end,
 and photographs, in headless Chromium: the lobby (``lobby``), its open tables
 (``open-tables``: a table with a seat left to anyone and a quick match waiting for
-people), each game's table mid-game at the person's turn (``table-<game>``), a turn in the
+people), a player's page (``player``: a player's ratings and finished games) and a game's
+leaderboard (``leaderboard``: players rated from games against bots, beside the bots'
+levels), each game's table mid-game at the person's turn (``table-<game>``), a turn in the
 middle of a hand with a choice of three moves or more, the "Hint" button pressed and the
 hint shown (``hint-<game>``: its sentence and the best move's value in the panel beside the
 table, under the controls on a phone,
@@ -87,6 +89,8 @@ SPOKEN = ("hint", "review")
 PAGES: tuple[str, ...] = (
     "lobby",
     "open-tables",
+    "player",
+    "leaderboard",
     "table",
     "hint",
     "hand-end",
@@ -100,7 +104,15 @@ REVIEWED = ("knockout-whist", "neuf", "kryt-navalivat")
 # The lobby is one page for every game. The end of a hand is photographed in the games of
 # several hands; Kryt'-navalivat's game is one hand, whose end is its results.
 LOBBY = "knockout-whist"
-LOBBY_PAGES = ("lobby", "open-tables")
+LOBBY_PAGES = ("lobby", "open-tables", "player", "leaderboard")
+# The players whose games fill a player's page and a leaderboard: each plays Knockout Whist
+# for two against bots of these levels, this many games each.
+PEOPLE: dict[str, tuple[str, ...]] = {
+    "Ana": ("easy", "medium", "hard", "easy"),
+    "Boris": ("medium", "hard", "expert"),
+    "Chloé": ("easy", "easy", "medium"),
+    "Darius": ("hard", "expert"),
+}
 HANDS = ("knockout-whist", "neuf")
 # Each game with the number of players its pictures show.
 GAMES: dict[str, int] = {"knockout-whist": 4, "neuf": 3, "kryt-navalivat": 3}
@@ -129,8 +141,8 @@ class Shot:
 
     @property
     def key(self) -> str:
-        """What ``--only`` names it by: ``lobby`` or ``open-tables``, else the page and the
-        game."""
+        """What ``--only`` names it by: a page of no one game (``lobby``, ``open-tables``,
+        ``player``, ``leaderboard``), else the page and the game."""
         return self.page if self.page in LOBBY_PAGES else f"{self.page}-{self.game}"
 
     @property
@@ -297,6 +309,12 @@ def ready(page: Page, what: str) -> None:
     """Waits until the page shows what its picture is of: the person's turn, the hint
     asked for at it, the lesson's first move, the results, or the person's review beside
     the replay."""
+    if what in ("player", "leaderboard"):
+        rows = "#history-list tbody tr" if what == "player" else "#board tr.person"
+        expect(page.locator(rows).first).to_be_visible()
+        page.evaluate("document.fonts.ready")
+        page.wait_for_timeout(200)
+        return
     if what in LOBBY_PAGES:
         page.wait_for_selector("#game option", state="attached")
         if what == "open-tables":
@@ -393,6 +411,10 @@ def photograph(
                 links[key] = f"{base}/"
             elif shot.page == "open-tables":
                 links[key] = open_tables(base)
+            elif shot.page in ("player", "leaderboard"):
+                first = rated_players(base, rng)
+                links[("player", shot.game)] = f"{base}/players/{first}"
+                links[("leaderboard", shot.game)] = f"{base}/leaderboard/{LOBBY}"
             else:
                 links[key] = f"{base}/learn/{shot.game}"
         with opened(browser, links[key], shot.page, shot.lang, (shot.width, shot.height)) as page:
@@ -414,6 +436,32 @@ def open_tables(base: str) -> str:
     asked = {"game": "kryt-navalivat", "players": 3, "wait": 600, "name": "Boris"}
     httpx.post(f"{base}/api/quick-match", json=asked, timeout=30).raise_for_status()
     return f"{base}/"
+
+
+def rated_players(
+    base: str, rng: random.Random, people: dict[str, tuple[str, ...]] = PEOPLE
+) -> str:
+    """Players (``people``: each one's name and the bots' levels of their games) with
+    finished, rated games of Knockout Whist for two: the first one's id."""
+    ids = []
+    for name, levels in people.items():
+        made = httpx.post(f"{base}/api/players", json={"name": name}, timeout=30)
+        made.raise_for_status()
+        ids.append(str(made.json()["player"]))
+        auth = {"Authorization": f"Bearer {made.json()['key']}"}
+        for level in levels:
+            opened = open_table(base, LOBBY, [{"kind": "human", "name": name}, *bots(1, level)])
+            token = token_of(invite(base, opened, 0))
+            httpx.post(
+                f"{base}/api/tables/{opened['table']}/seats/0/player",
+                json={"token": token},
+                headers=auth,
+                timeout=30,
+            ).raise_for_status()
+            seat = Seat(base, opened["table"], token)
+            seat.play_to_end(rng)
+            seat.close()
+    return ids[0]
 
 
 @contextmanager

@@ -537,7 +537,7 @@ def test_a_database_from_before_gives_each_stored_table_a_secret(tmp_path: Path)
             version = connection.execute(text("SELECT version_num FROM alembic_version")).scalar()
     finally:
         opened.close()
-    assert version == "0007"  # the head: fair deals, then reviews, owners, allowances, open seats
+    assert version == "0008"  # the head: fair deals, reviews, owners, allowances, seats, players
     assert len(secrets) == 2 and all(isinstance(s, str) and len(s) == 64 for s in secrets)
     assert secrets[0] != secrets[1]
 

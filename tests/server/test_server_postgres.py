@@ -42,14 +42,16 @@ def test_migrations_create_the_schema_on_postgresql(database: str) -> None:
     tables = set(inspect(engine).get_table_names())
     assert {"tables", "seats", "events", "deals", "alembic_version"} <= tables
     # Every revision ran, in order: the quarantine's column, fair deals' secret, reviews,
-    # the tables' owners, the clients' allowances of new tables, open seats' deadlines.
+    # the tables' owners, the clients' allowances of new tables, open seats' deadlines, the
+    # players (their keys, passkeys, ceremonies and ratings) and each seat's player.
     columns = {c["name"] for c in inspect(engine).get_columns("tables")}
     assert {"quarantined", "secret"} <= columns
-    assert "open_until" in {c["name"] for c in inspect(engine).get_columns("seats")}
-    assert {"reviews", "owners", "allowances"} <= tables
+    assert {"open_until", "player_id"} <= {c["name"] for c in inspect(engine).get_columns("seats")}
+    assert {"reviews", "owners", "allowances", "players", "player_keys", "passkeys"} <= tables
+    assert {"challenges", "ratings"} <= tables
     with engine.connect() as connection:
         assert connection.execute(text("SELECT version_num FROM alembic_version")).all() == [
-            ("0007",)
+            ("0008",)
         ]
     engine.dispose()
 

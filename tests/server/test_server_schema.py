@@ -25,7 +25,7 @@ from live_pieces import DATABASES
 from served import ServerProcess
 
 ROUNDS = 5
-HEAD = "0007"  # the newest revision (migrations/versions)
+HEAD = "0008"  # the newest revision (migrations/versions)
 
 # Imports, then the barrier, then the upgrade; prints the revisions before and after.
 RACER = """

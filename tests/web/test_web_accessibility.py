@@ -6,7 +6,8 @@ The pages: the lobby, and the lobby once it has made a table; a table waiting fo
 who has not joined; each game's table in the middle of a hand at the person's turn, at a
 desktop's and at a phone's size, and with a hint shown; each game's tutorial; each game's
 results once it is over; the replay and the review of a finished game (both on the table
-page); each game's rules; the page a mistyped link shows. A failure lists every violation as
+page); each game's rules; a player's page and a leaderboard; the page a mistyped link
+shows. A failure lists every violation as
 page, language, rule, element and what axe says of it.
 """
 
@@ -133,6 +134,11 @@ def awaiting(page: Page) -> None:
     expect(page.locator("#stand-in-btn")).to_be_visible()
 
 
+def listed(page: Page) -> None:
+    """A player's page, or a leaderboard: its rows drawn."""
+    expect(page.locator("tbody tr").first).to_be_visible()
+
+
 def not_found(page: Page) -> None:
     expect(page.locator("#notfound-text")).to_have_attribute("data-kind", "table")
 
@@ -163,6 +169,9 @@ def places(web_base: str) -> list[Place]:
             found.append(Place(f"review {game}", link, reviewed))
     for game in GAMES:
         found.append(Place(f"rules {game}", f"{web_base}/rules/{game}", drawn))
+    player = screenshots.rated_players(web_base, rng, {"Ana": ("easy",), "Boris": ("hard",)})
+    found.append(Place("a player's page", f"{web_base}/players/{player}", listed))
+    found.append(Place("a leaderboard", f"{web_base}/leaderboard/knockout-whist", listed))
     found.append(Place("not found", f"{web_base}/t/no-such-table", not_found, ("status of 404",)))
     return found
 

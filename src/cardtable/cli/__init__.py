@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import typer
 
-from cardtable.cli import arena, hint, play, records, review, serve
+from cardtable.cli import arena, hint, play, players, records, review, serve
 from cardtable.cli.arena import split_bot_specs as split_bot_specs
 from cardtable.cli.common import _Command, _Group
 from cardtable.cli.serve import STOP_SECONDS as STOP_SECONDS
@@ -35,7 +35,8 @@ app = typer.Typer(
     help="Play Neuf, Kryt'-navalivat' and Knockout Whist: against bots in the terminal "
     "(play), or with friends and bots at the web table (serve); replay a saved game "
     "(replay), judge a seat's decisions in a finished game (review), ask for the hint at a "
-    "position of a saved game (hint), or rank bots against each other (arena).",
+    "position of a saved game (hint), rank bots against each other (arena), or remove what the "
+    "web table stores of a player (forget-player).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -50,3 +51,4 @@ app.command(cls=_Command)(serve.serve)
 app.command(cls=_Command, help=arena.ARENA_HELP)(arena.arena)
 app.command(cls=_Command, name="review")(review.review_command)
 app.command(cls=_Command, name="hint")(hint.hint_command)
+app.command(cls=_Command, name="forget-player")(players.forget_player)

@@ -27,7 +27,7 @@ from cardtable.server.table import TableError
 from cardtable.server.wire import error, json_labelled, parse_json, unlabelled
 from cardtable.tutorial import tutorial_of
 
-__all__ = ["CHOICES", "api_routes", "describe_games"]
+__all__ = ["CHOICES", "api_routes", "counted", "describe_games"]
 
 log = logging.getLogger("cardtable.server")
 
@@ -78,6 +78,60 @@ def describe_games() -> list[dict[str, Any]]:
     return described
 
 
+async def counted(
+    hub: Callable[[], Hub],
+    limits: Limits,
+    request: Request,
+    what: str,
+    answer: Callable[[dict[str, Any]], Awaitable[Any]],
+) -> Any:
+    """``answer`` the request's JSON object, counted against the client's allowance of
+    tables (a table opened, an open seat taken, a player made): refused 429 past it; given
+    back if the request is refused for what it asked."""
+    if not json_labelled(request):
+        return unlabelled()
+    client = client_of(request.scope, limits).address
+    per_minute = limits.tables_per_minute
+
+    async def refund() -> None:
+        if per_minute > 0:
+            await hub().refund_creation(client, per_minute)
+
+    try:
+        wait = await hub().creation_wait(client, per_minute) if per_minute > 0 else 0.0
+    except TableError as exc:
+        return error(503, exc.code, str(exc))
+    if wait:
+        log.info(f"{what} refused", extra={"code": "rate_limited", "client": client})
+        return error(
+            429,
+            "rate_limited",
+            f"at most {limits.tables_per_minute:g} new tables or seats a minute from one "
+            f"client; try again in {CreationLimit.retry_after(wait)} s",
+            {"Retry-After": CreationLimit.retry_after(wait)},
+        )
+    try:
+        body = await request.body()  # BodyLimit refuses one over the limit as it arrives
+    except HTTPException:
+        await refund()
+        raise
+    except ClientDisconnect:  # gone, or too slow (connections.py): nobody to answer
+        await refund()
+        return Response(status_code=400)
+    try:
+        data = parse_json(body)
+        if not isinstance(data, dict):
+            raise TableError("malformed", "the body is a JSON object")
+        return await answer(data)
+    except TableError as exc:
+        # Only what was given counts against the client (a table the database could not
+        # store is given back too).
+        await refund()
+        log.info(f"{what} refused", extra={"code": exc.code, "reason": str(exc)})
+        status = {UNAVAILABLE: 503, "no_table": 404, "seat_taken": 409}.get(exc.code, 400)
+        return error(status, exc.code, str(exc))
+
+
 def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
     """The routes of the JSON API, on the server's hub, within ``limits`` (the tables each
     client opens are counted in the database: :meth:`Hub.creation_wait`)."""
@@ -117,58 +171,11 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
     async def games() -> list[dict[str, Any]]:
         return describe_games()
 
-    async def counted(
-        request: Request, what: str, answer: Callable[[dict[str, Any]], Awaitable[Any]]
-    ) -> Any:
-        """``answer`` the request's JSON object, counted against the client's allowance of
-        tables (a table opened, an open seat taken): refused 429 past it; given back if the
-        request is refused for what it asked."""
-        if not json_labelled(request):
-            return unlabelled()
-        client = client_of(request.scope, limits).address
-        per_minute = limits.tables_per_minute
-
-        async def refund() -> None:
-            if per_minute > 0:
-                await hub().refund_creation(client, per_minute)
-
-        try:
-            wait = await hub().creation_wait(client, per_minute) if per_minute > 0 else 0.0
-        except TableError as exc:
-            return error(503, exc.code, str(exc))
-        if wait:
-            log.info(f"{what} refused", extra={"code": "rate_limited", "client": client})
-            return error(
-                429,
-                "rate_limited",
-                f"at most {limits.tables_per_minute:g} new tables or seats a minute from one "
-                f"client; try again in {CreationLimit.retry_after(wait)} s",
-                {"Retry-After": CreationLimit.retry_after(wait)},
-            )
-        try:
-            body = await request.body()  # BodyLimit refuses one over the limit as it arrives
-        except HTTPException:
-            await refund()
-            raise
-        except ClientDisconnect:  # gone, or too slow (connections.py): nobody to answer
-            await refund()
-            return Response(status_code=400)
-        try:
-            data = parse_json(body)
-            if not isinstance(data, dict):
-                raise TableError("malformed", "the body is a JSON object")
-            return await answer(data)
-        except TableError as exc:
-            # Only what was given counts against the client (a table the database could not
-            # store is given back too).
-            await refund()
-            log.info(f"{what} refused", extra={"code": exc.code, "reason": str(exc)})
-            status = {UNAVAILABLE: 503, "no_table": 404, "seat_taken": 409}.get(exc.code, 400)
-            return error(status, exc.code, str(exc))
-
     @router.post("/api/tables", status_code=201)
     async def open_table(request: Request) -> Any:
         return await counted(
+            hub,
+            limits,
             request,
             "table",
             lambda data: hub().open(data.get("game"), data.get("options", {}), data.get("seats")),
@@ -189,6 +196,8 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
     @router.post("/api/quick-match", status_code=201)
     async def quick_match(request: Request) -> Any:
         return await counted(
+            hub,
+            limits,
             request,
             "quick match",
             lambda data: hub().quick_match(
@@ -204,7 +213,11 @@ def api_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
     async def take_seat(table_id: str, seat: str, request: Request) -> Any:
         number = int(seat) if seat.isascii() and seat.isdecimal() and len(seat) < 4 else seat
         return await counted(
-            request, "seat", lambda data: hub().take_seat(table_id, number, data.get("name"))
+            hub,
+            limits,
+            request,
+            "seat",
+            lambda data: hub().take_seat(table_id, number, data.get("name")),
         )
 
     @router.api_route("/api/tables/{table_id}", methods=PAGE_METHODS)

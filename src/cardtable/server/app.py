@@ -34,6 +34,7 @@ from cardtable.server.limits import BodyLimit, ConnectionLimit, Limits
 from cardtable.server.origins import SameOrigin, origin_text, parse_origin
 from cardtable.server.pages import WEB, not_found_page, page_routes, wants_page
 from cardtable.server.play import play_routes
+from cardtable.server.player_api import player_routes
 from cardtable.server.reviews import check_review_level
 from cardtable.server.store import Store
 from cardtable.server.thinking import HINT_NICENESS, pool
@@ -215,5 +216,6 @@ def create_app(
     app.include_router(health_routes(hub))
     app.include_router(page_routes(hub))
     app.include_router(api_routes(hub, limits))
+    app.include_router(player_routes(hub, limits))
     app.include_router(play_routes(hub))
     return app

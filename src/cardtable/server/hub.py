@@ -42,6 +42,7 @@ from cardtable.server.bots import Bots
 from cardtable.server.commits import COMMIT_PATIENCE, MovedError, UnavailableError, Writer
 from cardtable.server.draining import MOVED_AWAY, RESTART_CODE, RESTARTING, Draining, restart
 from cardtable.server.hints import HINTS_PER_MINUTE, Hints
+from cardtable.server.ladder import rate_finished
 from cardtable.server.leases import Leases
 from cardtable.server.loading import Loader
 from cardtable.server.lobby import fill_seat, open_tables, seat_rows, take_seat, waiting_tables
@@ -81,6 +82,7 @@ class Hub:
         address: str | None = None,
     ) -> None:
         self.store = store
+        store.finished = rate_finished  # a finished game rates its players (ladder.py)
         self.hint_executor = hint_executor
         self.evict_after = evict_after
         self.metrics = Metrics()

@@ -1,5 +1,5 @@
-"""The pages a browser opens: the lobby, a table, a game's rules, a tutorial, and the page
-of an address that leads nowhere."""
+"""The pages a browser opens: the lobby, a table, a game's rules, a tutorial, a player's
+page, a game's leaderboard, and the page of an address that leads nowhere."""
 
 from __future__ import annotations
 
@@ -47,6 +47,22 @@ def page_routes(hub: Callable[[], Hub]) -> APIRouter:
         if game not in cardtable.GAMES:
             return not_found_page()
         return FileResponse(WEB / "tutorial.html")
+
+    # A player's page and the leaderboards read what they show from the API (a player that
+    # does not exist is said so there, in the reader's language).
+    @router.api_route("/players/{player_id}", methods=PAGE_METHODS)
+    async def player_page(player_id: str) -> FileResponse:
+        return FileResponse(WEB / "player.html")
+
+    @router.api_route("/leaderboard", methods=PAGE_METHODS)
+    async def leaderboards_page() -> FileResponse:
+        return FileResponse(WEB / "leaderboard.html")
+
+    @router.api_route("/leaderboard/{game}", methods=PAGE_METHODS)
+    async def leaderboard_page(game: str) -> Any:
+        if game not in cardtable.GAMES:
+            return not_found_page()
+        return FileResponse(WEB / "leaderboard.html")
 
     return router
 

@@ -17,7 +17,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +51,7 @@ __all__ = [
     "AllowanceRow",
     "DealRow",
     "EventRow",
+    "Finished",
     "Owner",
     "OwnerRow",
     "SeatRow",
@@ -60,6 +61,9 @@ __all__ = [
     "StoredTable",
     "TableRow",
 ]
+
+# What the store calls with a table's finished games, in the transaction storing them.
+Finished = Callable[[Connection, str, list[dict[str, Any]]], None]
 
 WAIT = 5.0  # seconds a write waits on another's lock by default (Python's sqlite3 default)
 
@@ -94,6 +98,8 @@ class SeatRow(Base):
     # An open seat's deadline (seconds since the epoch): a bot of ``level`` takes it then if
     # nobody has (lobby.py). None for every other seat.
     open_until: Mapped[float | None] = mapped_column(Float, nullable=True)
+    # The player the seat is (players.py), once its holder said so; None for a guest's.
+    player_id: Mapped[str | None] = mapped_column(String(32), nullable=True, index=True)
 
 
 class EventRow(Base):
@@ -212,6 +218,9 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.watch: HangWatch | None = None
+        # Called with each table's ``over`` events in the transaction that stores them
+        # (the ladder rates the finished games: ``ladder.rate_finished``); None: nothing.
+        self.finished: Finished | None = None
         if make_url(url).get_backend_name() == "sqlite":
             self.engine = create_engine(url, future=True)
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -305,6 +314,11 @@ class Store:
                 unheld = set(ids) - set(held)
                 changes = [change for change in changes if change[0] not in unheld]
             self._insert(connection, changes)
+            if self.finished is not None:
+                for table_id, items, _ in changes:
+                    overs = [item for item in items if item["kind"] == "over"]
+                    if overs:
+                        self.finished(connection, table_id, overs)
         return unheld
 
     @staticmethod

@@ -11,12 +11,14 @@
  * (#open-list .open-table[data-table] button.take[data-seat="N"], #open-name, #open-empty),
  * which the lobby looks at again every OPEN_EVERY ms. A quick match (#quick: #quick-game,
  * #quick-players, #quick-wait, #quick-level, #quick-go) takes a seat at a table waiting
- * for people, or opens one whose other seats go to bots after the wait.
+ * for people, or opens one whose other seats go to bots after the wait. Who this browser
+ * plays as (#you) is lobby_you.js.
  */
 
 import { initI18n, t, num, list, applyI18n, langSelect } from "./i18n.js";
 import { h, copyField, createTable, rememberCreated } from "./common.js";
 import { initMine, renderMine } from "./mine.js";
+import { initYou } from "./lobby_you.js";
 
 // "Play now": the bots' level, the one the lobby offers first.
 const PLAY_NOW_LEVEL = "medium";
@@ -225,6 +227,7 @@ async function main() {
   applyI18n();
   langSelect($("lang"));
   $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  initYou(showBanner);
   // The tables kept in this browser are listed even if the list of games fails to load.
   initMine({
     created: (answer, request, mine) => {

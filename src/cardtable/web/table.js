@@ -107,6 +107,10 @@ function wire() {
   $("replay-next").addEventListener("click", () => st.replay && st.replay.step(1));
   $("replay-last").addEventListener("click", () => st.replay && st.replay.go(st.replay.frames.length - 1));
   $("replay-exit").addEventListener("click", closeReplay);
+  // A player's page links each finished game as /t/<table>#replay=<n>: that game's replay
+  // opens once the table is first shown.
+  const asked = Number(new URLSearchParams(location.hash.slice(1)).get("replay"));
+  if (asked > 0) document.addEventListener("cardtable:rendered", () => openReplay(asked), { once: true });
   initReview({ send, openReplay, replay: () => st.replay });
   initChat({
     send,

@@ -8,6 +8,7 @@ import { onChatMessage } from "./chat.js";
 import { motionOn, capture, play } from "./motion.js";
 import { cueSounds } from "./sound.js";
 import { onReviewMessage } from "./review.js";
+import { claimSeat } from "./me.js";
 import { CARD_VERBS, TUTORIAL_PAGE, TABLE, TOKEN, MY_SEED, notify, st, $, pause, seatName, showBanner, announce, log, setConn, game, redraw } from "./table_state.js";
 import { catchUp, noteEvent, turnKey, turnWords, announceTurn } from "./table_events.js";
 import { celebrate, celebrateHand } from "./table_celebrate.js";
@@ -204,6 +205,8 @@ function onSnapshot(msg) {
   if (!wasJoined) log(st.seat === null ? t("log.watching") : t("log.seated", { name: seatName(st.seat) }));
   // The lobby lists the seats this browser has taken, with their links (common.js).
   if (TOKEN && !TUTORIAL_PAGE && st.seat !== null) rememberJoined(TABLE, st.seat, location.pathname + location.hash, msg.table.game);
+  // A player this browser plays as (me.js) is the seat's from now: its games count for them.
+  if (TOKEN && !TUTORIAL_PAGE && st.seat !== null && !wasJoined) claimSeat(TABLE, st.seat, TOKEN);
   redraw();
   announceTurn(true);
 }
