@@ -289,3 +289,49 @@ def _client_data(challenge: str) -> str:
         {"type": "webauthn.get", "challenge": challenge, "origin": "http://localhost"}
     )
     return base64.urlsafe_b64encode(data.encode()).decode().rstrip("=")
+
+
+def test_a_player_rejoins_a_game_left_half_way_from_another_device(tmp_path: Path) -> None:
+    """The player's own list of games to finish has the table while its game goes on;
+    rejoining gives the seat a new link and the old one holds it no more; nobody else can
+    move the seat or see the list; a finished game leaves it."""
+    with TestClient(_app(tmp_path / "t.db")) as client:
+        opened = open_table(client, GAME, SEATS)
+        table, tokens = opened["table"], tokens_of(opened)
+        ana, ana_auth = _player(client, "Ana")
+        _, bo_auth = _player(client, "Bo")
+        assert _claim(client, table, 0, tokens[0], ana_auth).status_code == 200
+        listed = client.get("/api/players/me/tables", headers=ana_auth).json()
+        assert [(t["table"], t["game"], t["seat"]) for t in listed] == [(table, GAME, 0)]
+        assert [s["name"] for s in listed[0]["seats"]] == ["Ana", "Bo", "easy bot"]
+        assert client.get("/api/players/me/tables", headers=bo_auth).json() == []
+        assert client.get("/api/players/me/tables").status_code == 401
+        stolen = client.post(f"/api/players/me/tables/{table}/seats/0", headers=bo_auth, json={})
+        assert stolen.status_code == 404 and stolen.json()["error"] == "no_seat"
+        moved = client.post(f"/api/players/me/tables/{table}/seats/0", headers=ana_auth, json={})
+        assert moved.status_code == 200, moved.text
+        new_token = tokens_of({"seats": [{"seat": 0, "invite": moved.json()["invite"]}]})[0]
+        with client.websocket_connect(f"/ws/{table}") as session:
+            old = Socket(session, "old link")
+            old.send({"type": "join", "token": tokens[0], "since": None})
+            refused = old.until(lambda f: f["type"] == "error")[-1]
+            assert refused["code"] == "bad_token"
+        with client.websocket_connect(f"/ws/{table}") as session:
+            assert Socket(session, "Ana").join(new_token)["seat"] == 0
+        _claim(client, table, 1, tokens[1], bo_auth)
+        with seated(client, {**opened, "seats": _with_token(opened["seats"], 0, new_token)}) as (
+            sockets,
+            spectator,
+        ):
+            assert spectator is not None
+            _play_with_bot(sockets, spectator, random.Random(2))
+        assert client.get("/api/players/me/tables", headers=ana_auth).json() == []
+        assert [g["table"] for g in client.get(f"/api/players/{ana}").json()["games"]] == [table]
+
+
+def _with_token(seats: list[dict[str, Any]], seat: int, token: str) -> list[dict[str, Any]]:
+    """The invitations with seat ``seat``'s link holding ``token``."""
+    return [
+        {**s, "invite": f"/t/x#seat={seat}&token={token}"} if s["seat"] == seat else s
+        for s in seats
+    ]

@@ -3,7 +3,7 @@ the lobby, plays a game to its end, and finds it on their page with a rating; th
 passkey (Chromium's virtual authenticator) and sign in with it in a second browser, which
 then sees their history and rating; the game's replay opens from the history; the
 leaderboard lists them beside the bots' levels; "Play again" deals the next game at the
-same seats. Headless Chromium against `cardtable serve`, reached as ``localhost`` (a passkey
+same seats, which the second browser rejoins from the player's list of games to finish. Headless Chromium against `cardtable serve`, reached as ``localhost`` (a passkey
 has no RP ID for an IP address)."""
 
 from __future__ import annotations
@@ -137,6 +137,15 @@ def test_a_player_keeps_a_name_plays_and_signs_in_with_a_passkey_on_a_second_bro
         expect(other.locator("#ratings-list tbody tr[data-game='knockout-whist']")).to_be_visible()
         other.locator(f"#history-list tbody tr[data-table='{table}'] a.replay").click()
         expect(other.locator("#replay-bar")).to_be_visible()
+
+        # The game "Play again" dealt is under way: her page on this browser lists it to
+        # finish, and rejoining seats her here.
+        other.goto(f"{base}{player}")
+        waiting = other.locator(f"#unfinished-list tbody tr[data-table='{table}']")
+        expect(waiting).to_be_visible()
+        waiting.locator("button.rejoin").click()
+        expect(other.locator("#seats .seat.me[data-seat='0']")).to_be_visible()
+        assert other.url.split("#")[0] == f"{base}/t/{table}"
 
         # The leaderboard lists her, marked as this browser's player, among the levels.
         board = open_page(second, f"{base}/leaderboard/knockout-whist")

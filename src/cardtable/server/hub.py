@@ -48,6 +48,7 @@ from cardtable.server.loading import Loader
 from cardtable.server.lobby import fill_seat, open_tables, seat_rows, take_seat, waiting_tables
 from cardtable.server.memory import Memory
 from cardtable.server.metrics import Metrics
+from cardtable.server.players import move_seat
 from cardtable.server.seats import Seats, seated
 from cardtable.server.sockets import Connection
 from cardtable.server.store import Owner, Store
@@ -447,7 +448,10 @@ class Hub:
         await self.seats.join(connection, token, since, seed)
 
     async def _learn_taken_seats(self, table: Table) -> None:
-        if not any(seat.open for seat in table.seats):
+        """What the database says of the table's human seats that this process may not know:
+        an open seat taken or given to its bot, a player's seat moved to a new token
+        (:meth:`move_seat`) through another process."""
+        if not any(seat.kind == HUMAN for seat in table.seats):
             return
         stored = await asyncio.to_thread(seat_rows, self.store, table.id)
         learnt = False
@@ -459,8 +463,26 @@ class Hub:
             elif seat.open and kind == BOT:
                 seat.fill()
                 learnt = True
+            elif digest is not None and seat.token_hash != digest:
+                seat.token_hash = digest
         if learnt:
             self.seats.presence(table)
+
+    async def move_seat(self, table_id: str, seat: int, player_id: str) -> str:
+        """A new token for the player's ``seat`` at ``table_id`` (their rejoining device's
+        invitation); :class:`TableError` ``no_seat`` if the seat is not the player's."""
+        token = secrets.token_urlsafe(16)
+        digest = token_hash(token)
+        moved = await self.writer.patiently(
+            partial(move_seat, self.store, table_id, seat, player_id, digest), self.writer.aside
+        )
+        if not moved:
+            raise TableError("no_seat", f"seat {seat} of table {table_id} is not yours")
+        table = self.tables.get(table_id)
+        if table is not None:
+            table.seats[seat].token_hash = digest
+        log.info("seat moved to another device", extra={"table": table_id, "seat": seat})
+        return f"/t/{table_id}#seat={seat}&token={token}"
 
     async def _fill_open_seats(self) -> None:
         """Give each open seat whose wait is over (a quick match's) to its bot, at the

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from openskill.models import PlackettLuce
-from sqlalchemy import Connection, desc, insert, select, update
+from sqlalchemy import Connection, desc, func, insert, select, update
 from sqlalchemy.orm import Session
 
 from cardtable.bots.base import LEVELS
@@ -46,6 +46,7 @@ __all__ = [
     "nearest_level",
     "rate_finished",
     "ratings_of",
+    "unfinished",
 ]
 
 HISTORY = 100  # the most finished games a player's page lists, newest first
@@ -200,11 +201,7 @@ def history(store: Store, player_id: str, limit: int = HISTORY) -> list[dict[str
     when it ended, every seat as all see it (its name, whether a bot and at what level),
     the player's seat and place, the result, and whether its deals were committed to."""
     with Session(store.engine) as session:
-        mine = dict(
-            session.execute(
-                select(SeatRow.table_id, SeatRow.seat).where(SeatRow.player_id == player_id)
-            ).all()
-        )
+        mine = _held(session, player_id)
         if not mine:
             return []
         overs = session.execute(
@@ -217,19 +214,7 @@ def history(store: Store, player_id: str, limit: int = HISTORY) -> list[dict[str
         tables = {
             row.id: row for row in session.scalars(select(TableRow).where(TableRow.id.in_(ids)))
         }
-        seats: dict[str, list[dict[str, Any]]] = {table_id: [] for table_id in ids}
-        for row in session.scalars(
-            select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)
-        ):
-            seats[row.table_id].append(
-                {
-                    "seat": row.seat,
-                    "kind": row.kind,
-                    "name": row.name,
-                    "level": row.level,
-                    "player": row.player_id,
-                }
-            )
+        seats = _seats_of(session, ids)
     games = []
     for table_id, data, created in overs:
         over = json.loads(data)
@@ -254,6 +239,68 @@ def history(store: Store, player_id: str, limit: int = HISTORY) -> list[dict[str
             }
         )
     return games
+
+
+def unfinished(store: Store, player_id: str, limit: int = HISTORY) -> list[dict[str, Any]]:
+    """The tables where the player's seat is and whose game is not over (the last event
+    is no game's end), the latest moved first: each table, game, seat, the seats as all
+    see them, and when it last moved. Quarantined tables are left out (they serve nobody)."""
+    with Session(store.engine) as session:
+        mine = _held(session, player_id)
+        if not mine:
+            return []
+        last = (
+            select(EventRow.table_id, func.max(EventRow.seq).label("seq"))
+            .where(EventRow.table_id.in_(list(mine)))
+            .group_by(EventRow.table_id)
+            .subquery()
+        )
+        rows = session.execute(
+            select(EventRow.table_id, EventRow.created, TableRow.game)
+            .join(last, (last.c.table_id == EventRow.table_id) & (last.c.seq == EventRow.seq))
+            .join(TableRow, TableRow.id == EventRow.table_id)
+            .where(EventRow.kind != "over", TableRow.quarantined.is_(None))
+            .order_by(desc(EventRow.created))
+            .limit(limit)
+        ).all()
+        ids = [table_id for table_id, _, _ in rows]
+        seats = _seats_of(session, ids)
+    return [
+        {
+            "table": table_id,
+            "game": game,
+            "seat": mine[table_id],
+            "seats": seats[table_id],
+            "moved": moved,
+        }
+        for table_id, moved, game in rows
+    ]
+
+
+def _held(session: Session, player_id: str) -> dict[str, int]:
+    """The player's seat at each table they sat at."""
+    rows = session.execute(
+        select(SeatRow.table_id, SeatRow.seat).where(SeatRow.player_id == player_id)
+    )
+    return {table_id: int(seat) for table_id, seat in rows}
+
+
+def _seats_of(session: Session, ids: list[str]) -> dict[str, list[dict[str, Any]]]:
+    """Each table's seats as every seat sees them: names, bots' levels, players."""
+    seats: dict[str, list[dict[str, Any]]] = {table_id: [] for table_id in ids}
+    for row in session.scalars(
+        select(SeatRow).where(SeatRow.table_id.in_(ids)).order_by(SeatRow.seat)
+    ):
+        seats[row.table_id].append(
+            {
+                "seat": row.seat,
+                "kind": row.kind,
+                "name": row.name,
+                "level": row.level,
+                "player": row.player_id,
+            }
+        )
+    return seats
 
 
 def _standing(row: RatingRow) -> Standing:

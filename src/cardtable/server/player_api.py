@@ -23,7 +23,14 @@ import cardtable
 from cardtable.server.api import counted
 from cardtable.server.commits import unavailable
 from cardtable.server.hub import Hub
-from cardtable.server.ladder import history, leaderboard, levels, nearest_level, ratings_of
+from cardtable.server.ladder import (
+    history,
+    leaderboard,
+    levels,
+    nearest_level,
+    ratings_of,
+    unfinished,
+)
 from cardtable.server.limits import Limits
 from cardtable.server.pages import PAGE_METHODS
 from cardtable.server.passkeys import (
@@ -137,6 +144,25 @@ def player_routes(hub: Callable[[], Hub], limits: Limits) -> APIRouter:
             name = name_in(data)
             await write(partial(rename, hub().store, found.id, name))
             return {"player": found.id, "name": name}
+
+        return await answered(request, answer)
+
+    @router.api_route("/api/players/me/tables", methods=PAGE_METHODS)
+    async def my_tables(request: Request) -> Any:
+        async def answer(_data: Any) -> Any:
+            found = await me(request)
+            return await read(partial(unfinished, hub().store, found.id))
+
+        return await answered(request, answer)
+
+    @router.post("/api/players/me/tables/{table_id}/seats/{seat}")
+    async def rejoin(table_id: str, seat: str, request: Request) -> Any:
+        async def answer(_data: Any) -> Any:
+            found = await me(request)
+            if not (seat.isascii() and seat.isdecimal() and len(seat) < 4):
+                raise TableError("no_seat", f"there is no seat {seat!r}")
+            invite = await hub().move_seat(table_id, int(seat), found.id)
+            return {"table": table_id, "seat": int(seat), "invite": invite}
 
         return await answered(request, answer)
 

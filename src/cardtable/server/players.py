@@ -10,9 +10,10 @@ of its own. Nothing of a player is needed to play: a guest plays by invite link 
 
 A seat is a player's once the holder of both the seat's token and the player's key says so
 (:func:`claim_seat`): tables remember who sat where, and a finished game counts in its
-players' history and ratings (``ladder.py``). An operator removes a player with
-:func:`remove_player` (``cardtable players remove``): the player's row, keys, passkeys and
-ratings go, and their seats become guests' seats again.
+players' history and ratings (``ladder.py``). A player rejoins a game they left half-way
+from any device they are known on: their seat gets a new token for it (:func:`move_seat`).
+An operator removes a player with :func:`remove_player` (``cardtable forget-player``): the
+player's row, keys, passkeys and ratings go, and their seats become guests' seats again.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ __all__ = [
     "bearer_key",
     "claim_seat",
     "key_digest",
+    "move_seat",
     "new_player",
     "player",
     "player_of_key",
@@ -190,6 +192,25 @@ def claim_seat(
             update(SeatRow).where(*where, SeatRow.player_id.is_(None)).values(player_id=player_id)
         )
         return session.scalar(select(SeatRow.player_id).where(*where))
+
+
+def move_seat(
+    store: Store, table_id: str, seat: int, player_id: str, token_digest: str, wait: float = WAIT
+) -> bool:
+    """Give the player's seat a new token (whose hash is ``token_digest``), for the device
+    the player rejoins it from: whether the seat is the player's. The seat's old link holds
+    it no more (a seat is held by one window at a time anyway: docs/server.md)."""
+    with store.writing(wait) as session:
+        moved = session.execute(
+            update(SeatRow)
+            .where(
+                SeatRow.table_id == table_id,
+                SeatRow.seat == seat,
+                SeatRow.player_id == player_id,
+            )
+            .values(token_hash=token_digest)
+        )
+        return bool(getattr(moved, "rowcount", 0) == 1)
 
 
 def remove_player(store: Store, player_id: str, wait: float = WAIT) -> bool:

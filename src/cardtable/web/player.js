@@ -5,7 +5,11 @@
  * proves them) and a link to its replay. Only what every seat may see once a game is over.
  * On the player's own device (me.js) it also lets them rename themselves and add a passkey.
  *
+ * The player's own page also lists the games they left half-way (#unfinished): "Rejoin"
+ * moves their seat to this device (a new link; the old one holds it no more) and opens it.
+ *
  * Hooks: #title, #since, #mine (#rename, #rename-go, #passkey-add, #passkey-said),
+ * #unfinished-list tbody tr[data-table] button.rejoin,
  * #ratings-list tbody tr[data-game], #ratings-empty, #history-list tbody tr[data-table]
  * (td.place, a.replay), #history-empty, #banner.
  */
@@ -52,26 +56,62 @@ function placeWords(g) {
   return t(g.tied ? "me.place_shared" : "me.place", params);
 }
 
+/** The seats' names, the page's player's in bold (the page may be anyone's, read by anyone). */
+function seatsCell(seats, mine) {
+  const names = seats.map((s) => (s.seat === mine ? h("strong", {}, s.name) : seatWords(s)));
+  return h("td", {}, names.flatMap((n, i) => (i ? [t("me.list_sep"), n] : [n])));
+}
+
 function gameRow(g) {
-  // The page's player among the seats in bold (the page may be anyone's, read by anyone).
-  const names = g.seats.map((s) => (s.seat === g.seat ? h("strong", {}, s.name) : seatWords(s)));
-  const joined = names.flatMap((n, i) => (i ? [t("me.list_sep"), n] : [n]));
   return h(
     "tr",
     { dataset: { table: g.table, game: String(g.number) } },
     h("td", { class: "when" }, when(g.ended)),
     h("td", {}, t(`games.${g.game}`)),
-    h("td", {}, joined),
+    seatsCell(g.seats, g.seat),
     h("td", { class: `place${g.won ? " won" : ""}` }, placeWords(g)),
     h("td", {}, g.fair ? t("me.fair_yes") : t("me.fair_no")),
     h("td", {}, h("a", { class: "replay", href: `/t/${encodeURIComponent(g.table)}#replay=${g.number}` }, t("me.replay"))),
   );
 }
 
+function unfinishedRow(u) {
+  const button = h("button", { type: "button", class: "rejoin" }, t("me.rejoin"));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const moved = await api(`/api/players/me/tables/${encodeURIComponent(u.table)}/seats/${u.seat}`, { method: "POST" });
+      location.assign(moved.invite);
+    } catch (err) {
+      showBanner(`${t("colon", { label: t("me.rejoin_failed") })} ${err.message}`);
+      button.disabled = false;
+    }
+  });
+  return h(
+    "tr",
+    { dataset: { table: u.table } },
+    h("td", { class: "when" }, when(u.moved)),
+    h("td", {}, t(`games.${u.game}`)),
+    seatsCell(u.seats, u.seat),
+    h("td", {}, button),
+  );
+}
+
+async function renderUnfinished() {
+  try {
+    const tables = await api("/api/players/me/tables");
+    $("unfinished").hidden = tables.length === 0;
+    $("unfinished-list").querySelector("tbody").replaceChildren(...tables.map(unfinishedRow));
+  } catch (err) {
+    showBanner(`${t("colon", { label: t("me.load_failed") })} ${err.message}`);
+  }
+}
+
 function renderMine(page) {
   const me = knownPlayer();
   if (!me || me.player !== page.player) return;
   $("mine").hidden = false;
+  renderUnfinished();
   $("rename").value = page.name;
   $("rename-go").addEventListener("click", async () => {
     try {
