@@ -335,3 +335,26 @@ def _with_token(seats: list[dict[str, Any]], seat: int, token: str) -> list[dict
         {**s, "invite": f"/t/x#seat={seat}&token={token}"} if s["seat"] == seat else s
         for s in seats
     ]
+
+
+def test_no_log_line_names_a_player_or_holds_a_key(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the server logs of players (made, refused, seats claimed and moved) holds
+    neither their key nor their id. (The test client's own log of the addresses it asks is
+    not the server's.)"""
+    caplog.set_level("DEBUG")
+    with TestClient(_app(tmp_path / "t.db")) as client:
+        opened = open_table(client, GAME, SEATS)
+        table, tokens = opened["table"], tokens_of(opened)
+        ana, auth = _player(client, "Ana")
+        key = auth["Authorization"].removeprefix("Bearer ")
+        _claim(client, table, 0, tokens[0], auth)
+        client.post(f"/api/players/me/tables/{table}/seats/0", headers=auth, json={})
+        client.post("/api/players/me/name", headers=auth, json={"name": "\u0007"})
+        client.get(f"/api/players/{ana}x")
+        client.get("/api/players/me", headers={"Authorization": f"Bearer {key}x"})
+    server = [r for r in caplog.records if r.name.startswith(("cardtable", "uvicorn"))]
+    logged = "\n".join(f"{r.getMessage()} {r.__dict__}" for r in server)
+    assert "player made" in logged and "seat moved" in logged
+    assert key not in logged and ana not in logged

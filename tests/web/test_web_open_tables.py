@@ -65,23 +65,29 @@ def test_two_strangers_find_each_other_through_the_open_tables_and_play_to_the_e
         assert httpx.get(f"{web_base}/api/open-tables").json() == []  # no longer listed
 
         # They play the game to its end, each in their own page.
-        pages = {0: ana, 1: bo}
-        moves = 0
-        while (mover := to_move(ana)) is not None:
-            page = pages[mover]
-            expect(page.locator("#turn.mine")).to_be_visible()
-            seq = last_seq(page)
-            click_a_move(page, rng)
-            wait_past(page, seq)
-            wait_past(pages[1 - mover], seq)
-            moves += 1
-            assert moves < 400, "the game did not end"
+        play_between({0: ana, 1: bo}, rng)
         described = httpx.get(f"{web_base}/api/tables/{table}").json()
         [result] = described["results"]
         assert [s["name"] for s in described["seats"]] == ["Ana", "Bo"]
-        for page in pages.values():
-            expect(page.locator("#results")).to_be_visible()
         assert len(result["winners"]) == 1
+
+
+def play_between(pages: dict[int, Page], rng: random.Random) -> None:
+    """Two people, each in their own page, play random legal moves to the game's end,
+    which both pages then show."""
+    anyone = pages[0]
+    moves = 0
+    while (mover := to_move(anyone)) is not None:
+        page = pages[mover]
+        expect(page.locator("#turn.mine")).to_be_visible()
+        seq = last_seq(page)
+        click_a_move(page, rng)
+        wait_past(page, seq)
+        wait_past(pages[1 - mover], seq)
+        moves += 1
+        assert moves < 400, "the game did not end"
+    for page in pages.values():
+        expect(page.locator("#results")).to_be_visible()
 
 
 def quick_match(page: Page, game: str, players: int, wait: int, level: str = "easy") -> None:
@@ -95,22 +101,27 @@ def quick_match(page: Page, game: str, players: int, wait: int, level: str = "ea
 def test_a_quick_match_seats_two_strangers_together_or_fills_with_bots_after_its_wait(
     web_base: str, chromium: Browser
 ) -> None:
-    """Cy asks for a quick match of Neuf for three and waits a minute; Di, asking the same,
-    is seated at Cy's table. Ed asks for Kryt'-navalivat' for two, with nobody else about:
-    after the wait (15 s), an easy bot takes the other seat and the game goes on."""
+    """Cy asks for a quick match of Knockout Whist for two and waits a minute; Di, asking
+    the same, is seated at Cy's table, and the two play the game to its end. Ed asks for
+    Kryt'-navalivat' for two, with nobody else about: after the wait (15 s), an easy bot
+    takes the other seat and the game goes on."""
     words = english()
     with context(chromium) as cys, context(chromium) as dis, context(chromium) as eds:
         cy = open_page(cys, web_base)
         cy.fill("#open-name", "Cy")
-        quick_match(cy, "neuf", 3, 60)
+        quick_match(cy, "knockout-whist", 2, 60)
         expect(cy.locator("#seats .seat.me[data-seat='0']")).to_be_visible()
         table = cy.url.split("/t/")[1].split("#")[0]
         di = open_page(dis, web_base)
         di.fill("#open-name", "Di")
-        quick_match(di, "neuf", 3, 60)
+        quick_match(di, "knockout-whist", 2, 60)
         expect(di.locator("#seats .seat.me[data-seat='1']")).to_be_visible()
         assert di.url.split("/t/")[1].split("#")[0] == table
         expect(cy.locator("#seats .seat[data-seat='1']")).to_contain_text("Di")
+        play_between({0: cy, 1: di}, random.Random(8))
+        described = httpx.get(f"{web_base}/api/tables/{table}").json()
+        assert [s["name"] for s in described["seats"]] == ["Cy", "Di"]
+        assert len(described["results"]) == 1
 
         ed = open_page(eds, web_base)
         ed.fill("#open-name", "Ed")

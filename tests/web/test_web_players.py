@@ -3,8 +3,9 @@ the lobby, plays a game to its end, and finds it on their page with a rating; th
 passkey (Chromium's virtual authenticator) and sign in with it in a second browser, which
 then sees their history and rating; the game's replay opens from the history; the
 leaderboard lists them beside the bots' levels; "Play again" deals the next game at the
-same seats, which the second browser rejoins from the player's list of games to finish. Headless Chromium against `cardtable serve`, reached as ``localhost`` (a passkey
-has no RP ID for an IP address)."""
+same seats, which the second browser rejoins from the player's list of games to finish.
+Headless Chromium against `cardtable serve`, reached as ``localhost`` (a passkey has no RP
+ID for an IP address)."""
 
 from __future__ import annotations
 
