@@ -180,9 +180,10 @@ class LiveSocket:
         self.send(data, text=text)
         return self.receive()
 
-    def until(self, kind: str) -> dict[str, Any]:
+    def until(self, kind: str, seconds: float = READ_SECONDS) -> dict[str, Any]:
+        """The next frame of ``kind``, each frame read within ``seconds``."""
         while True:
-            frame = self.receive()
+            frame = self.receive(seconds)
             if frame["type"] == kind:
                 return frame
 

@@ -465,8 +465,11 @@ def test_an_action_searched_too_little_is_not_rated() -> None:
 
 @pytest.fixture
 def small_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A budget the deals bound, not the clock: the same hint on a slow machine."""
-    monkeypatch.setattr(thinking, "HINT_BUDGET", Budget(deals=40, seconds=30.0))
+    """A budget the deals (Knockout Whist's sampling) and the iterations (the others'
+    search) bound, not the clock: the same hint on a slow machine, and no search left to
+    run to its 30 s."""
+    budget = Budget(deals=40, seconds=30.0, iterations=4000)
+    monkeypatch.setattr(thinking, "HINT_BUDGET", budget)
 
 
 @pytest.mark.usefixtures("small_budget")

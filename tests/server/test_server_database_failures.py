@@ -234,7 +234,9 @@ def test_a_read_the_database_cannot_answer_is_refused_unavailable(
     # The review, once begun, quick.
     monkeypatch.setenv("CARDTABLE_REVIEW_LEVEL", "analysis:deals=4,iterations=200")
     admin = Database(database)
-    app = create_app(database, bot_delay=0, workers=1, commit_patience=0.5)
+    # A short patience, not so short that a commit of the game played first outlasts it on
+    # a machine busy with other tests.
+    app = create_app(database, bot_delay=0, workers=1, commit_patience=2.0)
     with TestClient(app) as client:
         hub: Hub = client.app.state.hub  # type: ignore[attr-defined]
         resting = open_table(client, "knockout-whist", humans(2))["table"]

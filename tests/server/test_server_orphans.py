@@ -46,7 +46,9 @@ def _start_both_pools(server: ServerProcess) -> None:
         ana.send(json.dumps(action))
         bot_moved = False
         while not bot_moved:
-            frame = ana.until("event")
+            # The bots' worker processes start now, from nothing: on a machine busy with
+            # the rest of the test run that may take more than the usual read's 10 s.
+            frame = ana.until("event", seconds=60)
             bot_moved = frame["event"]["kind"] == "action" and frame["event"]["seat"] != 0
 
 

@@ -19,6 +19,7 @@ import { initI18n, t, num, list, applyI18n, langSelect } from "./i18n.js";
 import { h, copyField, createTable, rememberCreated } from "./common.js";
 import { initMine, renderMine } from "./mine.js";
 import { initYou } from "./lobby_you.js";
+import { knownPlayer } from "./me.js";
 
 // "Play now": the bots' level, the one the lobby offers first.
 const PLAY_NOW_LEVEL = "medium";
@@ -130,7 +131,9 @@ function renderSeats() {
   }));
   rows.replaceChildren();
   for (let s = 0; s < n; s++) {
-    const prev = old[s] || { kind: s === 0 ? "human" : "bot", name: "", level: "medium" };
+    // The first seat is the creator's: named as the player this browser plays as, if any.
+    const mine = s === 0 ? (knownPlayer() || {}).name || "" : "";
+    const prev = old[s] || { kind: s === 0 ? "human" : "bot", name: mine, level: "medium" };
     const kind = h(
       "select",
       { class: "kind", id: `kind-${s}`, "aria-label": t("lobby.seat_kind", { n: s + 1 }) },
@@ -388,7 +391,7 @@ function renderPlayNow() {
 
 async function playNow(g, button) {
   $("banner").hidden = true;
-  const seats = [{ kind: "human", name: t("lobby.player") }];
+  const seats = [{ kind: "human", name: (knownPlayer() || {}).name || t("lobby.player") }];
   for (let s = 1; s < g.players.default; s++) seats.push({ kind: "bot", level: PLAY_NOW_LEVEL });
   const body = { game: g.name, options: {}, seats };
   button.disabled = true;

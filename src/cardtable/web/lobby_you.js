@@ -36,7 +36,7 @@ function render() {
         " · ",
         h("a", { id: "you-board", href: "/leaderboard" }, t("me.leaderboards")),
         " · ",
-        h("button", { type: "button", id: "you-out", class: "link-like", onclick: signOut }, t("me.sign_out")),
+        h("button", { type: "button", id: "you-out", onclick: signOut }, t("me.sign_out")),
       ),
     );
     return;
