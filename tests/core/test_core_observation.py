@@ -31,7 +31,7 @@ from twin_games import twin_steps
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the core is not built")
 
-GAMES_PER_VARIANT = 8
+GAMES_PER_VARIANT = 4
 FROM_POSITION_EVERY = 3
 
 

@@ -25,7 +25,7 @@ from twin_games import twin_steps
 
 pytestmark = pytest.mark.skipif(not compiled.available(), reason="the core is not built")
 
-GAMES_PER_VARIANT = 4
+GAMES_PER_VARIANT = 2
 
 
 def as_json(view: object) -> str:

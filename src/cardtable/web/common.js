@@ -1,7 +1,7 @@
 // Helpers shared by the three games' renderers: seat geometry, the trick in the middle,
 // small DOM builders.
 
-import { t, cardName, cardWords, suitName } from "./i18n.js";
+import { t, cardName, cardWords, suitName, initI18n, applyI18n, langSelect } from "./i18n.js";
 import { cardDiv, SUIT_SYMBOL } from "./cards.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -294,4 +294,19 @@ export function copyField(input, button, failed) {
   // navigator.clipboard needs a secure context; a LAN address over http falls back.
   if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(input.value).then(done, fallback);
   else fallback();
+}
+
+/** A page of the lobby's kind starts: its words in the reader's language, the language
+ * chooser (#lang), and its banner (#banner) closed by #banner-close. */
+export async function startPage() {
+  await initI18n();
+  applyI18n();
+  langSelect(document.getElementById("lang"));
+  document.getElementById("banner-close").addEventListener("click", () => (document.getElementById("banner").hidden = true));
+}
+
+/** Says `text` in the page's banner (#banner, #banner-text). */
+export function showBanner(text) {
+  document.getElementById("banner-text").textContent = text;
+  document.getElementById("banner").hidden = false;
 }

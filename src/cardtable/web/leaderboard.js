@@ -5,8 +5,8 @@
  * tr.person[data-player] / tr.level[data-level], #board-empty, #banner.
  */
 
-import { initI18n, t, num, applyI18n, langSelect } from "./i18n.js";
-import { h } from "./common.js";
+import { t, num } from "./i18n.js";
+import { h, startPage, showBanner } from "./common.js";
 import { api, knownPlayer, rating } from "./me.js";
 
 const GAMES = ["knockout-whist", "neuf", "kryt-navalivat"];
@@ -38,10 +38,7 @@ function row(entry, me) {
 }
 
 async function main() {
-  await initI18n();
-  applyI18n();
-  langSelect($("lang"));
-  $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  await startPage();
   const game = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || GAMES[0]);
   const nav = $("games-nav");
   nav.setAttribute("aria-label", t("me.leaderboards"));
@@ -57,8 +54,7 @@ async function main() {
     $("board").querySelector("tbody").replaceChildren(...board.entries.map((e) => row(e, me)));
     $("board-empty").hidden = board.entries.some((e) => e.player);
   } catch (err) {
-    $("banner-text").textContent = `${t("colon", { label: t("me.load_failed") })} ${err.message}`;
-    $("banner").hidden = false;
+    showBanner(`${t("colon", { label: t("me.load_failed") })} ${err.message}`);
   }
 }
 

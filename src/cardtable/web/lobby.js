@@ -15,8 +15,8 @@
  * plays as (#you) is lobby_you.js.
  */
 
-import { initI18n, t, num, list, applyI18n, langSelect } from "./i18n.js";
-import { h, copyField, createTable, rememberCreated } from "./common.js";
+import { t, num, list } from "./i18n.js";
+import { h, copyField, createTable, rememberCreated, startPage, showBanner } from "./common.js";
 import { initMine, renderMine } from "./mine.js";
 import { initYou } from "./lobby_you.js";
 import { knownPlayer } from "./me.js";
@@ -51,11 +51,6 @@ function syncOptions() {
     el.disabled = !on;
     el.closest(".field").hidden = !on;
   }
-}
-
-function showBanner(text) {
-  $("banner-text").textContent = text;
-  $("banner").hidden = false;
 }
 
 function current() {
@@ -226,10 +221,7 @@ async function submit(e) {
 }
 
 async function main() {
-  await initI18n();
-  applyI18n();
-  langSelect($("lang"));
-  $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  await startPage();
   initYou(showBanner);
   // The tables kept in this browser are listed even if the list of games fails to load.
   initMine({

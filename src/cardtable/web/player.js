@@ -14,17 +14,12 @@
  * (td.place, a.replay), #history-empty, #banner.
  */
 
-import { initI18n, t, num, applyI18n, langSelect, currentLang } from "./i18n.js";
-import { h } from "./common.js";
+import { t, num, currentLang } from "./i18n.js";
+import { h, startPage, showBanner } from "./common.js";
 import { api, knownPlayer, renamePlayer, addPasskey, passkeyBlocker, rating } from "./me.js";
 
 const $ = (id) => document.getElementById(id);
 const ID = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-
-function showBanner(text) {
-  $("banner-text").textContent = text;
-  $("banner").hidden = false;
-}
 
 function when(seconds, dateStyle = "short") {
   try {
@@ -143,10 +138,7 @@ function renderMine(page) {
 }
 
 async function main() {
-  await initI18n();
-  applyI18n();
-  langSelect($("lang"));
-  $("banner-close").addEventListener("click", () => ($("banner").hidden = true));
+  await startPage();
   let page;
   try {
     page = await api(`/api/players/${encodeURIComponent(ID)}`);
