@@ -52,7 +52,17 @@ from cardtable.server.players import move_seat
 from cardtable.server.seats import Seats, seated
 from cardtable.server.sockets import Connection
 from cardtable.server.store import Owner, Store
-from cardtable.server.table import BOT, HUMAN, Change, Run, Table, TableError, token_hash
+from cardtable.server.table import (
+    BOT,
+    HUMAN,
+    Change,
+    Run,
+    Table,
+    TableError,
+    invite_link,
+    seat_token,
+    token_hash,
+)
 from cardtable.server.tutorial import MAX_TUTORIAL_TABLES, TutorialTable
 from cardtable.tutorial import tutorial_of
 
@@ -291,7 +301,7 @@ class Hub:
                 "level": seat.level,
             }
             if seat.seat in tokens:
-                entry["invite"] = f"/t/{table.id}#seat={seat.seat}&token={tokens[seat.seat]}"
+                entry["invite"] = invite_link(table.id, seat.seat, tokens[seat.seat])
             invitations.append(entry)
         return {"table": table.id, "seats": invitations, "spectate": f"/t/{table.id}"}
 
@@ -306,7 +316,7 @@ class Hub:
         given = Table.check_name(name, "", "malformed")
         if type(seat) is not int or seat < 0:
             raise TableError("malformed", "seat is a seat number")
-        token = secrets.token_urlsafe(16)
+        token = seat_token()
         digest = token_hash(token)
         named = (given or "").strip() or f"Player {seat + 1}"
         taken = await self.writer.patiently(
@@ -325,7 +335,7 @@ class Hub:
             "table": table_id,
             "seat": seat,
             "name": named,
-            "invite": f"/t/{table_id}#seat={seat}&token={token}",
+            "invite": invite_link(table_id, seat, token),
         }
 
     async def open_tutorial(self, game: object, step: object) -> dict[str, Any]:
@@ -350,7 +360,7 @@ class Hub:
             "table": table.id,
             "seat": seat,
             "step": table.step,
-            "invite": f"/t/{table.id}#seat={seat}&token={token}",
+            "invite": invite_link(table.id, seat, token),
             "tutorial": tutorial.describe(),
         }
 
@@ -471,7 +481,7 @@ class Hub:
     async def move_seat(self, table_id: str, seat: int, player_id: str) -> str:
         """A new token for the player's ``seat`` at ``table_id`` (their rejoining device's
         invitation); :class:`TableError` ``no_seat`` if the seat is not the player's."""
-        token = secrets.token_urlsafe(16)
+        token = seat_token()
         digest = token_hash(token)
         moved = await self.writer.patiently(
             partial(move_seat, self.store, table_id, seat, player_id, digest), self.writer.aside
@@ -482,7 +492,7 @@ class Hub:
         if table is not None:
             table.seats[seat].token_hash = digest
         log.info("seat moved to another device", extra={"table": table_id, "seat": seat})
-        return f"/t/{table_id}#seat={seat}&token={token}"
+        return invite_link(table_id, seat, token)
 
     async def _fill_open_seats(self) -> None:
         """Give each open seat whose wait is over (a quick match's) to its bot, at the

@@ -190,11 +190,10 @@ def sign_in(store: Store, site: Site, credential: object, wait: float = WAIT) ->
         row = session.get(PasskeyRow, str(plain.get("id", "")))
         if row is None:
             raise PasskeyError("unknown_passkey", "no player of this server has that passkey")
-        known = (row.player_id, base64url_to_bytes(row.public_key), row.sign_count)
         owner = session.get(PlayerRow, row.player_id)
         assert owner is not None  # a passkey goes with its player (players.remove_player)
         found = Player(owner.id, owner.name, owner.created)
-    player_id, public_key, count = known
+        public_key, count = base64url_to_bytes(row.public_key), row.sign_count
     try:
         verified = verify_authentication_response(
             credential=plain,
@@ -214,7 +213,7 @@ def sign_in(store: Store, site: Site, credential: object, wait: float = WAIT) ->
             .where(PasskeyRow.id == str(plain["id"]))
             .values(sign_count=verified.new_sign_count)
         )
-    return found, add_key(store, player_id, wait)
+    return found, add_key(store, found.id, wait)
 
 
 def _plain(credential: object) -> dict[str, Any]:

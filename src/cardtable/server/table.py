@@ -40,7 +40,9 @@ __all__ = [
     "Seat",
     "Table",
     "TableError",
+    "invite_link",
     "printable_name",
+    "seat_token",
     "token_hash",
 ]
 
@@ -79,6 +81,17 @@ class TableError(CardtableError):
 def compact(value: Any) -> str:
     """``value`` as the JSON text a page is sent: no spaces, as the engine writes views."""
     return json.dumps(value, separators=(",", ":"))
+
+
+def seat_token() -> str:
+    """A new seat token: the secret a seat's invitation carries."""
+    return secrets.token_urlsafe(16)
+
+
+def invite_link(table_id: str, seat: int, token: str) -> str:
+    """A seat's invitation: the table page, the seat and its token in the fragment (which
+    never reaches a server's log)."""
+    return f"/t/{table_id}#seat={seat}&token={token}"
 
 
 def token_hash(token: str) -> str:
@@ -320,7 +333,7 @@ class Table:
         tokens: dict[int, str] = {}
         for seat in chosen:
             if seat.kind == HUMAN and seat.name:  # an open seat's token is its taker's
-                tokens[seat.seat] = secrets.token_urlsafe(16)
+                tokens[seat.seat] = seat_token()
                 seat.token_hash = token_hash(tokens[seat.seat])
         table = cls(secrets.token_urlsafe(9), name, rules, chosen, secrets.token_hex(32))
         first_dealer = secrets.randbelow(len(chosen))

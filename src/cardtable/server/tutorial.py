@@ -21,7 +21,17 @@ from typing import Any
 
 from cardtable.options import read_deck
 from cardtable.server.deals import publish
-from cardtable.server.table import BOT, HUMAN, Change, Run, Seat, Table, TableError, token_hash
+from cardtable.server.table import (
+    BOT,
+    HUMAN,
+    Change,
+    Run,
+    Seat,
+    Table,
+    TableError,
+    seat_token,
+    token_hash,
+)
 from cardtable.tutorial import Tutorial
 
 __all__ = ["LESSON_REASONS", "MAX_TUTORIAL_TABLES", "TutorialTable", "other_move"]
@@ -68,7 +78,7 @@ class TutorialTable(Table):
         last = len(tutorial.steps)
         if type(step) is not int or not 0 <= step <= last:
             raise TableError("bad_step", f"step is a whole number from 0 to {last}")
-        token = secrets.token_urlsafe(16)
+        token = seat_token()
         seats = []
         for number in range(tutorial.options["players"]):
             if number == tutorial.learner:

@@ -1,7 +1,7 @@
 // Helpers shared by the three games' renderers: seat geometry, the trick in the middle,
 // small DOM builders.
 
-import { t, cardName, cardWords, suitName, initI18n, applyI18n, langSelect } from "./i18n.js";
+import { t, cardName, cardWords, suitName, initI18n, applyI18n, langSelect, currentLang } from "./i18n.js";
 import { cardDiv, SUIT_SYMBOL } from "./cards.js";
 
 export function h(tag, attrs = {}, ...children) {
@@ -309,4 +309,13 @@ export async function startPage() {
 export function showBanner(text) {
   document.getElementById("banner-text").textContent = text;
   document.getElementById("banner").hidden = false;
+}
+
+/** A moment (ms since 1970) as the reader's language writes a date and time. */
+export function dateTime(ms, dateStyle = "medium") {
+  try {
+    return new Date(ms).toLocaleString(currentLang(), { dateStyle, timeStyle: "short" });
+  } catch {
+    return new Date(ms).toISOString();
+  }
 }

@@ -14,8 +14,8 @@
  * their link and the table keeps its tally.
  */
 
-import { t, currentLang, list } from "./i18n.js";
-import { h, knownTables, forgetTable, createTable } from "./common.js";
+import { t, list } from "./i18n.js";
+import { h, knownTables, forgetTable, createTable, dateTime } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 let hooks = null;
@@ -30,14 +30,6 @@ function gameName(game) {
   const key = `games.${game}`;
   const s = t(key);
   return s === key ? game : s;
-}
-
-function when(ms) {
-  try {
-    return new Date(ms).toLocaleString(currentLang(), { dateStyle: "medium", timeStyle: "short" });
-  } catch {
-    return new Date(ms).toISOString();
-  }
 }
 
 function seatWords(seat, s) {
@@ -75,7 +67,7 @@ function row(entry) {
   const cells = [
     h("td", { class: "game" }, game),
     h("td", { class: "players" }, t("lobby.checking")),
-    h("td", { class: "created" }, when(entry.at)),
+    h("td", { class: "created" }, dateTime(entry.at)),
     h("td", { class: "state", dataset: { state: "checking" } }, t("lobby.checking")),
   ];
   const actions = h("td", { class: "row-actions" });
@@ -114,7 +106,7 @@ async function describe(entry) {
   tr.querySelector(".players").textContent = answer ? listOf(answer.seats.map((s) => seatWords(s.seat, s))) : "—";
   if (answer) {
     // The server's own time of creation; until it answers, when this browser first saw it.
-    if (typeof answer.created === "number") tr.querySelector(".created").textContent = when(answer.created * 1000);
+    if (typeof answer.created === "number") tr.querySelector(".created").textContent = dateTime(answer.created * 1000);
     described.set(entry.table, answer);
     tr.querySelector(".again").disabled = false;
   }

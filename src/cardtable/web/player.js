@@ -14,19 +14,16 @@
  * (td.place, a.replay), #history-empty, #banner.
  */
 
-import { t, num, currentLang } from "./i18n.js";
-import { h, startPage, showBanner } from "./common.js";
+import { t, num } from "./i18n.js";
+import { h, startPage, showBanner, dateTime } from "./common.js";
 import { api, knownPlayer, renamePlayer, addPasskey, passkeyBlocker, rating } from "./me.js";
 
 const $ = (id) => document.getElementById(id);
 const ID = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 
+/** A moment the server gives (seconds since 1970) as a date and time. */
 function when(seconds, dateStyle = "short") {
-  try {
-    return new Date(seconds * 1000).toLocaleString(currentLang(), { dateStyle, timeStyle: "short" });
-  } catch {
-    return new Date(seconds * 1000).toISOString();
-  }
+  return dateTime(seconds * 1000, dateStyle);
 }
 
 function seatWords(s) {
