@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_pieces import BOXES, CHROME, chrome_problems, context, open_page, overlap
@@ -130,6 +130,22 @@ def test_tutorial_played_through(chromium: Browser, web_base: str, game: str) ->
         keys = page.evaluate("Object.keys(localStorage)")
         assert not [k for k in keys if k.startswith("cardtable.seed.")]
         assert errors == []
+
+
+def test_the_rules_pages_links_lead_on_before_its_words_arrive(
+    chromium: Browser, web_base: str
+) -> None:
+    """A reader who clicks "Learn to play" while the page's words are still on their way
+    reaches the lesson, not the lobby."""
+    with context(chromium) as made:
+        page = made.new_page()
+        held: list[Route] = []
+        page.route("**/static/locales/*.json", lambda route: held.append(route))  # after the click
+        page.goto(f"{web_base}/rules/knockout-whist")
+        page.click("#learn-link")
+        page.wait_for_url("**/learn/knockout-whist")
+        for route in held:
+            route.continue_()
 
 
 def test_progress_resumes_after_reload(chromium: Browser, web_base: str, tmp_path: Path) -> None:
