@@ -123,8 +123,9 @@ LONGEST = 2000
 # worked out beforehand in search of one whose badges show both "≈ best" and gaps.
 CHOICES = 3
 HINT_TRIES = 8
-# The tables a hint's position is looked for at, one after another, each game to its end;
-# the times a page asks for its hint until it has the best move's value.
+# The tables a position (the middle of a hand, a hint's) is looked for at, one after
+# another, each game to its end; the times a page asks for its hint until it has the best
+# move's value.
 TABLES = 4
 HINT_ASKS = 3
 
@@ -186,23 +187,28 @@ def mid_game(base: str, game: str, players: int, rng: random.Random) -> str:
     a trick under way (Knockout Whist, Neuf, past Neuf's exchange) or a pile of ten cards or
     more that the person would take (Kryt'-navalivat', the hardest case for the layout: the
     pile and what taking it means must stay clear of the seats)."""
-    seat, link = _seated(base, game, players)
-    seat.settle()
 
-    def far_enough() -> bool:
+    def far_enough(seat: Seat) -> bool:
         view = seat.view
         if game == "kryt-navalivat":
             return len(view["pile"]) >= 10 and bool(view["would_take"])
         return bool(view.get("trick")) and view.get("phase") in (None, "play")
 
-    for _ in range(LONGEST):
-        if far_enough():
-            break
-        seat.act(seat.choose(rng))
+    # A game may end before such a position (a short Kryt'-navalivat' game, where nobody's
+    # pile grew): another table is opened then.
+    for _ in range(TABLES):
+        seat, link = _seated(base, game, players)
         seat.settle()
-    assert not seat.over() and far_enough(), f"{game}: no position in the middle of a hand"
-    seat.close()
-    return link
+        for _ in range(LONGEST):
+            if far_enough(seat) or seat.over():
+                break
+            seat.act(seat.choose(rng))
+            seat.settle()
+        found = not seat.over() and far_enough(seat)
+        seat.close()
+        if found:
+            return link
+    raise AssertionError(f"{game}: no position in the middle of a hand at {TABLES} tables")
 
 
 def hinted(base: str, game: str, players: int, rng: random.Random) -> str:

@@ -6,11 +6,14 @@ that needs its server set up otherwise (a review level, a long grace) defines it
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser
 
+import module_groups
 from browser_pieces import launched, served
+from module_groups import SharedModules
 
 
 @pytest.fixture(scope="module")
@@ -33,9 +36,22 @@ def _train_extra_installed() -> bool:
     return all(importlib.util.find_spec(name) for name in ("torch", "sb3_contrib"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    module_groups.name_the_file(config)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> SharedModules:
+    """Shared modules whole on one worker, the other tests wherever a worker is free
+    (``module_groups``)."""
+    return SharedModules(config, log)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Tests marked ``train`` need the optional ``train`` extra: where it is not installed
+    """The modules sharing a module-scoped fixture first (``module_groups``).
+
+    Tests marked ``train`` need the optional ``train`` extra: where it is not installed
     they are skipped with the reason, which ``-ra`` prints in the summary."""
+    module_groups.order(config, items)
     if _train_extra_installed():
         return
     skip = pytest.mark.skip(

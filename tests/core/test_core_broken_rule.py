@@ -2,13 +2,15 @@
 ``broken-rule`` cargo feature lets a Knockout Whist dog knock on the last trick, against
 W-3) is caught by :func:`cardtable.differential.compare_games`, which names the step.
 
-The broken core is built here with cargo into its own target folder and loaded in a child
-process as ``cardtable._core``, so the real core of this process is left alone.
+The broken core is built here with cargo, in the debug profile and cargo's own target
+folder (so it reuses what ``cargo test`` built before: only the crates the feature changes
+are compiled again), copied aside, and loaded in a child process as ``cardtable._core``, so
+the real core of this process is left alone.
 """
 
 from __future__ import annotations
 
-import os
+import json
 import shutil
 import subprocess
 import sys
@@ -18,7 +20,6 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-TARGET = ROOT / "target" / "broken-rule"
 
 CHECK = textwrap.dedent(
     """
@@ -45,16 +46,30 @@ CHECK = textwrap.dedent(
 
 
 @pytest.fixture(scope="module")
-def broken_core() -> Path:
+def broken_core(tmp_path_factory: pytest.TempPathFactory) -> Path:
     cargo = shutil.which("cargo")
     assert cargo is not None, "cargo builds the core; the README's test command needs it"
-    subprocess.run(
-        [cargo, "build", "--quiet", "-p", "cardtable-python", "--features", "broken-rule"],
+    build = ["build", "--quiet", "--message-format=json", "-p", "cardtable-python"]
+    built = subprocess.run(
+        [cargo, *build, "--features", "broken-rule"],
         cwd=ROOT,
-        env={**os.environ, "CARGO_TARGET_DIR": str(TARGET)},
+        capture_output=True,
+        text=True,
         check=True,
     )
-    return TARGET / "debug" / "lib_core.so"
+    # The library this very build made (cargo's message names it), copied aside at once:
+    # the file in the target folder is the next build's to replace.
+    [library] = [
+        name
+        for line in built.stdout.splitlines()
+        if (message := json.loads(line)).get("reason") == "compiler-artifact"
+        and message["target"]["name"] == "_core"
+        for name in message["filenames"]
+        if name.endswith(".so")
+    ]
+    kept = tmp_path_factory.mktemp("broken-core") / "lib_core.so"
+    shutil.copyfile(library, kept)
+    return kept
 
 
 def test_a_broken_rule_is_caught_and_the_step_named(broken_core: Path) -> None:
