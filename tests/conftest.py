@@ -13,7 +13,6 @@ from playwright.sync_api import Browser
 
 import module_groups
 from browser_pieces import launched, served
-from module_groups import SharedModules
 
 
 @pytest.fixture(scope="module")
@@ -40,10 +39,10 @@ def pytest_configure(config: pytest.Config) -> None:
     module_groups.name_the_file(config)
 
 
-def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> SharedModules:
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> module_groups.SharedModules:
     """Shared modules whole on one worker, the other tests wherever a worker is free
     (``module_groups``)."""
-    return SharedModules(config, log)
+    return module_groups.SharedModules(config, log)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

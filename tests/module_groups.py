@@ -45,11 +45,15 @@ def _shares_a_module_fixture(item: pytest.Item) -> bool:
     )
 
 
+def _module(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
 def order(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The shared modules first (a stable sort: the collection's order within each part),
     and, in a worker, their names written for the controller."""
-    shared = {item.nodeid.split("::", 1)[0] for item in items if _shares_a_module_fixture(item)}
-    items.sort(key=lambda item: item.nodeid.split("::", 1)[0] not in shared)
+    shared = {_module(item.nodeid) for item in items if _shares_a_module_fixture(item)}
+    items.sort(key=lambda item: _module(item.nodeid) not in shared)
     if hasattr(config, "workerinput") and FILE in os.environ:
         # Every worker collects the same tests and writes the same list; each replaces
         # the file whole, so the controller never reads half of one.
@@ -70,5 +74,5 @@ class SharedModules(LoadScopeScheduling):  # type: ignore[misc]  # an untyped ba
     def _split_scope(self, nodeid: str) -> str:
         if self._shared is None:
             self._shared = frozenset(json.loads(Path(os.environ[FILE]).read_text() or "[]"))
-        module = nodeid.split("::", 1)[0]
+        module = _module(nodeid)
         return module if module in self._shared else nodeid

@@ -48,16 +48,22 @@ def _version(path: str) -> int:
 @functools.cache
 def _fresh_cluster() -> Path:
     """A cluster just made by ``initdb``, never started: what each server is copied from."""
-    folder = Path(tempfile.mkdtemp(prefix="cardtable-pg-template-"))
+    folder = _folder("cardtable-pg-template-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
     # --no-sync: a test's cluster need not survive a power cut.
     _run(
         str(_programs() / "initdb"),
         *("--no-sync", "-D", str(folder / "data"), "-A", "trust", "-U", "cardtable"),
     )
     return folder / "data"
+
+
+def _folder(prefix: str) -> Path:
+    """A new temporary folder the server's user owns (``postgres`` when running as root)."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres")
+    return folder
 
 
 def _run(*command: str) -> None:
@@ -79,9 +85,7 @@ def postgres_url() -> Iterator[str]:
     """A SQLAlchemy URL of an empty database on a private PostgreSQL server."""
     bin_dir = _programs()
     fresh = _fresh_cluster()
-    folder = Path(tempfile.mkdtemp(prefix="cardtable-pg-"))
-    if os.geteuid() == 0:
-        shutil.chown(folder, "postgres")
+    folder = _folder("cardtable-pg-")
     data, port = folder / "data", free_port()
     try:
         _run("cp", "-a", str(fresh), str(data))  # as its owner: the copy keeps owner and modes
